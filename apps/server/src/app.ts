@@ -1,0 +1,73 @@
+/** Builds the Fastify app (plugins, routes). Tests build it too and call inject(); main.ts listens. */
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context';
+import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
+import { registerErrorHandling } from './platform/errors';
+import { registerSecurityHeaders } from './platform/security';
+import { hitRateLimit } from './platform/rate-limit';
+import { AppError } from './platform/errors';
+import { sessionHook } from './platform/session';
+import { adminRoutes } from './modules/admin/routes';
+import { authRoutes } from './modules/auth/routes';
+import { meRoutes } from './modules/me/routes';
+import { systemRoutes } from './modules/system/routes';
+import { webRoutes } from './modules/web/routes';
+
+/** Never log secrets: cookies, tokens, signatures. Bodies are not logged at all. */
+export const LOG_REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-csrf-token"]',
+  'req.headers["x-signature"]',
+  'res.headers["set-cookie"]',
+];
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    disableRequestLogging: false,
+    requestIdHeader: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('auth', null);
+
+  registerErrorHandling(app);
+  registerBodyParsers(app);
+  await registerSecurityHeaders(app);
+  await app.register(fastifyCookie);
+
+  // Per-address limit on sign-in style requests, shared by every instance through the database.
+  app.addHook('onRequest', async (request) => {
+    if (!request.routeOptions.config.authRateLimit) return;
+    const { allowed, retryAfterSeconds } = await hitRateLimit(ctx.db, `auth:${request.ip}`, ctx.config.authRateLimitPerMinute, 60_000);
+    if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
+  });
+  app.addHook('onRequest', sessionHook(ctx));
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Promotion Assistant API', version: ctx.config.version, description: 'JSON over HTTP. Browser calls use the session cookie plus X-CSRF-Token and Content-Digest headers; see docs/api.md.' },
+      servers: [{ url: '/' }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: false } });
+
+  await app.register(systemRoutes(ctx));
+  await app.register(authRoutes(ctx));
+  await app.register(meRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await webRoutes(app, ctx);
+  return app;
+}

@@ -1,0 +1,29 @@
+/** Opens the database, applies migrations and prepares the key material: what both main and tests need. */
+import type { Config } from './config';
+import type { AppContext } from './context';
+import { migrateToLatest, openDatabase, type DatabaseHandle, type OpenOptions } from './db/connection';
+import { MasterKey } from './platform/crypto/master-key';
+import { RsaKeyring } from './platform/crypto/rsa-keys';
+import { SealOpener } from './platform/crypto/sealed';
+import path from 'node:path';
+
+export async function createContext(config: Config, dbOptions?: Partial<OpenOptions>, master?: MasterKey): Promise<{ ctx: AppContext; handle: DatabaseHandle }> {
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: path.join(config.dataDir, 'promotion-assistant.db'),
+    ...dbOptions,
+  });
+  await migrateToLatest(handle);
+  const masterKey = master ?? MasterKey.load({ appSecret: config.appSecret, dataDir: config.dataDir });
+  const keyring = new RsaKeyring(handle.db, masterKey);
+  await keyring.current();
+  const ctx: AppContext = {
+    config,
+    db: handle.db,
+    dialect: handle.dialect,
+    master: masterKey,
+    keyring,
+    seals: new SealOpener(handle.db, keyring),
+  };
+  return { ctx, handle };
+}

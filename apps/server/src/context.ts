@@ -1,0 +1,15 @@
+import type { Config } from './config';
+import type { Db, Dialect } from './db/types';
+import type { MasterKey } from './platform/crypto/master-key';
+import type { RsaKeyring } from './platform/crypto/rsa-keys';
+import type { SealOpener } from './platform/crypto/sealed';
+
+/** What routes and services are given: configuration, the database and the key material. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  master: MasterKey;
+  keyring: RsaKeyring;
+  seals: SealOpener;
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../types';
+import { foundation } from './001-foundation';
+
+/** Every migration, listed explicitly and in order; each is given the dialect. */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '001-foundation': foundation(dialect),
+      };
+    },
+  };
+}

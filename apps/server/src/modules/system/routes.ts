@@ -1,0 +1,28 @@
+import { sql } from 'kysely';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HealthSchema, ReadySchema } from '@pa/shared';
+import type { AppContext } from '../../context';
+import { AppError } from '../../platform/errors';
+import { errorResponses } from '../../platform/openapi';
+
+export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/api/health', {
+      schema: { tags: ['system'], summary: 'Liveness', response: { 200: HealthSchema } },
+    }, async () => ({ status: 'ok' as const, version: ctx.config.version }));
+
+    app.get('/api/ready', {
+      schema: { tags: ['system'], summary: 'Readiness: the database answers', response: { 200: ReadySchema, ...errorResponses } },
+    }, async (request) => {
+      try {
+        await sql`select 1`.execute(ctx.db);
+      } catch (error) {
+        request.log.warn({ err: error }, 'database not reachable');
+        throw new AppError('INTERNAL');
+      }
+      return { status: 'ready' as const, database: 'ok' as const };
+    });
+
+    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  };
+}

@@ -1,0 +1,47 @@
+/** User queries shared by the auth, me and admin modules. Explicit columns, never `select *`. */
+import type { User } from '@pa/shared';
+import { isLocale } from '@pa/shared';
+import type { Db } from '../../db/types';
+
+export const USER_COLUMNS = [
+  'users.id', 'users.account', 'users.display_name', 'users.role', 'users.status', 'users.locale',
+  'users.invite_code', 'users.parent_id', 'users.created_at',
+] as const;
+
+export interface UserRow {
+  id: string;
+  account: string;
+  display_name: string;
+  role: User['role'];
+  status: User['status'];
+  locale: string;
+  invite_code: string;
+  parent_id: string | null;
+  created_at: number;
+  inviter_name: string | null;
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    account: row.account,
+    displayName: row.display_name,
+    role: row.role,
+    status: row.status,
+    locale: isLocale(row.locale) ? row.locale : 'en',
+    inviteCode: row.invite_code,
+    inviterName: row.inviter_name,
+    createdAt: row.created_at,
+  };
+}
+
+export function selectUsers(db: Db) {
+  return db
+    .selectFrom('users')
+    .leftJoin('users as inviter', 'inviter.id', 'users.parent_id')
+    .select([...USER_COLUMNS, 'inviter.display_name as inviter_name']);
+}
+
+export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+  return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,39 @@
+/**
+ * JSON bodies are read raw so the RFC 9530 Content-Digest can be checked before parsing.
+ * Browser API calls must carry it; server-to-server calls (api/v1) are checked when they do.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors';
+import { contentDigestMatches } from './crypto/digest';
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
+  const header = request.headers['content-digest'];
+  const value = Array.isArray(header) ? header.join(',') : header;
+  const optional = request.url.startsWith('/api/v1/');
+  if (optional && value === undefined) return;
+  if (!contentDigestMatches(value, body)) throw new AppError('DIGEST_MISMATCH');
+}
+
+export function registerBodyParsers(app: FastifyInstance) {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
+    const buffer = body as Buffer;
+    try {
+      verifyBodyDigest(request, buffer);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    if (buffer.length === 0) {
+      done(new AppError('VALIDATION_FAILED', { _: 'required' }), undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(buffer.toString('utf8')));
+    } catch {
+      done(new AppError('VALIDATION_FAILED', { _: 'invalid_json' }), undefined);
+    }
+  });
+}

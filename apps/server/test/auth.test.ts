@@ -1,0 +1,375 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { Client, createUser, DIALECTS, errorCode, makeEnv, seal, uniqueAccount, type TestEnv } from './helpers';
+
+const PASSWORD = 'Str0ng-pass';
+
+async function userCount(env: TestEnv) {
+  const row = await env.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await makeEnv(dialect);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('publishes the RSA-OAEP-256 public key and keeps it across restarts', async () => {
+    const client = new Client(env.app);
+    const res = await client.request('GET', '/api/auth/public-key');
+    expect(res.statusCode).toBe(200);
+    const key = res.json();
+    expect(key.algorithm).toBe('RSA-OAEP-256');
+    expect(Buffer.from(key.spki, 'base64').length).toBeGreaterThan(250);
+    const restarted = await env.restart();
+    const again = await new Client(restarted.app).request('GET', '/api/auth/public-key');
+    expect(again.json()).toEqual(key);
+    await restarted.close();
+  });
+
+  it('registers with an invite code that binds the inviter, and signs the new user in', async () => {
+    const inviter = new Client(env.app);
+    const inviterAccount = uniqueAccount('inviter');
+    const first = await inviter.register({ account: inviterAccount, displayName: 'Inviter One', password: PASSWORD });
+    expect(first.statusCode).toBe(201);
+    const inviteCode = first.json().user.inviteCode as string;
+    expect(inviteCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+
+    const invitee = new Client(env.app);
+    const account = uniqueAccount('Invitee').toUpperCase();
+    const res = await invitee.register({ account, displayName: '  Invitee  ', password: PASSWORD, inviteCode: inviteCode.toLowerCase() });
+    expect(res.statusCode).toBe(201);
+    const user = res.json().user;
+    expect(user).toMatchObject({ account: account.toLowerCase(), displayName: 'Invitee', role: 'promoter', status: 'active', inviterName: 'Inviter One' });
+    expect(invitee.cookies.get('pa_session')).toBeTruthy();
+    const setCookie = String(res.headers['set-cookie']);
+    expect(setCookie).toMatch(/pa_session=[^;]+;.*HttpOnly/i);
+    expect(setCookie).toMatch(/pa_csrf=/);
+    const me = await invitee.request('GET', '/api/me');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user.id).toBe(user.id);
+    const row = await env.ctx.db.selectFrom('users').select(['parent_id', 'password_hash']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.parent_id).toBe(first.json().user.id);
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(row.password_hash).not.toContain(PASSWORD);
+  });
+
+  it('signs in, out, and out everywhere', async () => {
+    const account = uniqueAccount();
+    await new Client(env.app).register({ account, password: PASSWORD });
+    const phone = new Client(env.app);
+    const laptop = new Client(env.app, { userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15' });
+    expect((await phone.login(account.toUpperCase(), PASSWORD)).statusCode).toBe(200);
+    expect((await laptop.login(account, PASSWORD)).statusCode).toBe(200);
+
+    const sessions = (await phone.request('GET', '/api/me/sessions')).json().items;
+    expect(sessions.length).toBe(3); // register + two sign-ins
+    expect(sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect(sessions.map((s: { device: string }) => s.device).join('|')).toMatch(/Safari/);
+
+    expect((await phone.request('POST', '/api/auth/logout')).statusCode).toBe(200);
+    expect(errorCode(await phone.request('GET', '/api/me'))).toBe('UNAUTHENTICATED');
+    expect((await laptop.request('GET', '/api/me')).statusCode).toBe(200);
+
+    const all = await laptop.request('POST', '/api/auth/logout-all');
+    expect(all.json().revoked).toBe(2);
+    expect(errorCode(await laptop.request('GET', '/api/me'))).toBe('UNAUTHENTICATED');
+  });
+
+  it('revokes one signed-in device, and not another user\'s', async () => {
+    const account = uniqueAccount();
+    const a = new Client(env.app);
+    await a.register({ account, password: PASSWORD });
+    const b = new Client(env.app);
+    await b.login(account, PASSWORD);
+    const bSession = (await b.request('GET', '/api/me/sessions')).json().items.find((s: { current: boolean }) => s.current);
+    const stranger = new Client(env.app);
+    await stranger.register({ account: uniqueAccount('stranger'), password: PASSWORD });
+    expect(errorCode(await stranger.request('DELETE', `/api/me/sessions/${bSession.id}`))).toBe('NOT_FOUND');
+    expect((await b.request('GET', '/api/me')).statusCode).toBe(200);
+    expect((await a.request('DELETE', `/api/me/sessions/${bSession.id}`)).statusCode).toBe(200);
+    expect(errorCode(await b.request('GET', '/api/me'))).toBe('UNAUTHENTICATED');
+  });
+
+  it('edits the profile and validates it', async () => {
+    const c = new Client(env.app);
+    await c.register({ account: uniqueAccount(), password: PASSWORD });
+    const ok = await c.request('PATCH', '/api/me', { displayName: '小明', locale: 'zh-Hant' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().user).toMatchObject({ displayName: '小明', locale: 'zh-Hant' });
+    const bad = await c.request('PATCH', '/api/me', { displayName: 'x', locale: 'de' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { displayName: 'too_short', locale: 'invalid' } });
+    expect((await c.request('GET', '/api/me')).json().user.displayName).toBe('小明');
+  });
+
+  it('changes the password, signing out the other devices', async () => {
+    const account = uniqueAccount();
+    const a = new Client(env.app);
+    await a.register({ account, password: PASSWORD });
+    const other = new Client(env.app);
+    await other.login(account, PASSWORD);
+    const wrong = await a.request('POST', '/api/me/password', { current: await a.seal('Wrong-pass1'), next: await a.seal('New-pass-22') });
+    expect(errorCode(wrong)).toBe('INVALID_CREDENTIALS');
+    const weak = await a.request('POST', '/api/me/password', { current: await a.seal(PASSWORD), next: await a.seal('short1') });
+    expect(weak.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { next: 'too_short' } });
+    const res = await a.request('POST', '/api/me/password', { current: await a.seal(PASSWORD), next: await a.seal('New-pass-22') });
+    expect(res.statusCode).toBe(200);
+    expect((await a.request('GET', '/api/me')).statusCode).toBe(200);
+    expect(errorCode(await other.request('GET', '/api/me'))).toBe('UNAUTHENTICATED');
+    expect(errorCode(await new Client(env.app).login(account, PASSWORD))).toBe('INVALID_CREDENTIALS');
+    expect((await new Client(env.app).login(account, 'New-pass-22')).statusCode).toBe(200);
+  });
+
+  describe('bad input: a clear code, and nothing changes', () => {
+    it('wrong password', async () => {
+      const account = uniqueAccount();
+      await new Client(env.app).register({ account, password: PASSWORD });
+      const res = await new Client(env.app).login(account, 'Wrong-pass1');
+      expect(res.statusCode).toBe(401);
+      expect(errorCode(res)).toBe('INVALID_CREDENTIALS');
+      // An unknown account answers exactly the same.
+      expect(errorCode(await new Client(env.app).login(uniqueAccount('nobody'), 'Wrong-pass1'))).toBe('INVALID_CREDENTIALS');
+    });
+
+    it('locks the account after 5 failures in 15 minutes', async () => {
+      const account = uniqueAccount();
+      await new Client(env.app).register({ account, password: PASSWORD });
+      const c = new Client(env.app);
+      for (let i = 0; i < 5; i++) expect(errorCode(await c.login(account, `Wrong-pass${i}`))).toBe('INVALID_CREDENTIALS');
+      const locked = await c.login(account, PASSWORD);
+      expect(locked.statusCode).toBe(423);
+      expect(errorCode(locked)).toBe('ACCOUNT_LOCKED');
+      expect(c.cookies.get('pa_session')).toBeUndefined();
+      // Fifteen minutes later the failures no longer count.
+      await env.ctx.db.updateTable('auth_failures').set((eb) => ({ at: eb('at', '-', 16 * 60_000) })).where('account', '=', account).execute();
+      expect((await c.login(account, PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('replayed ciphertext', async () => {
+      const account = uniqueAccount();
+      await new Client(env.app).register({ account, password: PASSWORD });
+      const c = new Client(env.app);
+      const sealed = await c.seal(PASSWORD);
+      expect((await c.request('POST', '/api/auth/login', { account, password: sealed })).statusCode).toBe(200);
+      const replay = await new Client(env.app).request('POST', '/api/auth/login', { account, password: sealed });
+      expect(errorCode(replay)).toBe('REPLAY_DETECTED');
+      const stale = seal(await c.publicKey(), PASSWORD, Date.now() - 6 * 60_000);
+      expect(errorCode(await new Client(env.app).request('POST', '/api/auth/login', { account, password: stale }))).toBe('REPLAY_DETECTED');
+    });
+
+    it('stale key id and undecryptable ciphertext', async () => {
+      const account = uniqueAccount();
+      await new Client(env.app).register({ account, password: PASSWORD });
+      const c = new Client(env.app);
+      const old = await c.publicKey();
+      const garbage = await c.request('POST', '/api/auth/login', { account, password: { keyId: old.keyId, ciphertext: Buffer.from('not rsa').toString('base64') } });
+      expect(errorCode(garbage)).toBe('ENCRYPTION_INVALID');
+      const admin = await createUser(env.ctx, 'admin');
+      const adminClient = new Client(env.app);
+      await adminClient.login(admin.account, admin.password);
+      const rotated = await adminClient.request('POST', '/api/admin/keys/rotate');
+      expect(rotated.statusCode).toBe(200);
+      expect(rotated.json().keyId).not.toBe(old.keyId);
+      const res = await c.request('POST', '/api/auth/login', { account, password: seal(old, PASSWORD) });
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe('ENCRYPTION_INVALID');
+      // The client's recovery: refetch the key and seal again.
+      c.key = null;
+      expect((await c.login(account, PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('tampered body vs Content-Digest, and a missing digest', async () => {
+      const c = new Client(env.app);
+      const before = await userCount(env);
+      const body = JSON.stringify({ account: uniqueAccount(), displayName: 'Tamper', password: await c.seal(PASSWORD) });
+      const tampered = body.replace('Tamper', 'Tamperd');
+      const res = await c.request('POST', '/api/auth/register', undefined, { rawBody: tampered, noDigest: true, headers: { 'content-digest': `sha-256=:${(await import('node:crypto')).createHash('sha256').update(body).digest('base64')}:` } });
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe('DIGEST_MISMATCH');
+      expect(errorCode(await c.request('POST', '/api/auth/register', undefined, { rawBody: body, noDigest: true }))).toBe('DIGEST_MISMATCH');
+      expect(await userCount(env)).toBe(before);
+    });
+
+    it('missing or wrong CSRF header', async () => {
+      const account = uniqueAccount();
+      const c = new Client(env.app);
+      await c.register({ account, password: PASSWORD });
+      const res = await c.request('PATCH', '/api/me', { displayName: 'Hacked' }, { noCsrf: true });
+      expect(res.statusCode).toBe(403);
+      expect(errorCode(res)).toBe('CSRF_INVALID');
+      expect(errorCode(await c.request('PATCH', '/api/me', { displayName: 'Hacked' }, { noCsrf: true, headers: { 'x-csrf-token': 'guess' } }))).toBe('CSRF_INVALID');
+      expect((await c.request('GET', '/api/me')).json().user.displayName).toBe('Test Person');
+    });
+
+    it('malformed JSON', async () => {
+      const c = new Client(env.app);
+      const res = await c.request('POST', '/api/auth/login', undefined, { rawBody: '{"account": "a@b.co", ' });
+      expect(res.statusCode).toBe(400);
+      expect(errorCode(res)).toBe('VALIDATION_FAILED');
+    });
+
+    it('oversized body', async () => {
+      const c = new Client(env.app);
+      const before = await userCount(env);
+      const res = await c.request('POST', '/api/auth/register', { account: uniqueAccount(), displayName: 'x'.repeat(70_000), password: await c.seal(PASSWORD) });
+      expect(res.statusCode).toBe(413);
+      expect(errorCode(res)).toBe('PAYLOAD_TOO_LARGE');
+      expect(await userCount(env)).toBe(before);
+    });
+
+    it('unknown fields', async () => {
+      const c = new Client(env.app);
+      const res = await c.request('POST', '/api/auth/register', { account: uniqueAccount(), displayName: 'Role Hacker', password: await c.seal(PASSWORD), role: 'admin' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { role: 'unknown_field' } });
+    });
+
+    it('too-short, weak and account-equal passwords', async () => {
+      const c = new Client(env.app);
+      const before = await userCount(env);
+      const account = uniqueAccount();
+      const short = await c.register({ account, password: 'ab1' });
+      expect(short.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { password: 'too_short' } });
+      const weak = await c.register({ account, password: 'onlyletters' });
+      expect(weak.json().error.fields).toEqual({ password: 'password_weak' });
+      const phone = '+8613800138000';
+      const same = await c.register({ account: phone, password: phone });
+      expect(same.json().error.fields).toEqual({ password: 'password_weak' });
+      expect(await userCount(env)).toBe(before);
+    });
+
+    it('invalid account and display name', async () => {
+      const c = new Client(env.app);
+      const res = await c.register({ account: 'not-an-account', displayName: 'A', password: PASSWORD });
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { account: 'invalid_account', displayName: 'too_short' } });
+    });
+
+    it('taken account (case-insensitive)', async () => {
+      const account = uniqueAccount();
+      await new Client(env.app).register({ account, password: PASSWORD });
+      const before = await userCount(env);
+      const res = await new Client(env.app).register({ account: account.toUpperCase(), password: PASSWORD });
+      expect(res.statusCode).toBe(409);
+      expect(errorCode(res)).toBe('ACCOUNT_EXISTS');
+      expect(await userCount(env)).toBe(before);
+    });
+
+    it('bad invite code', async () => {
+      const before = await userCount(env);
+      const malformed = await new Client(env.app).register({ account: uniqueAccount(), password: PASSWORD, inviteCode: 'XX' });
+      expect(malformed.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { inviteCode: 'invalid' } });
+      const unknown = await new Client(env.app).register({ account: uniqueAccount(), password: PASSWORD, inviteCode: 'ZZZZZZZZ' });
+      expect(errorCode(unknown)).toBe('INVITE_CODE_INVALID');
+      expect(await userCount(env)).toBe(before);
+    });
+
+    it('promoter calling an admin-only route', async () => {
+      const c = new Client(env.app);
+      await c.register({ account: uniqueAccount(), password: PASSWORD });
+      const res = await c.request('PATCH', '/api/admin/settings', { registrationMode: 'invite-only' });
+      expect(res.statusCode).toBe(403);
+      expect(errorCode(res)).toBe('FORBIDDEN');
+      expect(errorCode(await c.request('GET', '/api/admin/users'))).toBe('FORBIDDEN');
+      expect(errorCode(await c.request('POST', '/api/admin/keys/rotate'))).toBe('FORBIDDEN');
+      expect(errorCode(await new Client(env.app).request('GET', '/api/admin/settings'))).toBe('UNAUTHENTICATED');
+      const operator = await createUser(env.ctx, 'operator');
+      const op = new Client(env.app);
+      await op.login(operator.account, operator.password);
+      expect((await op.request('GET', '/api/admin/users')).statusCode).toBe(200);
+      expect(errorCode(await op.request('GET', '/api/admin/settings'))).toBe('FORBIDDEN');
+    });
+
+    it('localizes the message from Accept-Language, keeping the code', async () => {
+      const zh = await new Client(env.app, { locale: 'zh-CN,zh;q=0.9' }).login(uniqueAccount('nobody'), 'Wrong-pass1');
+      expect(zh.json().error).toEqual({ code: 'INVALID_CREDENTIALS', message: '账号或密码错误。' });
+      const tw = await new Client(env.app, { locale: 'zh-TW' }).login(uniqueAccount('nobody'), 'Wrong-pass1');
+      expect(tw.json().error.message).toBe('帳號或密碼錯誤。');
+      const fr = await new Client(env.app, { locale: 'fr-CA' }).login(uniqueAccount('nobody'), 'Wrong-pass1');
+      expect(fr.json().error.message).toBe('Identifiant ou mot de passe incorrect.');
+      const es = await new Client(env.app, { locale: 'es-MX' }).login(uniqueAccount('nobody'), 'Wrong-pass1');
+      expect(es.json().error.message).toBe('La cuenta o la contraseña no son correctas.');
+    });
+  });
+
+  it('registration modes: approval and invite-only', async () => {
+    const admin = await createUser(env.ctx, 'admin');
+    const a = new Client(env.app);
+    await a.login(admin.account, admin.password);
+    expect((await a.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).json()).toEqual({ registrationMode: 'approval' });
+
+    const account = uniqueAccount('pending');
+    const pending = new Client(env.app);
+    const res = await pending.register({ account, password: PASSWORD });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().user.status).toBe('pending');
+    expect(pending.cookies.get('pa_session')).toBeUndefined();
+    expect(errorCode(await pending.login(account, PASSWORD))).toBe('ACCOUNT_PENDING');
+
+    const operator = await createUser(env.ctx, 'operator');
+    const op = new Client(env.app);
+    await op.login(operator.account, operator.password);
+    const list = await op.request('GET', '/api/admin/users?status=pending');
+    const id = list.json().items.find((u: { account: string }) => u.account === account).id;
+    expect((await op.request('POST', `/api/admin/users/${id}/approve`)).json().user.status).toBe('active');
+    expect(errorCode(await op.request('POST', `/api/admin/users/${id}/approve`))).toBe('INVALID_STATE_TRANSITION');
+    expect(errorCode(await op.request('POST', `/api/admin/users/${admin.id}/suspend`))).toBe('FORBIDDEN');
+    expect((await pending.login(account, PASSWORD)).statusCode).toBe(200);
+
+    await a.request('PATCH', '/api/admin/settings', { registrationMode: 'invite-only' });
+    const noCode = await new Client(env.app).register({ account: uniqueAccount(), password: PASSWORD });
+    expect(noCode.json().error).toMatchObject({ code: 'INVITE_CODE_INVALID', fields: { inviteCode: 'required' } });
+    const inviteCode = (await pending.request('GET', '/api/me')).json().user.inviteCode;
+    expect((await new Client(env.app).register({ account: uniqueAccount(), password: PASSWORD, inviteCode })).statusCode).toBe(201);
+
+    // Suspension ends the sessions and blocks sign-in.
+    expect((await op.request('POST', `/api/admin/users/${id}/suspend`)).json().user.status).toBe('suspended');
+    expect(errorCode(await pending.request('GET', '/api/me'))).toBe('UNAUTHENTICATED');
+    expect(errorCode(await pending.login(account, PASSWORD))).toBe('ACCOUNT_SUSPENDED');
+    await a.request('PATCH', '/api/admin/settings', { registrationMode: 'open' });
+  });
+});
+
+describe.each(DIALECTS)('limits and logs on %s', (dialect) => {
+  it('allows 20 auth requests a minute per client address', async () => {
+    const env = await makeEnv(dialect, { authRateLimitPerMinute: 20 });
+    try {
+      const c = new Client(env.app, { ip: '203.0.113.7' });
+      const codes: (string | undefined)[] = [];
+      for (let i = 0; i < 21; i++) codes.push(errorCode(await c.login(`nobody${i}@example.com`, 'Wrong-pass1')));
+      expect(codes.slice(0, 20).every((c) => c === 'INVALID_CREDENTIALS')).toBe(true);
+      expect(codes[20]).toBe('RATE_LIMITED');
+      const other = new Client(env.app, { ip: '203.0.113.8' });
+      expect(errorCode(await other.login('nobody@example.com', 'Wrong-pass1'))).toBe('INVALID_CREDENTIALS');
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('never logs passwords, ciphertexts, tokens or cookies', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const { LOG_REDACT } = await import('../src/app');
+    const env = await makeEnv(dialect, {}, { logger: { level: 'trace', redact: LOG_REDACT, stream } });
+    try {
+      const c = new Client(env.app);
+      const sealed = await c.seal(PASSWORD);
+      const account = uniqueAccount();
+      await c.request('POST', '/api/auth/register', { account, displayName: 'Logger', password: sealed });
+      await c.login(account, PASSWORD);
+      await c.request('GET', '/api/me');
+      const log = lines.join('\n');
+      expect(log.length).toBeGreaterThan(100);
+      expect(log).toContain('/api/auth/register');
+      for (const secret of [PASSWORD, sealed.ciphertext, c.cookies.get('pa_session')!, c.cookies.get('pa_csrf')!]) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await env.close();
+    }
+  });
+});

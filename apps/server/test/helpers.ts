@@ -1,0 +1,189 @@
+/**
+ * Test harness: builds the real app on a real database (SQLite in memory, or a fresh PostgreSQL
+ * schema that is dropped afterwards) and talks to it through inject() like the browser would:
+ * cookie jar, X-CSRF-Token, Content-Digest and RSA-OAEP sealed secrets.
+ */
+import { constants, createHash, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp, type BuildOptions } from '../src/app';
+import { createContext } from '../src/bootstrap';
+import { loadConfig, type Config } from '../src/config';
+import type { AppContext } from '../src/context';
+import type { Dialect } from '../src/db/types';
+import { MasterKey } from '../src/platform/crypto/master-key';
+
+export const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** SQLite always; PostgreSQL when reachable. In CI an unreachable PostgreSQL is a failure, not a skip. */
+export const DIALECTS: Dialect[] = (await postgresReachable())
+  ? ['sqlite', 'postgres']
+  : process.env.CI
+    ? (() => { throw new Error(`PostgreSQL is not reachable at ${PG_URL}; CI must test both databases.`); })()
+    : ['sqlite'];
+
+export interface TestEnv {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dialect: Dialect;
+  config: Config;
+  close(): Promise<void>;
+  /** Builds a second app on the same database (a restart, or another instance). */
+  restart(options?: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext; close(): Promise<void> }>;
+}
+
+export async function makeEnv(dialect: Dialect, overrides: Partial<Config> = {}, buildOptions: BuildOptions = {}): Promise<TestEnv> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-test-'));
+  const config: Config = { ...loadConfig({}), dataDir, webDist: path.join(dataDir, 'no-web'), authRateLimitPerMinute: 10_000, ...overrides };
+  const master = MasterKey.fromBytes(randomBytes(32));
+  let schema: string | undefined;
+  let dbOptions;
+  if (dialect === 'postgres') {
+    schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    dbOptions = { databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 5 };
+  } else {
+    dbOptions = { databaseUrl: null, sqlitePath: path.join(dataDir, 'test.db') };
+  }
+  const { ctx, handle } = await createContext({ ...config, databaseUrl: dialect === 'postgres' ? PG_URL : null }, dbOptions, master);
+  const app = await buildApp(ctx, buildOptions);
+  const others: (() => Promise<void>)[] = [];
+  return {
+    app, ctx, dialect, config,
+    async restart(options = {}) {
+      const second = await createContext({ ...config, databaseUrl: dialect === 'postgres' ? PG_URL : null }, dbOptions, master);
+      const app2 = await buildApp(second.ctx, options);
+      const close = async () => { await app2.close(); await second.handle.close(); };
+      others.push(close);
+      return { app: app2, ctx: second.ctx, close };
+    },
+    async close() {
+      for (const close of others) await close().catch(() => undefined);
+      await app.close();
+      await handle.close();
+      if (schema) {
+        const admin = new pg.Client({ connectionString: PG_URL });
+        await admin.connect();
+        await admin.query(`drop schema ${schema} cascade`);
+        await admin.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const digestOf = (body: string | Buffer) => `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
+
+export interface PublicKeyInfo { keyId: string; spki: string }
+
+/** Seals like the browser: RSA-OAEP-SHA256 over {"v","ts","nonce"}. */
+export function seal(key: PublicKeyInfo, secret: string, ts = Date.now(), nonce = randomBytes(16).toString('base64')) {
+  const publicKey = createPublicKey({ key: Buffer.from(key.spki, 'base64'), format: 'der', type: 'spki' });
+  const ciphertext = publicEncrypt(
+    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(JSON.stringify({ v: secret, ts, nonce })),
+  ).toString('base64');
+  return { keyId: key.keyId, ciphertext };
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+
+/** A browser-like client with a cookie jar. */
+export class Client {
+  cookies = new Map<string, string>();
+  key: PublicKeyInfo | null = null;
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly options: { locale?: string; ip?: string; userAgent?: string } = {},
+  ) {}
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(method: Method, url: string, body?: unknown, extra: { headers?: Record<string, string>; rawBody?: string; noCsrf?: boolean; noDigest?: boolean } = {}) {
+    if (method !== 'GET' && !this.cookies.has('pa_csrf') && !extra.noCsrf) await this.request('GET', '/api/health');
+    const payload = extra.rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
+    const headers: Record<string, string> = {
+      'accept-language': this.options.locale ?? 'en',
+      'user-agent': this.options.userAgent ?? 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+      ...(this.cookies.size ? { cookie: this.cookieHeader() } : {}),
+      ...(method !== 'GET' && !extra.noCsrf && this.cookies.get('pa_csrf') ? { 'x-csrf-token': this.cookies.get('pa_csrf')! } : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(payload !== undefined && !extra.noDigest ? { 'content-digest': digestOf(payload) } : {}),
+      ...extra.headers,
+    };
+    const res = await this.app.inject({ method, url, headers, payload, remoteAddress: this.options.ip ?? '127.0.0.1' });
+    this.absorb(res);
+    return res;
+  }
+
+  private absorb(res: LightMyRequestResponse) {
+    for (const c of res.cookies) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now());
+      if (expired || c.value === '') this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  async publicKey(): Promise<PublicKeyInfo> {
+    if (!this.key) this.key = (await this.request('GET', '/api/auth/public-key')).json();
+    return this.key!;
+  }
+
+  async seal(secret: string) {
+    return seal(await this.publicKey(), secret);
+  }
+
+  async register(input: { account: string; displayName?: string; password: string; inviteCode?: string }) {
+    return this.request('POST', '/api/auth/register', {
+      account: input.account,
+      displayName: input.displayName ?? 'Test Person',
+      password: await this.seal(input.password),
+      ...(input.inviteCode ? { inviteCode: input.inviteCode } : {}),
+    });
+  }
+
+  async login(account: string, password: string) {
+    return this.request('POST', '/api/auth/login', { account, password: await this.seal(password) });
+  }
+}
+
+export function errorCode(res: LightMyRequestResponse): string | undefined {
+  try {
+    return res.json().error?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+let counter = 0;
+export const uniqueAccount = (prefix = 'user') => `${prefix}${Date.now().toString(36)}${counter++}@example.com`;
+
+/** Creates a user directly (staff accounts are never self-registered). */
+export async function createUser(ctx: AppContext, role: 'promoter' | 'operator' | 'admin', password = 'Passw0rd-test', status: 'active' | 'pending' = 'active') {
+  const { insertUser } = await import('../src/modules/auth/service');
+  const { hashPassword } = await import('../src/platform/crypto/password');
+  const account = uniqueAccount(role);
+  const id = await insertUser(ctx.db, { account, displayName: `${role} person`, passwordHash: await hashPassword(password), role, status, locale: 'en', parentId: null });
+  return { id, account, password };
+}

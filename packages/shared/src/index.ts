@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './locales';
+export * from './rules';
+export * from './schemas';
