@@ -1,0 +1,45 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Routes, type RouteDef } from '../lib/router';
+import { PageLoading } from '../components/page-status';
+import { RequireAuth } from './layouts/require-auth';
+import { TabLayout } from './layouts/tab-layout';
+
+/** Pages load on demand: a first visit to sign-in downloads only what sign-in needs. */
+const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
+const RegisterPage = lazy(() => import('../features/auth/pages/register-page'));
+const PendingPage = lazy(() => import('../features/auth/pages/pending-page'));
+const HomePage = lazy(() => import('../features/home/pages/home-page'));
+const PromotePage = lazy(() => import('../features/promote/pages/promote-page'));
+const TeamPage = lazy(() => import('../features/team/pages/team-page'));
+const MePage = lazy(() => import('../features/me/pages/me-page'));
+const ProfilePage = lazy(() => import('../features/me/pages/profile-page'));
+const LanguagePage = lazy(() => import('../features/me/pages/language-page'));
+const PasswordPage = lazy(() => import('../features/me/pages/password-page'));
+const DevicesPage = lazy(() => import('../features/me/pages/devices-page'));
+const AboutPage = lazy(() => import('../features/me/pages/about-page'));
+
+const signedIn = [RequireAuth];
+const tabs = [RequireAuth, TabLayout];
+
+export const routes: RouteDef[] = [
+  { path: '/login', page: LoginPage },
+  { path: '/register', page: RegisterPage },
+  { path: '/pending', page: PendingPage },
+  { path: '/', page: HomePage, layouts: tabs },
+  { path: '/promote', page: PromotePage, layouts: tabs },
+  { path: '/team', page: TeamPage, layouts: tabs },
+  { path: '/me', page: MePage, layouts: tabs },
+  { path: '/me/profile', page: ProfilePage, layouts: signedIn },
+  { path: '/me/language', page: LanguagePage, layouts: signedIn },
+  { path: '/me/password', page: PasswordPage, layouts: signedIn },
+  { path: '/me/devices', page: DevicesPage, layouts: signedIn },
+  { path: '/me/about', page: AboutPage, layouts: signedIn },
+];
+
+export function AppRoutes(): ReactNode {
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Routes routes={routes} fallback="/" />
+    </Suspense>
+  );
+}

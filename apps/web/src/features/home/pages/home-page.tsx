@@ -1,0 +1,44 @@
+import { HistogramOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '@pa/shared/locales';
+import { CopyField } from '../../../components/copy-field';
+import { EmptyState } from '../../../components/empty-state';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { appName } from '../../../i18n';
+import { useMe } from '../../../lib/session';
+
+/** The invite link: the app's own address (whatever sub-path it is served from) + the register route. */
+export function inviteLink(code: string, href = window.location.href): string {
+  const url = new URL(href);
+  url.hash = `#/register?invite=${encodeURIComponent(code)}`;
+  url.search = '';
+  return url.toString();
+}
+
+export default function HomePage() {
+  const { t, i18n } = useTranslation();
+  const me = useMe();
+  if (me.isPending) return <PageLoading />;
+  if (me.isError) return <PageError error={me.error} onRetry={() => me.refetch()} />;
+  const user = me.data;
+
+  return (
+    <div className="home-page">
+      <header className="home-header">
+        <p className="home-app-name" data-testid="header-app-name">{appName(i18n.language as Locale)}</p>
+        <h1 data-testid="greeting">{t('home.greeting', { name: user.displayName })}</h1>
+        {user.inviterName ? <p className="home-inviter">{t('home.invitedBy', { name: user.inviterName })}</p> : null}
+      </header>
+      <section className="card invite-card" aria-labelledby="invite-title">
+        <h2 id="invite-title">{t('home.inviteTitle')}</h2>
+        <CopyField label={t('home.inviteCode')} value={user.inviteCode} buttonLabel={t('home.copyCode')} testId="invite-code" />
+        <CopyField label={t('home.inviteLink')} value={inviteLink(user.inviteCode)} buttonLabel={t('home.copyLink')} testId="invite-link" />
+        <p className="hint">{t('home.inviteHint')}</p>
+      </section>
+      <section className="card" aria-labelledby="stats-title">
+        <h2 id="stats-title">{t('home.statsTitle')}</h2>
+        <EmptyState icon={<HistogramOutline />} title={t('home.statsEmptyTitle')} body={t('home.statsEmptyBody')} />
+      </section>
+    </div>
+  );
+}

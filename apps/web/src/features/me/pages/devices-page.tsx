@@ -1,0 +1,57 @@
+import { Button, Dialog, List, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { errorText } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
+import { useSessions } from '../api/get-sessions';
+import { useRevokeSession } from '../api/revoke-session';
+
+export default function DevicesPage() {
+  const { t, i18n } = useTranslation();
+  const sessions = useSessions();
+  const revoke = useRevokeSession();
+
+  return (
+    <div className="sub-page">
+      <PageNav title={t('devices.title')} fallback="/me" />
+      {sessions.isPending ? <PageLoading /> : sessions.isError ? <PageError error={sessions.error} onRetry={() => sessions.refetch()} /> : (
+        <List data-testid="devices">
+          {sessions.data.map((s) => (
+            <List.Item
+              key={s.id}
+              description={
+                <>
+                  <span>{t('devices.lastActive', { date: formatDateTime(s.lastSeenAt, i18n.language) })}</span>
+                  <br />
+                  <span>{t('devices.signedIn', { date: formatDateTime(s.createdAt, i18n.language) })}</span>
+                </>
+              }
+              extra={s.current ? <span className="current-tag">{t('devices.thisDevice')}</span> : (
+                <Button
+                  size="mini"
+                  color="danger"
+                  fill="outline"
+                  onClick={async () => {
+                    const device = s.device === 'Unknown device' ? t('devices.unknownDevice') : s.device;
+                    if (!(await Dialog.confirm({ content: t('devices.signOutConfirm', { device }), confirmText: t('app.confirm'), cancelText: t('app.cancel') }))) return;
+                    try {
+                      await revoke.mutateAsync(s.id);
+                      Toast.show({ icon: 'success', content: t('devices.signedOut') });
+                    } catch (error) {
+                      Toast.show({ content: errorText(t, error) });
+                    }
+                  }}
+                >
+                  {t('devices.signOut')}
+                </Button>
+              )}
+            >
+              {s.device === 'Unknown device' ? t('devices.unknownDevice') : s.device}
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { Button, Dialog, List } from 'antd-mobile';
+import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, UserOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from '../../../lib/router';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { useMe, useSignOut } from '../../../lib/session';
+
+export default function MePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const me = useMe();
+  const signOut = useSignOut(false);
+  const signOutAll = useSignOut(true);
+
+  if (me.isPending) return <PageLoading />;
+  if (me.isError) return <PageError error={me.error} onRetry={() => me.refetch()} />;
+  const user = me.data;
+
+  return (
+    <div className="me-page">
+      <header className="me-header">
+        <div className="avatar" aria-hidden>{[...user.displayName][0]?.toUpperCase()}</div>
+        <div className="me-header-text">
+          <h1 data-testid="me-name">{user.displayName}</h1>
+          <p>{user.account}</p>
+          <span className="role-tag">{t(`me.roles.${user.role}`)}</span>
+        </div>
+      </header>
+      <List className="me-list">
+        <List.Item prefix={<UserOutline />} onClick={() => navigate('/me/profile')}>{t('me.profile')}</List.Item>
+        <List.Item prefix={<GlobalOutline />} extra={t(`languages.${user.locale}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
+          {t('me.language')}
+        </List.Item>
+        <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
+        <List.Item prefix={<PhonebookOutline />} onClick={() => navigate('/me/devices')}>{t('me.devices')}</List.Item>
+        <List.Item prefix={<InformationCircleOutline />} onClick={() => navigate('/me/about')}>{t('me.about')}</List.Item>
+      </List>
+      <div className="me-actions">
+        <Button
+          block
+          size="large"
+          data-testid="sign-out"
+          loading={signOut.isPending}
+          onClick={() => signOut.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) })}
+        >
+          {t('me.signOut')}
+        </Button>
+        <Button
+          block
+          fill="none"
+          color="danger"
+          onClick={async () => {
+            if (await Dialog.confirm({ content: t('me.signOutAllConfirm'), confirmText: t('app.confirm'), cancelText: t('app.cancel') })) {
+              signOutAll.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) });
+            }
+          }}
+        >
+          {t('me.signOutAll')}
+        </Button>
+      </div>
+    </div>
+  );
+}

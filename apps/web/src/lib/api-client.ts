@@ -1,0 +1,88 @@
+/**
+ * The one way the app calls the server: URLs relative to the page (works under any sub-path),
+ * JSON bodies with a Content-Digest, the CSRF header, the reader's language, and errors turned
+ * into ApiError with the catalogue code. A 401 sends the user to sign-in with a return path.
+ */
+import { isErrorCode, type ErrorCode } from '@pa/shared';
+import { readCookie } from './cookies';
+import { contentDigest, resetPublicKey } from './crypto';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    readonly fields: Record<string, string> = {},
+    serverMessage = '',
+  ) {
+    super(serverMessage || code);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+interface Hooks {
+  locale: () => string;
+  onUnauthenticated: () => void;
+}
+
+let hooks: Hooks = { locale: () => 'en', onUnauthenticated: () => undefined };
+export function configureApi(next: Partial<Hooks>) {
+  hooks = { ...hooks, ...next };
+}
+
+async function ensureCsrfCookie() {
+  if (!readCookie('pa_csrf')) await fetch('api/health', { cache: 'no-store' });
+}
+
+export async function api<T>(method: Method, path: string, body?: unknown, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': hooks.locale(), ...options.headers };
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+    headers['content-digest'] = await contentDigest(payload);
+  }
+  if (method !== 'GET') {
+    await ensureCsrfCookie();
+    headers['x-csrf-token'] = readCookie('pa_csrf') ?? '';
+  }
+  let res: Response;
+  try {
+    res = await fetch(`api/${path}`, { method, headers, body: payload, signal: options.signal, credentials: 'same-origin', cache: 'no-store' });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError('INTERNAL', 0, {}, 'network');
+  }
+  const text = await res.text();
+  const data: unknown = text ? safeJson(text) : undefined;
+  if (res.ok) return data as T;
+  const err = (data as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
+  const code: ErrorCode = isErrorCode(err?.code) ? err.code : res.status === 404 ? 'NOT_FOUND' : 'INTERNAL';
+  if (code === 'UNAUTHENTICATED' && !path.startsWith('auth/')) hooks.onUnauthenticated();
+  throw new ApiError(code, res.status, err?.fields ?? {}, err?.message);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs a call that carries sealed secrets; on ENCRYPTION_INVALID (the key was rotated) it
+ * refetches the key and tries once more, sealing afresh.
+ */
+export async function withSealing<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'ENCRYPTION_INVALID') {
+      resetPublicKey();
+      return call();
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,38 @@
+/** Numbers, money and dates through Intl, in the reader's locale. Money arrives as integer minor units. */
+const cache = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string, options: Intl.NumberFormatOptions) {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = cache.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    cache.set(key, f);
+  }
+  return f;
+}
+
+export function minorUnitDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Formats an integer of minor units exactly (no float arithmetic on the amount). */
+export function formatMoney(minor: number, currency: string, locale: string): string {
+  if (!Number.isSafeInteger(minor)) throw new Error('money must be an integer of minor units');
+  const digits = minorUnitDigits(currency);
+  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
+  const decimal = `${minor < 0 ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`;
+  // Intl formats decimal strings exactly, without going through a binary float.
+  return numberFormat(locale, { style: 'currency', currency }).format(decimal as `${number}`);
+}
+
+export function formatNumber(value: number, locale: string): string {
+  return numberFormat(locale, {}).format(value);
+}
+
+export function formatDateTime(epochMs: number, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(epochMs);
+}
+
+export function formatDate(epochMs: number, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) }).format(epochMs);
+}

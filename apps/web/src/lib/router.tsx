@@ -1,0 +1,110 @@
+/**
+ * A small hash router: the app's paths live after `#`, so the page URL (and with it every
+ * relative asset and API URL) never changes, whatever sub-path the app is served from.
+ * Chosen over react-router to keep the first visit within its 150 KB budget (see docs/architecture.md).
+ */
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type AnchorHTMLAttributes, type ReactNode } from 'react';
+
+export interface Location {
+  pathname: string;
+  search: string;
+}
+
+export function parseHash(hash: string): Location {
+  const raw = hash.replace(/^#/, '') || '/';
+  const q = raw.indexOf('?');
+  const pathname = (q === -1 ? raw : raw.slice(0, q)) || '/';
+  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, search: q === -1 ? '' : raw.slice(q) };
+}
+
+const listeners = new Set<() => void>();
+let current = typeof window === 'undefined' ? parseHash('') : parseHash(window.location.hash);
+let snapshotHash = typeof window === 'undefined' ? '' : window.location.hash;
+
+function refresh() {
+  if (window.location.hash === snapshotHash) return;
+  snapshotHash = window.location.hash;
+  current = parseHash(snapshotHash);
+  for (const l of listeners) l();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('hashchange', refresh);
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function currentLocation(): Location {
+  return current;
+}
+
+export function navigate(to: string | number, options: { replace?: boolean } = {}) {
+  if (typeof to === 'number') {
+    window.history.go(to);
+    return;
+  }
+  const hash = `#${to}`;
+  if (options.replace) window.history.replaceState(window.history.state, '', hash);
+  else window.history.pushState(null, '', hash);
+  refresh();
+  window.scrollTo(0, 0);
+}
+
+export function useLocation(): Location {
+  return useSyncExternalStore(subscribe, currentLocation, currentLocation);
+}
+
+export const useNavigate = () => navigate;
+
+export function useSearchParams(): URLSearchParams {
+  const { search } = useLocation();
+  return useMemo(() => new URLSearchParams(search), [search]);
+}
+
+/** Matches `/links/:id` style patterns; returns the params or null. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
+  const a = pattern.split('/').filter(Boolean);
+  const b = pathname.split('/').filter(Boolean);
+  if (a.length !== b.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < a.length; i++) {
+    const p = a[i]!;
+    if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(b[i]!);
+    else if (p !== b[i]) return null;
+  }
+  return params;
+}
+
+const ParamsContext = createContext<Record<string, string>>({});
+export const useParams = () => useContext(ParamsContext);
+
+export interface RouteDef {
+  path: string;
+  /** The page (usually React.lazy). */
+  page: React.ComponentType;
+  /** Wrapping layouts, outermost first (e.g. RequireAuth, TabLayout). */
+  layouts?: React.ComponentType<{ children: ReactNode }>[];
+}
+
+export function Routes({ routes, fallback }: { routes: RouteDef[]; fallback: string }) {
+  const { pathname } = useLocation();
+  for (const route of routes) {
+    const params = matchPath(route.path, pathname);
+    if (!params) continue;
+    const Page = route.page;
+    let node: ReactNode = <Page />;
+    for (const Layout of [...(route.layouts ?? [])].reverse()) node = <Layout>{node}</Layout>;
+    return <ParamsContext.Provider value={params}>{node}</ParamsContext.Provider>;
+  }
+  return <Navigate to={fallback} replace />;
+}
+
+export function Navigate({ to, replace }: { to: string; replace?: boolean }) {
+  useEffect(() => navigate(to, { replace }), [to, replace]);
+  return null;
+}
+
+export function Link({ to, ...rest }: { to: string } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
+  return <a href={`#${to}`} {...rest} />;
+}

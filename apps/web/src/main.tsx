@@ -1,0 +1,55 @@
+import { unstableSetRender } from 'antd-mobile';
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { browserLocale, loadLocale, i18next } from './i18n';
+import { configureApi } from './lib/api-client';
+import { queryClient } from './lib/query-client';
+import { useAppStore } from './stores/app-store';
+import { Providers } from './app/providers';
+import { AppRoutes } from './app/router';
+import { RouteErrorBoundary } from './app/route-error';
+import { currentLocation, navigate } from './lib/router';
+import './styles.css';
+
+// antd-mobile's Toast and Dialog render outside the tree; React 19 needs this hook for them.
+unstableSetRender((node, container) => {
+  const host = container as Element & { __paRoot?: Root };
+  host.__paRoot ??= createRoot(host);
+  const root = host.__paRoot;
+  root.render(node);
+  return async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    root.unmount();
+    delete host.__paRoot;
+  };
+});
+
+configureApi({
+  locale: () => i18next.language || 'en',
+  onUnauthenticated: () => {
+    const wasSignedIn = useAppStore.getState().user !== null;
+    useAppStore.getState().setUser(null);
+    queryClient.removeQueries({ queryKey: ['me'] });
+    const current = currentLocation();
+    if (current.pathname === '/login' || current.pathname === '/register' || current.pathname === '/pending') return;
+    const next = `${current.pathname}${current.search}`;
+    navigate(`/login?${wasSignedIn ? 'expired=1&' : ''}next=${encodeURIComponent(next)}`, { replace: true });
+  },
+});
+
+async function start() {
+  await useAppStore.persist.rehydrate();
+  const locale = useAppStore.getState().locale ?? browserLocale();
+  await loadLocale(locale);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouteErrorBoundary>
+          <AppRoutes />
+        </RouteErrorBoundary>
+      </Providers>
+    </StrictMode>,
+  );
+}
+
+void start();

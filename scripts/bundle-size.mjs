@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * Reports the gzip size of the JavaScript a first visit to the sign-in page loads: the entry
+ * chunk and its static imports, the lazily loaded sign-in page and its imports, and one locale
+ * (the largest of the five, so the figure holds for every language). Fails above the budget.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+export const BUDGET_BYTES = 150 * 1024;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const LOCALES = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
+
+export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+  const closure = (key, acc = new Set()) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`not in the build manifest: ${key}`);
+    if (acc.has(chunk.file)) return acc;
+    acc.add(chunk.file);
+    for (const dep of chunk.imports ?? []) closure(dep, acc);
+    return acc;
+  };
+  const gz = (file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+  const base = closure('src/features/auth/pages/login-page.tsx', closure('index.html'));
+  let worst = null;
+  for (const [locale, antd] of Object.entries(LOCALES)) {
+    const files = new Set(base);
+    closure(`src/i18n/locales/${locale}.json`, files);
+    const antdKey = Object.keys(manifest).find((k) => k.endsWith(`antd-mobile/es/locales/${antd}.js`));
+    if (antdKey) closure(antdKey, files);
+    const rows = [...files].filter((f) => f.endsWith('.js')).map((file) => ({ file, gzip: gz(file) }));
+    const total = rows.reduce((sum, r) => sum + r.gzip, 0);
+    if (!worst || total > worst.total) worst = { locale, rows, total };
+  }
+  return worst;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = signInFirstVisit();
+  console.log(`\nJavaScript for a first visit to the sign-in page (gzip, worst locale: ${r.locale}):`);
+  for (const row of r.rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(row.gzip / 1024).toFixed(1).padStart(7)} KB  ${row.file}`);
+  console.log(`  ${(r.total / 1024).toFixed(1).padStart(7)} KB  total (budget ${BUDGET_BYTES / 1024} KB)\n`);
+  if (r.total > BUDGET_BYTES) {
+    console.error('Over the sign-in page budget.');
+    process.exit(1);
+  }
+}
