@@ -181,7 +181,7 @@ export const uniqueAccount = (prefix = 'user') => `${prefix}${Date.now().toStrin
 
 /** Creates a user directly (staff accounts are never self-registered). */
 export async function createUser(ctx: AppContext, role: 'promoter' | 'operator' | 'admin', password = 'Passw0rd-test', status: 'active' | 'pending' = 'active') {
-  const { insertUser } = await import('../src/modules/auth/service');
+  const { insertUser } = await import('../src/modules/users/repository');
   const { hashPassword } = await import('../src/platform/crypto/password');
   const account = uniqueAccount(role);
   const id = await insertUser(ctx.db, { account, displayName: `${role} person`, passwordHash: await hashPassword(password), role, status, locale: 'en', parentId: null });

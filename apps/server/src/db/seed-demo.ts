@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Locale } from '@pa/shared';
 import type { Db } from './types';
 import { hashPassword } from '../platform/crypto/password';
-import { insertUser } from '../modules/auth/service';
+import { insertUser } from '../modules/users/repository';
 
 interface DemoAccount {
   account: string;

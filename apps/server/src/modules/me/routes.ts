@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
-import { changePassword } from '../auth/service';
+import { changePassword } from './service';
 import { findUserById, toUser } from '../users/repository';
 
 export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {

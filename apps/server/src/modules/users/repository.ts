@@ -1,6 +1,7 @@
 /** User queries shared by the auth, me and admin modules. Explicit columns, never `select *`. */
-import type { User } from '@pa/shared';
+import type { Locale, User } from '@pa/shared';
 import { isLocale } from '@pa/shared';
+import { newId, newInviteCode } from '../../platform/ids';
 import type { Db } from '../../db/types';
 
 export const USER_COLUMNS = [
@@ -45,3 +46,41 @@ export function selectUsers(db: Db) {
 export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
   return selectUsers(db).where('users.id', '=', id).executeTakeFirst();
 }
+
+/** Inserts a user with a fresh invite code, retrying on the (rare) code collision. */
+export async function insertUser(
+  db: Db,
+  values: { account: string; displayName: string; passwordHash: string; role: UserRow['role']; status: UserRow['status']; locale: Locale; parentId: string | null },
+): Promise<string> {
+  const now = Date.now();
+  const id = newId(now);
+  for (let attempt = 0; ; attempt++) {
+    const inviteCode = newInviteCode();
+    const taken = await db.selectFrom('users').select('id').where('invite_code', '=', inviteCode).executeTakeFirst();
+    if (taken && attempt < 5) continue;
+    await db
+      .insertInto('users')
+      .values({
+        id,
+        account: values.account,
+        display_name: values.displayName,
+        password_hash: values.passwordHash,
+        role: values.role,
+        status: values.status,
+        locale: values.locale,
+        invite_code: inviteCode,
+        parent_id: values.parentId,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    return id;
+  }
+}
+
+
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+

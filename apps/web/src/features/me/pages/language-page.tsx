@@ -21,7 +21,7 @@ export default function LanguagePage() {
           change.mutate(next, {
             onSuccess: () => {
               void queryClient.invalidateQueries({ queryKey: meQuery.queryKey });
-              Toast.show({ icon: 'success', content: t('language.changed') });
+              Toast.show({ icon: 'success', content: i18n.t('language.changed') });
             },
           });
         }}

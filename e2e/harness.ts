@@ -1,0 +1,117 @@
+/**
+ * Journey harness: the real server (built web app, SQLite in a temp folder) listening on
+ * loopback, an optional prefix-stripping proxy to serve it under a sub-path, and Debian's
+ * Chromium driven by playwright-core at a phone viewport.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../apps/server/src/app';
+import { createContext } from '../apps/server/src/bootstrap';
+import { loadConfig } from '../apps/server/src/config';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function startServer() {
+  const dist = path.join(ROOT, 'apps/web/dist/index.html');
+  if (!fs.existsSync(dist)) throw new Error('The web app is not built: run "npm run build" first.');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
+  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', authRateLimitPerMinute: 1000 };
+  const { ctx, handle } = await createContext(config);
+  const app = await buildApp(ctx);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    ctx,
+    async close() {
+      await app.close();
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A reverse proxy that serves the app under `prefix` (e.g. "/promo/") by stripping it. */
+export async function startPrefixProxy(targetPort: number, prefix: string) {
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === prefix.slice(0, -1)) {
+      res.writeHead(301, { location: prefix }).end();
+      return;
+    }
+    if (!url.startsWith(prefix)) {
+      res.writeHead(404).end('outside the proxied prefix');
+      return;
+    }
+    const upstream = http.request(
+      { host: '127.0.0.1', port: targetPort, method: req.method, path: `/${url.slice(prefix.length)}`, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function phoneContext(browser: Browser, locale = 'en-US'): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+    locale,
+    userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+}
+
+/** Collects page errors and CSP violations; a journey asserts none happened. */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    const text = m.text();
+    if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 401/.test(text)) problems.push(`console: ${text}`);
+  });
+  return problems;
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  // Let toasts fade so they do not cover the screen being recorded.
+  await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+export function readLocale(locale: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${locale}.json`), 'utf8'));
+}
+
+export function tr(messages: Record<string, unknown>, key: string, vars: Record<string, string> = {}): string {
+  const value = key.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)?.[k], messages);
+  if (typeof value !== 'string') throw new Error(`no message ${key}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_, name: string) => vars[name] ?? '');
+}
+
+/** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages)\.[A-Za-z_]+\b/;

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { LOCALES } from '@pa/shared/locales';
+import { launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let proxy: Awaited<ReturnType<typeof startPrefixProxy>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  proxy = await startPrefixProxy(server.port, '/promo/');
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await proxy?.close();
+  await server?.close();
+});
+
+const en = readLocale('en');
+let seq = 0;
+
+async function registerViaUi(page: Page, account: string, name: string, password: string) {
+  await page.locator('#account').fill(account);
+  await page.locator('#displayName').fill(name);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('register-submit').click();
+  await expect.poll(() => page.getByTestId('greeting').textContent(), { timeout: 15_000 }).toBe(tr(en, 'home.greeting', { name }));
+}
+
+async function signIn(page: Page, account: string, password: string) {
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+}
+
+async function signOut(page: Page) {
+  await page.getByTestId('tab-me').click();
+  await page.getByTestId('sign-out').click();
+  await page.waitForURL(/#\/login/);
+}
+
+/** register with an invite → sign in → Home → five languages → change password → sign out → sign in anew. */
+async function journey(baseUrl: string, label: string, withScreenshots: boolean) {
+  const context = await phoneContext(browser);
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  const run = `${Date.now().toString(36)}${seq++}`;
+  const inviter = { account: `inviter${run}@example.com`, name: `Inviter ${run}`, password: 'First-pass-1' };
+  const invitee = { account: `invitee${run}@example.com`, name: `Invitee ${run}`, password: 'Second-pass-2' };
+
+  // An inviter registers (no invite) and finds the invite link on Home.
+  await page.goto(baseUrl);
+  await page.waitForURL(/#\/login/);
+  if (withScreenshots) await screenshot(page, `${label}-en-sign-in`);
+  await page.getByRole('link', { name: tr(en, 'auth.createAccount') }).click();
+  await page.waitForURL(/#\/register/);
+  await registerViaUi(page, inviter.account, inviter.name, inviter.password);
+  const inviteCode = (await page.getByTestId('invite-code').textContent())!;
+  const inviteLink = (await page.getByTestId('invite-link').textContent())!;
+  expect(inviteCode).toMatch(/^[0-9A-HJKMNP-TV-Z]{8}$/);
+  expect(inviteLink).toBe(`${baseUrl}#/register?invite=${inviteCode}`);
+  await signOut(page);
+
+  // The invitee opens the invite link: the code is filled in, and registering binds the inviter.
+  await page.goto(inviteLink);
+  await expect.poll(() => page.getByTestId('invite-banner').textContent()).toContain(inviteCode);
+  expect(await page.locator('#inviteCode').inputValue()).toBe(inviteCode);
+  if (withScreenshots) await screenshot(page, `${label}-en-register-invite`);
+  await registerViaUi(page, invitee.account, invitee.name, invitee.password);
+  await expect.poll(() => page.locator('.home-inviter').textContent()).toBe(tr(en, 'home.invitedBy', { name: inviter.name }));
+  await signOut(page);
+
+  // A wrong password is refused with the localized message; the right one signs in.
+  await signIn(page, invitee.account, 'Wrong-pass-9');
+  await expect.poll(() => page.getByTestId('form-error').textContent()).toBe(tr(en, 'errors.INVALID_CREDENTIALS'));
+  await page.locator('#password').fill(invitee.password);
+  await page.getByTestId('login-submit').click();
+  await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(en, 'home.greeting', { name: invitee.name }));
+
+  // Every language: Home and Me, no untranslated keys, and the choice survives a reload.
+  for (const locale of LOCALES) {
+    const m = readLocale(locale);
+    await page.getByTestId('tab-me').click();
+    await page.getByTestId('me-language').click();
+    await page.getByTestId(`lang-${locale}`).click();
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('tab-me').textContent()).toBe(tr(m, 'tabs.me'));
+    await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'me.language'));
+    if (withScreenshots) await screenshot(page, `${label}-${locale}-me`);
+    expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
+    await page.getByTestId('tab-home').click();
+    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(m, 'home.greeting', { name: invitee.name }));
+    if (withScreenshots) await screenshot(page, `${label}-${locale}-home`);
+    expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
+  }
+  await page.reload();
+  await expect.poll(() => page.getByTestId('tab-home').textContent()).toBe(tr(readLocale('es'), 'tabs.home'));
+  const stored = await page.evaluate(() => localStorage.getItem('pa-store'));
+  expect(JSON.parse(stored!).state.locale).toBe('es');
+  expect(stored).not.toContain(invitee.password);
+  expect(stored).not.toMatch(/pa_session|ciphertext/);
+
+  // Back to English, then change the password.
+  await page.getByTestId('tab-me').click();
+  await page.getByTestId('me-language').click();
+  await page.getByTestId('lang-en').click();
+  await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
+  await page.goBack();
+  await page.getByTestId('me-password').click();
+  await page.locator('#current').fill(invitee.password);
+  await page.locator('#next').fill('Third-pass-3');
+  await page.locator('#repeat').fill('Third-pass-3');
+  if (withScreenshots) await screenshot(page, `${label}-en-change-password`);
+  await page.getByTestId('password-submit').click();
+  await page.waitForURL(/#\/me$/);
+
+  // Sign out; the old password no longer works, the new one does.
+  await page.getByTestId('sign-out').click();
+  await page.waitForURL(/#\/login/);
+  await signIn(page, invitee.account, invitee.password);
+  await expect.poll(() => page.getByTestId('form-error').textContent()).toBe(tr(en, 'errors.INVALID_CREDENTIALS'));
+  await page.locator('#password').fill('Third-pass-3');
+  await page.getByTestId('login-submit').click();
+  await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(en, 'home.greeting', { name: invitee.name }));
+
+  expect(problems).toEqual([]);
+  await context.close();
+}
+
+describe('the foundation journey in Chromium at 390×844', () => {
+  it('works at the site root', async () => {
+    await journey(server.url, 'root', true);
+  });
+
+  it('works unchanged under a sub-path behind a prefix-stripping proxy', async () => {
+    await journey(proxy.url, 'promo', false);
+  });
+
+  it('sends a signed-out visitor to sign-in and back to where they were going', async () => {
+    const context = await phoneContext(browser, 'zh-CN');
+    const page = await context.newPage();
+    await page.goto(`${server.url}#/me/devices`);
+    await page.waitForURL(/#\/login\?next=%2Fme%2Fdevices/);
+    const zh = readLocale('zh-Hans');
+    await expect.poll(() => page.locator('h1').textContent()).toBe(tr(zh, 'auth.signInTitle'));
+    await context.close();
+  });
+});

@@ -1,0 +1,73 @@
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Import boundaries (docs/architecture.md):
+ * - web: shared pieces (lib, components, i18n, stores) → features → app; features never import each other.
+ * - server: platform and db never import modules; a module imports only its own files, the users
+ *   repository (shared by auth, me and admin), platform, db and domain; domain imports nothing with I/O.
+ * - packages/shared imports nothing from the apps.
+ */
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/artifacts/**', 'data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    // Command-line entry points print to the console on purpose.
+    files: ['apps/server/src/main.ts', 'scripts/**', 'bench/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'boundaries/include': ['apps/**/*', 'packages/**/*'],
+      'boundaries/elements': [
+        { type: 'shared-package', pattern: 'packages/shared/src' },
+        { type: 'web-app', pattern: 'apps/web/src/app' },
+        { type: 'web-feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
+        { type: 'web-shared', pattern: 'apps/web/src/(lib|components|i18n|stores)' },
+        { type: 'web-entry', pattern: 'apps/web/src/*.{ts,tsx}', mode: 'file' },
+        { type: 'server-module', pattern: 'apps/server/src/modules/*', capture: ['module'] },
+        { type: 'server-domain', pattern: 'apps/server/src/domain' },
+        { type: 'server-platform', pattern: 'apps/server/src/platform' },
+        { type: 'server-db', pattern: 'apps/server/src/db' },
+        { type: 'server-root', pattern: 'apps/server/src/*.ts', mode: 'file' },
+      ],
+    },
+    rules: {
+      'boundaries/element-types': ['error', {
+        default: 'disallow',
+        rules: [
+          { from: 'shared-package', allow: ['shared-package'] },
+          { from: 'web-shared', allow: ['web-shared', 'shared-package'] },
+          { from: 'web-feature', allow: ['web-shared', 'shared-package', ['web-feature', { feature: '${from.feature}' }]] },
+          { from: 'web-app', allow: ['web-app', 'web-feature', 'web-shared', 'shared-package'] },
+          { from: 'web-entry', allow: ['web-app', 'web-shared', 'shared-package'] },
+          { from: 'server-domain', allow: ['server-domain', 'shared-package'] },
+          { from: 'server-platform', allow: ['server-platform', 'server-domain', 'server-root', 'server-db', 'shared-package'] },
+          { from: 'server-db', allow: ['server-db', 'server-platform', 'shared-package', ['server-module', { module: 'users' }]] },
+          { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }]] },
+          { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
+        ],
+      }],
+    },
+  },
+);
