@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { LOCALES } from '@pa/shared/locales';
+import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared/locales';
 import { launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
@@ -147,6 +147,50 @@ describe('the foundation journey in Chromium at 390×844', () => {
     await page.waitForURL(/#\/login\?next=%2Fme%2Fdevices/);
     const zh = readLocale('zh-Hans');
     await expect.poll(() => page.locator('h1').textContent()).toBe(tr(zh, 'auth.signInTitle'));
+    await context.close();
+  });
+});
+
+describe('the browsable API reference', () => {
+  it('renders under the strict CSP', async () => {
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}api/docs/`);
+    await page.locator('.opblock-summary-path').first().waitFor({ timeout: 15_000 });
+    expect(await page.locator('.opblock-summary-path').count()).toBeGreaterThan(8);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('first visit in each language', () => {
+  const browserTags = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-GB', fr: 'fr-CA', es: 'es-MX' } as const;
+  it.each(LOCALES)('%s: chosen from the browser, sign-in and register fully translated', async (locale) => {
+    const context = await phoneContext(browser, browserTags[locale]);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const m = readLocale(locale);
+    await page.goto(server.url);
+    await expect.poll(() => page.locator('h1').textContent()).toBe(tr(m, 'auth.signInTitle'));
+    expect(await page.locator('html').getAttribute('lang')).toBe(locale);
+    expect(await page.title()).toBe(DEFAULT_APP_NAME[locale]);
+    expect(await page.locator('.auth-app-name').textContent()).toBe(DEFAULT_APP_NAME[locale]);
+    // Submitting empty shows the shared rules' messages inline, in this language.
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('account-error').textContent()).toBe(tr(m, 'fields.required'));
+    await screenshot(page, `root-${locale}-sign-in`);
+    expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
+    await page.goto(`${server.url}#/register?invite=7K3M9QXR`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe(tr(m, 'auth.registerTitle'));
+    await page.locator('#account').fill('not-an-account');
+    await page.locator('#password').fill('short');
+    await page.getByTestId('register-submit').click();
+    await expect.poll(() => page.getByTestId('account-error').textContent()).toBe(tr(m, 'fields.invalid_account'));
+    await expect.poll(() => page.getByTestId('password-error').textContent()).toBe(tr(m, 'fields.too_short'));
+    await screenshot(page, `root-${locale}-register`);
+    expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });

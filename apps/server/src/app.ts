@@ -62,7 +62,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: false } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // Swagger UI sets style attributes from script; only this reference page allows inline styles.
+    transformStaticCSP: (header) => header.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+    uiConfig: { docExpansion: 'list', deepLinking: false },
+  });
 
   await app.register(systemRoutes(ctx));
   await app.register(authRoutes(ctx));

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, DIALECTS, makeEnv, type TestEnv } from './helpers';
+
+/** A stand-in build folder, so these tests do not depend on `npm run build`. */
+function fakeDist(appName: string | null) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-dist-'));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>x</title><script type="module" src="./assets/index-abc123.js"></script>');
+  fs.writeFileSync(path.join(dir, 'assets/index-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dir, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  fs.writeFileSync(path.join(dir, 'app-config.json'), JSON.stringify({ appName, version: '0.1.0' }));
+  return dir;
+}
+
+describe.each(DIALECTS)('serving the app, health and the API reference on %s', (dialect) => {
+  let env: TestEnv;
+  let dist: string;
+  beforeAll(async () => {
+    dist = fakeDist(null);
+    env = await makeEnv(dialect, { webDist: dist });
+  });
+  afterAll(async () => {
+    await env?.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves index.html never cached and hashed assets cached immutably, with a strict CSP', async () => {
+    const c = new Client(env.app);
+    const index = await c.request('GET', '/');
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['cache-control']).toBe('no-store');
+    const csp = String(index.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(index.headers['x-content-type-options']).toBe('nosniff');
+    expect(index.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    const asset = await c.request('GET', '/assets/index-abc123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('names the app in the manifest: the localized default when VITE_APP_NAME was unset', async () => {
+    const zh = await new Client(env.app, { locale: 'zh-CN' }).request('GET', '/manifest.webmanifest');
+    expect(zh.json()).toMatchObject({ name: '推广助手', start_url: './', scope: './', theme_color: '#ffffff' });
+    const es = await new Client(env.app, { locale: 'es-ES' }).request('GET', '/manifest.webmanifest');
+    expect(es.json().name).toBe('Asistente de promoción');
+  });
+
+  it('answers unknown pages with a small localized HTML page, and unknown API paths with the error shape', async () => {
+    const page = await new Client(env.app, { locale: 'fr-FR' }).request('GET', '/no-such-page');
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Page introuvable');
+    expect(page.body).toContain('lang="fr"');
+    const api = await new Client(env.app, { locale: 'zh-TW' }).request('GET', '/api/nope');
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: { code: 'NOT_FOUND', message: '找不到。' } });
+  });
+
+  it('reports liveness and readiness', async () => {
+    const c = new Client(env.app);
+    expect((await c.request('GET', '/api/health')).json()).toMatchObject({ status: 'ok' });
+    expect((await c.request('GET', '/api/ready')).json()).toEqual({ status: 'ready', database: 'ok' });
+  });
+
+  it('publishes the OpenAPI document and a browsable reference', async () => {
+    const c = new Client(env.app);
+    const doc = (await c.request('GET', '/api/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const p of ['/api/auth/public-key', '/api/auth/register', '/api/auth/login', '/api/auth/logout', '/api/auth/logout-all', '/api/me', '/api/me/password', '/api/me/sessions', '/api/health', '/api/ready']) {
+      expect(doc.paths[p], p).toBeTruthy();
+    }
+    expect(doc.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.properties.password).toBeTruthy();
+    const ui = await c.request('GET', '/api/docs/');
+    expect(ui.statusCode).toBe(200);
+    expect(ui.headers['content-type']).toContain('text/html');
+  });
+});
+
+describe('a configured app name', () => {
+  it('is used in the manifest for every language', async () => {
+    const dist = fakeDist('Acme Partners');
+    const env = await makeEnv('sqlite', { webDist: dist });
+    try {
+      const res = await new Client(env.app, { locale: 'zh-CN' }).request('GET', '/manifest.webmanifest');
+      expect(res.json().name).toBe('Acme Partners');
+    } finally {
+      await env.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});

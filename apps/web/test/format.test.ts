@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatMoney, formatNumber } from '../src/lib/format';
+
+describe('money, numbers and dates through Intl', () => {
+  it('formats integer minor units exactly, per locale', () => {
+    expect(formatMoney(123456, 'CNY', 'zh-Hans')).toBe('¥1,234.56');
+    expect(formatMoney(123456, 'CNY', 'en')).toBe('CN¥1,234.56');
+    expect(formatMoney(123456, 'EUR', 'fr').replace(/\s/g, ' ')).toBe('1 234,56 €');
+    expect(formatMoney(123456, 'EUR', 'es').replace(/\s/g, ' ')).toBe('1234,56 €');
+    expect(formatMoney(-5, 'USD', 'en')).toBe('-$0.05');
+    expect(formatMoney(0, 'CNY', 'zh-Hant')).toBe('CN¥0.00');
+    expect(formatMoney(1500, 'JPY', 'en')).toBe('¥1,500');
+  });
+
+  it('keeps every cent of large amounts (no float rounding)', () => {
+    expect(formatMoney(9007199254740991, 'USD', 'en')).toBe('$90,071,992,547,409.91');
+    expect(formatMoney(1, 'USD', 'en')).toBe('$0.01');
+  });
+
+  it('refuses non-integer money', () => {
+    expect(() => formatMoney(1.5, 'USD', 'en')).toThrow();
+  });
+
+  it('formats numbers and dates in the reader’s language', () => {
+    expect(formatNumber(1234567, 'en')).toBe('1,234,567');
+    expect(formatNumber(1234567, 'fr').replace(/\s/g, ' ')).toBe('1 234 567');
+    const day = Date.UTC(2026, 10, 22, 12);
+    expect(formatDate(day, 'zh-Hans', 'UTC')).toBe('2026年11月22日');
+    expect(formatDate(day, 'en', 'UTC')).toBe('Nov 22, 2026');
+    expect(formatDate(day, 'es', 'UTC')).toBe('22 nov 2026');
+  });
+});

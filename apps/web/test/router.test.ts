@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { matchPath, parseHash } from '../src/lib/router';
+
+describe('the hash router', () => {
+  it('reads the path and query from the hash', () => {
+    expect(parseHash('')).toEqual({ pathname: '/', search: '' });
+    expect(parseHash('#/register?invite=7K3M9QXR')).toEqual({ pathname: '/register', search: '?invite=7K3M9QXR' });
+    expect(parseHash('#me')).toEqual({ pathname: '/me', search: '' });
+  });
+
+  it('matches patterns with parameters', () => {
+    expect(matchPath('/links/:id', '/links/abc%20d')).toEqual({ id: 'abc d' });
+    expect(matchPath('/links/:id', '/links')).toBeNull();
+    expect(matchPath('/', '/')).toEqual({});
+    expect(matchPath('/me', '/me/profile')).toBeNull();
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode } from '../src/rules';
+import { RegisterBodySchema } from '../src/schemas';
+
+describe('validation rules (PRODUCT.md §6)', () => {
+  it('accounts: e-mail or E.164 phone, case-folded, ≤ 254', () => {
+    expect(checkAccount('Someone@Example.COM')).toBeNull();
+    expect(normalizeAccount(' Someone@Example.COM ')).toBe('someone@example.com');
+    expect(checkAccount('+8613800138000')).toBeNull();
+    expect(normalizeAccount('+86 138-0013-8000')).toBe('+8613800138000');
+    expect(checkAccount('13800138000')).toBe('invalid_account');
+    expect(checkAccount('a@b')).toBe('invalid_account');
+    expect(checkAccount('')).toBe('required');
+    expect(checkAccount(`${'a'.repeat(250)}@example.com`)).toBe('too_long');
+  });
+
+  it('display names: 2–32 characters after trimming, counted as characters', () => {
+    expect(checkDisplayName(' 小明 ')).toBeNull();
+    expect(checkDisplayName(' x ')).toBe('too_short');
+    expect(checkDisplayName('名'.repeat(32))).toBeNull();
+    expect(checkDisplayName('名'.repeat(33))).toBe('too_long');
+    expect(checkDisplayName('   ')).toBe('required');
+  });
+
+  it('passwords: 8–72, a letter and a digit, not the account', () => {
+    expect(checkPassword('abcdefg1')).toBeNull();
+    expect(checkPassword('abcdef1')).toBe('too_short');
+    expect(checkPassword(`a1${'x'.repeat(71)}`)).toBe('too_long');
+    expect(checkPassword('abcdefgh')).toBe('password_weak');
+    expect(checkPassword('12345678')).toBe('password_weak');
+    expect(checkPassword('密码密码密码12')).toBeNull();
+    expect(checkPassword('ab1@x.com', 'AB1@x.com')).toBe('password_equals_account');
+    expect(checkPassword('')).toBe('required');
+  });
+
+  it('invite codes: 8 Crockford base32 characters, look-alikes mapped', () => {
+    expect(checkInviteCode('7K3M9QXR')).toBeNull();
+    expect(normalizeInviteCode('7k3m9qxo')).toBe('7K3M9QX0');
+    expect(normalizeInviteCode('il')).toBe('11');
+    expect(checkInviteCode('7K3M9QX')).toBe('invalid');
+    expect(checkInviteCode('7K3M9QXU')).toBe('invalid');
+  });
+
+  it('the register schema rejects unknown fields and reports field codes', () => {
+    const result = RegisterBodySchema.safeParse({ account: 'x', displayName: 'ok name', password: { keyId: 'k', ciphertext: 'AAAA' }, role: 'admin' });
+    expect(result.success).toBe(false);
+    const codes = result.error!.issues.map((i) => i.code);
+    expect(codes).toContain('unrecognized_keys');
+    expect(codes).toContain('custom');
+  });
+});
