@@ -100,7 +100,7 @@ export async function screenshot(page: Page, name: string) {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Let toasts fade so they do not cover the screen being recorded.
   await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
 export function readLocale(locale: string): Record<string, unknown> {

@@ -87,7 +87,7 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
     await page.getByTestId('me-language').click();
     await page.getByTestId(`lang-${locale}`).click();
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
-    await page.goBack();
+    await page.getByTestId('nav-back').click();
     await expect.poll(() => page.getByTestId('tab-me').textContent()).toBe(tr(m, 'tabs.me'));
     await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'me.language'));
     if (withScreenshots) await screenshot(page, `${label}-${locale}-me`);
@@ -126,6 +126,15 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
   await page.locator('#password').fill('Third-pass-3');
   await page.getByTestId('login-submit').click();
   await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(en, 'home.greeting', { name: invitee.name }));
+
+  // The account is remembered on this device (a preference in the persisted store) unless turned off.
+  await signOut(page);
+  expect(await page.locator('#account').inputValue()).toBe(invitee.account);
+  await page.getByTestId('remember-account').uncheck();
+  await page.reload();
+  await page.locator('#account').waitFor();
+  expect(await page.locator('#account').inputValue()).toBe('');
+  expect(await page.getByTestId('remember-account').isChecked()).toBe(false);
 
   expect(problems).toEqual([]);
   await context.close();

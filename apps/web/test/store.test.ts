@@ -7,11 +7,11 @@ describe('the persisted store', () => {
   });
 
   it('migrates a version-1 state (language, me) to the current shape', () => {
-    const v1 = { language: 'zh-Hant', me: { id: 'u1', displayName: 'Ana', role: 'promoter' }, preferences: { hideAmounts: true } };
+    const v1 = { language: 'zh-Hant', me: { id: 'u1', displayName: 'Ana', role: 'promoter' }, rememberMe: false };
     expect(migrateStore(v1, 1)).toEqual({
       locale: 'zh-Hant',
       user: { id: 'u1', displayName: 'Ana', role: 'promoter' },
-      preferences: { hideAmounts: true },
+      preferences: { rememberAccount: false },
       drafts: {},
     });
   });

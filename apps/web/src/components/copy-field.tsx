@@ -2,6 +2,11 @@ import { Button, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../lib/clipboard';
 
+/** Lets long URLs wrap after / ? & = # rather than in the middle of a word. */
+function breakable(value: string) {
+  return value.split(/(?<=[/?&=#])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
 /** A value shown in full (selectable) with a copy button. */
 export function CopyField({ label, value, buttonLabel, testId }: { label: string; value: string; buttonLabel: string; testId?: string }) {
   const { t } = useTranslation();
@@ -9,7 +14,7 @@ export function CopyField({ label, value, buttonLabel, testId }: { label: string
     <div className="copy-field">
       <div className="copy-field-text">
         <span className="copy-field-label">{label}</span>
-        <span className="copy-field-value" data-testid={testId}>{value}</span>
+        <span className="copy-field-value" data-testid={testId}>{breakable(value)}</span>
       </div>
       <Button
         size="small"

@@ -1,21 +1,17 @@
-import { NavBar } from 'antd-mobile';
-import { useNavigate } from '../lib/router';
+import { LeftOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { navigate } from '../lib/router';
 
-/** The top bar of a sub-page: title and a back arrow (to `fallback` when there is no history). */
+/** The top bar of a sub-page: a back button (to `fallback` when there is no history) and the title. */
 export function PageNav({ title, fallback = '/' }: { title: string; fallback?: string }) {
-  const navigate = useNavigate();
   const { t } = useTranslation();
   return (
-    <NavBar
-      className="page-nav"
-      backIcon
-      back={null}
-      backArrow
-      onBack={() => (window.history.length > 1 ? navigate(-1) : navigate(fallback))}
-      aria-label={t('app.back')}
-    >
+    <header className="page-nav">
+      <button type="button" className="page-nav-back" aria-label={t('app.back')} data-testid="nav-back" onClick={() => (window.history.length > 1 ? navigate(-1) : navigate(fallback))}>
+        <LeftOutline aria-hidden />
+      </button>
       <h1 className="page-nav-title">{title}</h1>
-    </NavBar>
+      <span className="page-nav-spacer" aria-hidden />
+    </header>
   );
 }

@@ -18,8 +18,8 @@ export interface UserSummary {
 }
 
 export interface Preferences {
-  /** Hide money figures on shared screens (e.g. when showing the phone to someone). */
-  hideAmounts: boolean;
+  /** Keep the account typed on the sign-in screen for next time (a shared phone turns this off). */
+  rememberAccount: boolean;
 }
 
 /** Unsent form input, by form id. Only non-secret fields are ever put here. */
@@ -43,7 +43,7 @@ export interface AppState extends PersistedState {
 export const initialState: PersistedState = {
   locale: null,
   user: null,
-  preferences: { hideAmounts: false },
+  preferences: { rememberAccount: true },
   drafts: {},
 };
 
@@ -51,7 +51,7 @@ const SECRET_FIELD = /pass|secret|token|ciphertext|account.?number/i;
 
 /**
  * Brings a stored state of any earlier version up to the current shape.
- * v1 kept `language` (a raw browser tag) and `me`; v2 has `locale` and `user`, plus drafts.
+ * v1 kept `language`, `me` and a `rememberMe` flag; v2 has `locale`, `user`, preferences and drafts.
  */
 export function migrateStore(persisted: unknown, fromVersion: number): PersistedState {
   const old = (persisted ?? {}) as Record<string, unknown>;
@@ -60,7 +60,7 @@ export function migrateStore(persisted: unknown, fromVersion: number): Persisted
     state = {
       locale: isLocale(old.language) ? old.language : null,
       user: (old.me as UserSummary | undefined) ?? null,
-      preferences: { ...initialState.preferences, ...(old.preferences as object | undefined) },
+      preferences: { rememberAccount: typeof old.rememberMe === 'boolean' ? old.rememberMe : initialState.preferences.rememberAccount },
       drafts: {},
     };
   }

@@ -29,6 +29,8 @@ export default function LoginPage() {
   const login = useLogin();
   const draft = useAppStore((s) => s.drafts.login);
   const saveDraft = useAppStore((s) => s.saveDraft);
+  const rememberAccount = useAppStore((s) => s.preferences.rememberAccount);
+  const setPreference = useAppStore((s) => s.setPreference);
   const form = useForm({ account: draft?.account ?? '', password: '' }, rules);
   const [formError, setFormError] = useState<string | null>(params.get('expired') ? t('auth.sessionExpired') : null);
   const account = form.field('account');
@@ -40,7 +42,7 @@ export default function LoginPage() {
     if (!form.validate()) return;
     try {
       await login.mutateAsync(form.values);
-      useAppStore.getState().clearDraft('login');
+      if (!useAppStore.getState().preferences.rememberAccount) useAppStore.getState().clearDraft('login');
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ACCOUNT_PENDING') {
@@ -62,7 +64,7 @@ export default function LoginPage() {
             {...account}
             onChange={(v) => {
               account.onChange(v);
-              saveDraft('login', { account: v });
+              if (rememberAccount) saveDraft('login', { account: v });
             }}
            
             placeholder={t('auth.accountPlaceholder')}
@@ -74,6 +76,19 @@ export default function LoginPage() {
         <Field id="password" label={t('auth.password')} error={password.error}>
           <PasswordInput id="password" {...password} placeholder={t('auth.passwordPlaceholder')} autoComplete="current-password" />
         </Field>
+        <label className="check-row">
+          <input
+            type="checkbox"
+            checked={rememberAccount}
+            data-testid="remember-account"
+            onChange={(e) => {
+              setPreference('rememberAccount', e.target.checked);
+              if (e.target.checked) saveDraft('login', { account: form.values.account });
+              else useAppStore.getState().clearDraft('login');
+            }}
+          />
+          <span>{t('auth.rememberAccount')}</span>
+        </label>
         <Button block type="submit" color="primary" size="large" loading={login.isPending} data-testid="login-submit">
           {t('auth.signIn')}
         </Button>

@@ -6,7 +6,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { useMe, useSignOut } from '../../../lib/session';
 
 export default function MePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const me = useMe();
   const signOut = useSignOut(false);
@@ -28,7 +28,7 @@ export default function MePage() {
       </header>
       <List className="me-list">
         <List.Item prefix={<UserOutline />} onClick={() => navigate('/me/profile')}>{t('me.profile')}</List.Item>
-        <List.Item prefix={<GlobalOutline />} extra={t(`languages.${user.locale}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
+        <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
           {t('me.language')}
         </List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
