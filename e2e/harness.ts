@@ -99,7 +99,7 @@ export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // Let toasts fade so they do not cover the screen being recorded.
-  await page.locator('.adm-toast-mask').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
+  await page.locator('.adm-toast-main').waitFor({ state: 'detached', timeout: 5000 }).catch(() => undefined);
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
@@ -115,3 +115,10 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
 export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages)\.[A-Za-z_]+\b/;
+
+/** Staff accounts are never self-registered: made directly, as an installer would. */
+export async function createStaff(ctx: Awaited<ReturnType<typeof startServer>>['ctx'], role: 'operator' | 'admin', account: string, password: string) {
+  const { insertUser } = await import('../apps/server/src/modules/users/repository');
+  const { hashPassword } = await import('../apps/server/src/platform/crypto/password');
+  await insertUser(ctx.db, { account, displayName: role === 'admin' ? 'Ada Admin' : 'Otto Operator', passwordHash: await hashPassword(password), role, status: 'active', locale: 'en', parentId: null });
+}

@@ -1,7 +1,8 @@
+/// <reference lib="dom" />
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared/locales';
-import { launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let proxy: Awaited<ReturnType<typeof startPrefixProxy>>;
@@ -201,5 +202,62 @@ describe('first visit in each language', () => {
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     expect(problems).toEqual([]);
     await context.close();
+  });
+});
+
+describe('registration by approval', () => {
+  it('admin switches to approval, a newcomer waits, an operator approves, the newcomer signs in', async () => {
+    const run = Date.now().toString(36);
+    const admin = { account: `admin${run}@example.com`, password: 'Admin-pass-1' };
+    const operator = { account: `operator${run}@example.com`, password: 'Operator-pass-1' };
+    const newcomer = { account: `newcomer${run}@example.com`, name: `Newcomer ${run}`, password: 'Newcomer-pass-1' };
+    await createStaff(server.ctx, 'admin', admin.account, admin.password);
+    await createStaff(server.ctx, 'operator', operator.account, operator.password);
+
+    const adminPage = await (await phoneContext(browser)).newPage();
+    const problems = watchProblems(adminPage);
+    await adminPage.goto(server.url);
+    await signIn(adminPage, admin.account, admin.password);
+    await adminPage.getByTestId('tab-me').click();
+    await adminPage.getByTestId('me-settings').click();
+    await adminPage.getByTestId('mode-approval').click();
+    await expect.poll(async () => (await server.ctx.db.selectFrom('settings').select('value').where('key', '=', 'registrationMode').executeTakeFirst())?.value).toBe('"approval"');
+    await screenshot(adminPage, 'root-en-admin-settings');
+
+    const visitor = await (await phoneContext(browser, 'fr-FR')).newPage();
+    await visitor.goto(`${server.url}#/register`);
+    await visitor.locator('#account').fill(newcomer.account);
+    await visitor.locator('#displayName').fill(newcomer.name);
+    await visitor.locator('#password').fill(newcomer.password);
+    await visitor.getByTestId('register-submit').click();
+    await visitor.waitForURL(/#\/pending/);
+    await expect.poll(() => visitor.getByTestId('pending').textContent()).toContain(tr(readLocale('fr'), 'auth.pendingBody'));
+    await screenshot(visitor, 'root-fr-pending');
+    await visitor.goto(`${server.url}#/login`);
+    await signIn(visitor, newcomer.account, newcomer.password);
+    await visitor.waitForURL(/#\/pending/);
+
+    const opPage = await (await phoneContext(browser)).newPage();
+    await opPage.goto(server.url);
+    await signIn(opPage, operator.account, operator.password);
+    await opPage.getByTestId('tab-me').click();
+    expect(await opPage.getByTestId('me-settings').count()).toBe(0); // settings are admin-only
+    await opPage.getByTestId('me-users').click();
+    await opPage.getByTestId(`approve-${newcomer.account}`).waitFor();
+    await screenshot(opPage, 'root-en-admin-users');
+    await opPage.getByTestId(`approve-${newcomer.account}`).click();
+    await opPage.getByTestId(`approve-${newcomer.account}`).waitFor({ state: 'detached' });
+    // An operator opening the admin-only settings page is sent home.
+    await opPage.goto(`${server.url}#/admin/settings`);
+    await expect.poll(() => opPage.evaluate(() => window.location.hash)).toBe('#/');
+
+    await visitor.goto(`${server.url}#/login`);
+    await signIn(visitor, newcomer.account, newcomer.password);
+    await expect.poll(() => visitor.getByTestId('greeting').textContent()).toBe(tr(readLocale('fr'), 'home.greeting', { name: newcomer.name }));
+
+    await adminPage.getByTestId('mode-open').click();
+    await expect.poll(async () => (await server.ctx.db.selectFrom('settings').select('value').where('key', '=', 'registrationMode').executeTakeFirst())?.value).toBe('"open"');
+    expect(problems).toEqual([]);
+    await Promise.all([adminPage.context().close(), visitor.context().close(), opPage.context().close()]);
   });
 });

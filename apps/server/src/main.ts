@@ -3,6 +3,7 @@ import { buildApp, LOG_REDACT } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './db/seed-demo';
+import { startMaintenance } from './platform/maintenance';
 
 async function main() {
   let config;
@@ -25,6 +26,8 @@ async function main() {
   }
   const app = await buildApp(ctx, { logger: { level: config.logLevel, redact: LOG_REDACT } });
 
+  const stopMaintenance = startMaintenance(ctx.db, app.log);
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -33,6 +36,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      stopMaintenance();
       await app.close(); // stops accepting, waits for in-flight requests
       await handle.close();
       process.exit(0);

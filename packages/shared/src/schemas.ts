@@ -124,3 +124,18 @@ export const UserActionParamsSchema = z.strictObject({
   id: z.string().min(1).max(64),
   action: z.enum(['approve', 'reject', 'suspend', 'reactivate']),
 });
+
+/** The OpenAPI document (its shape is OpenAPI's own; only the version is checked here). */
+export const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
+
+export const WebManifestSchema = z.object({
+  name: z.string(),
+  short_name: z.string(),
+  lang: z.string(),
+  start_url: z.string(),
+  scope: z.string(),
+  display: z.literal('standalone'),
+  background_color: z.string(),
+  theme_color: z.string(),
+  icons: z.array(z.object({ src: z.string(), sizes: z.string(), type: z.string(), purpose: z.string().optional() })),
+});

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Routes, type RouteDef } from '../lib/router';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
+import { requireRole } from './layouts/require-role';
 import { TabLayout } from './layouts/tab-layout';
 
 /** Pages load on demand: a first visit to sign-in downloads only what sign-in needs. */
@@ -17,9 +18,13 @@ const LanguagePage = lazy(() => import('../features/me/pages/language-page'));
 const PasswordPage = lazy(() => import('../features/me/pages/password-page'));
 const DevicesPage = lazy(() => import('../features/me/pages/devices-page'));
 const AboutPage = lazy(() => import('../features/me/pages/about-page'));
+const UsersPage = lazy(() => import('../features/admin/pages/users-page'));
+const SettingsPage = lazy(() => import('../features/admin/pages/settings-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
+const staff = [RequireAuth, requireRole('operator', 'admin')];
+const admins = [RequireAuth, requireRole('admin')];
 
 export const routes: RouteDef[] = [
   { path: '/login', page: LoginPage },
@@ -34,6 +39,8 @@ export const routes: RouteDef[] = [
   { path: '/me/password', page: PasswordPage, layouts: signedIn },
   { path: '/me/devices', page: DevicesPage, layouts: signedIn },
   { path: '/me/about', page: AboutPage, layouts: signedIn },
+  { path: '/admin/users', page: UsersPage, layouts: staff },
+  { path: '/admin/settings', page: SettingsPage, layouts: admins },
 ];
 
 export function AppRoutes(): ReactNode {

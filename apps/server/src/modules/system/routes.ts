@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HealthSchema, ReadySchema } from '@pa/shared';
+import { HealthSchema, OpenApiDocumentSchema, ReadySchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { AppError } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
@@ -23,6 +23,6 @@ export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { status: 'ready' as const, database: 'ok' as const };
     });
 
-    app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    app.get('/api/openapi.json', { schema: { hide: true, response: { 200: OpenApiDocumentSchema } } }, async () => app.swagger() as unknown as { openapi: string; paths: Record<string, unknown> });
   };
 }

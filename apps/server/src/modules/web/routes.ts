@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_APP_NAME } from '@pa/shared';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { DEFAULT_APP_NAME, WebManifestSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 
@@ -27,7 +28,7 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
     // An older build without app-config.json: localized default names.
   }
 
-  app.get('/manifest.webmanifest', { schema: { hide: true } }, async (request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().get('/manifest.webmanifest', { schema: { hide: true, response: { 200: WebManifestSchema } } }, async (request, reply) => {
     const locale = requestLocale(request);
     const name = built.appName || DEFAULT_APP_NAME[locale];
     reply.header('Cache-Control', 'no-cache').type('application/manifest+json; charset=utf-8');
@@ -37,7 +38,7 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
       lang: locale,
       start_url: './',
       scope: './',
-      display: 'standalone',
+      display: 'standalone' as const,
       background_color: '#ffffff',
       theme_color: '#ffffff',
       icons: [

@@ -1,5 +1,5 @@
 import { Button, Dialog, List } from 'antd-mobile';
-import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, UserOutline } from 'antd-mobile-icons';
+import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, SetOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -35,6 +35,12 @@ export default function MePage() {
         <List.Item prefix={<PhonebookOutline />} onClick={() => navigate('/me/devices')}>{t('me.devices')}</List.Item>
         <List.Item prefix={<InformationCircleOutline />} onClick={() => navigate('/me/about')}>{t('me.about')}</List.Item>
       </List>
+      {user.role !== 'promoter' ? (
+        <List className="me-list" header={t('me.staff')}>
+          <List.Item prefix={<UserSetOutline />} onClick={() => navigate('/admin/users')} data-testid="me-users">{t('me.users')}</List.Item>
+          {user.role === 'admin' ? <List.Item prefix={<SetOutline />} onClick={() => navigate('/admin/settings')} data-testid="me-settings">{t('me.settings')}</List.Item> : null}
+        </List>
+      ) : null}
       <div className="me-actions">
         <Button
           block

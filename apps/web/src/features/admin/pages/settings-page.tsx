@@ -1,0 +1,45 @@
+import { Radio, Space, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import type { RegistrationMode } from '@pa/shared';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { errorText } from '../../../lib/errors';
+import { useSettings, useUpdateSettings } from '../api/settings';
+
+const MODES: RegistrationMode[] = ['open', 'approval', 'invite-only'];
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const update = useUpdateSettings();
+  return (
+    <div className="sub-page">
+      <PageNav title={t('admin.settings')} fallback="/me" />
+      {settings.isPending ? <PageLoading /> : settings.isError ? <PageError error={settings.error} onRetry={() => settings.refetch()} /> : (
+        <section className="card">
+          <h2>{t('admin.registrationMode')}</h2>
+          <Radio.Group
+            value={settings.data.registrationMode}
+            onChange={async (value) => {
+              try {
+                await update.mutateAsync({ registrationMode: value as RegistrationMode });
+                Toast.show({ icon: 'success', content: t('app.saved') });
+              } catch (error) {
+                Toast.show({ content: errorText(t, error) });
+              }
+            }}
+          >
+            <Space direction="vertical" block>
+              {MODES.map((mode) => (
+                <Radio key={mode} value={mode} block data-testid={`mode-${mode}`}>
+                  <span className="radio-title">{t(`admin.modes.${mode}`)}</span>
+                  <span className="radio-desc">{t(`admin.modeHelp.${mode}`)}</span>
+                </Radio>
+              ))}
+            </Space>
+          </Radio.Group>
+        </section>
+      )}
+    </div>
+  );
+}
