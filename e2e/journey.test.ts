@@ -261,3 +261,45 @@ describe('registration by approval', () => {
     await Promise.all([adminPage.context().close(), visitor.context().close(), opPage.context().close()]);
   });
 });
+
+describe('client security', () => {
+  it('after a key rotation the client refetches the key and retries once; a revoked session returns to sign-in with the way back', async () => {
+    const run = Date.now().toString(36);
+    const user = { account: `rotate${run}@example.com`, name: `Rotate ${run}`, password: 'Rotate-pass-1' };
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}#/register`);
+    await registerViaUi(page, user.account, user.name, user.password);
+
+    // The page has the old key cached; rotate it on the server.
+    const oldKey = (await server.ctx.keyring.current()).keyId;
+    const newKey = (await server.ctx.keyring.rotate()).keyId;
+    expect(newKey).not.toBe(oldKey);
+    const statuses: number[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/me/password')) statuses.push(r.status());
+    });
+    await page.goto(`${server.url}#/me/password`);
+    await page.locator('#current').fill(user.password);
+    await page.locator('#next').fill('Rotated-pass-2');
+    await page.locator('#repeat').fill('Rotated-pass-2');
+    await page.getByTestId('password-submit').click();
+    await page.waitForURL(/#\/me$/);
+    expect(statuses).toEqual([400, 200]);
+
+    // Every session of this user ends elsewhere; the next call answers 401 and the app asks to sign in again.
+    await page.getByTestId('me-password').waitFor();
+    await page.evaluate(() => { window.location.hash = '#/me/profile'; });
+    await page.getByTestId('profile-save').waitFor();
+    await server.ctx.db.updateTable('sessions').set({ revoked_at: Date.now() }).execute();
+    await page.locator('#displayName').fill(`${user.name} 2`);
+    await page.getByTestId('profile-save').click();
+    await page.waitForURL(/#\/login\?expired=1&next=%2Fme%2Fprofile/);
+    await expect.poll(() => page.getByTestId('form-error').textContent()).toBe(tr(en, 'auth.sessionExpired'));
+    await signIn(page, user.account, 'Rotated-pass-2');
+    await page.waitForURL(/#\/me\/profile$/);
+    expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+    await context.close();
+  });
+});
