@@ -65,6 +65,8 @@ export default tseslint.config(
           { from: 'server-platform', allow: ['server-platform', 'server-domain', 'server-root', 'server-db', 'shared-package'] },
           { from: 'server-db', allow: ['server-db', 'server-platform', 'shared-package', ['server-module', { module: 'users' }]] },
           { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }]] },
+          // Approving an enrollment creates the promoter's default link.
+          { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],

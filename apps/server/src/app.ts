@@ -13,6 +13,8 @@ import { AppError } from './platform/errors';
 import { sessionHook } from './platform/session';
 import { adminRoutes } from './modules/admin/routes';
 import { authRoutes } from './modules/auth/routes';
+import { campaignRoutes } from './modules/campaigns/routes';
+import { linkRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
 import { systemRoutes } from './modules/system/routes';
 import { webRoutes } from './modules/web/routes';
@@ -43,6 +45,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   app.decorateRequest('auth', null);
 
   registerErrorHandling(app);
+  // Clicks still in memory are written before the database closes.
+  app.addHook('onClose', async () => {
+    await ctx.clicks.close();
+  });
   registerBodyParsers(app);
   await registerSecurityHeaders(app);
   await app.register(fastifyCookie);
@@ -74,6 +80,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(authRoutes(ctx));
   await app.register(meRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(campaignRoutes(ctx));
+  await app.register(linkRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
 }

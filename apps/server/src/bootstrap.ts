@@ -5,6 +5,10 @@ import { migrateToLatest, openDatabase, type DatabaseHandle, type OpenOptions } 
 import { MasterKey } from './platform/crypto/master-key';
 import { RsaKeyring } from './platform/crypto/rsa-keys';
 import { SealOpener } from './platform/crypto/sealed';
+import { ClickBuffer } from './platform/click-buffer';
+import { LinkCache } from './platform/link-cache';
+import { VisitorHasher } from './platform/visitor';
+import { loadRedirectTarget } from './modules/links/repository';
 import path from 'node:path';
 
 export async function createContext(config: Config, dbOptions?: Partial<OpenOptions>, master?: MasterKey): Promise<{ ctx: AppContext; handle: DatabaseHandle }> {
@@ -24,6 +28,10 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     master: masterKey,
     keyring,
     seals: new SealOpener(handle.db, keyring),
+    clicks: new ClickBuffer(handle.db, { timeZone: config.timeZone }),
+    links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
+    visitors: new VisitorHasher(masterKey),
   };
+  ctx.clicks.start();
   return { ctx, handle };
 }

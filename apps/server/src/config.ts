@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   authRateLimitPerMinute: number;
   appSecret: string | null;
+  /** Day boundaries for the per-day figures: TZ, else UTC. */
+  timeZone: string;
   version: string;
 }
 
@@ -55,7 +57,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}".`);
   }
+  const timeZone = env.TZ?.trim() || 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    throw new ConfigError(`TZ must be an IANA time zone such as Asia/Shanghai or UTC; got "${timeZone}".`);
+  }
   return {
+    timeZone,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,

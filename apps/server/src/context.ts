@@ -3,6 +3,9 @@ import type { Db, Dialect } from './db/types';
 import type { MasterKey } from './platform/crypto/master-key';
 import type { RsaKeyring } from './platform/crypto/rsa-keys';
 import type { SealOpener } from './platform/crypto/sealed';
+import type { ClickBuffer } from './platform/click-buffer';
+import type { LinkCache } from './platform/link-cache';
+import type { VisitorHasher } from './platform/visitor';
 
 /** What routes and services are given: configuration, the database and the key material. */
 export interface AppContext {
@@ -12,4 +15,7 @@ export interface AppContext {
   master: MasterKey;
   keyring: RsaKeyring;
   seals: SealOpener;
+  clicks: ClickBuffer;
+  links: LinkCache;
+  visitors: VisitorHasher;
 }

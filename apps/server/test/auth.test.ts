@@ -300,7 +300,7 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
     const admin = await createUser(env.ctx, 'admin');
     const a = new Client(env.app);
     await a.login(admin.account, admin.password);
-    expect((await a.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).json()).toEqual({ registrationMode: 'approval' });
+    expect((await a.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).json()).toEqual({ registrationMode: 'approval', currency: 'CNY' });
 
     const account = uniqueAccount('pending');
     const pending = new Client(env.app);

@@ -5,6 +5,7 @@
  */
 import { constants, createHash, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -137,12 +138,26 @@ export class Client {
     return res;
   }
 
-  private absorb(res: LightMyRequestResponse) {
+  absorb(res: LightMyRequestResponse) {
     for (const c of res.cookies) {
       const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now());
       if (expired || c.value === '') this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
     }
+  }
+
+  /** Sends raw bytes (an image upload) with its digest and the CSRF header. */
+  async upload(url: string, bytes: Buffer, contentType: string) {
+    if (!this.cookies.has('pa_csrf')) await this.request('GET', '/api/health');
+    const res = await this.app.inject({
+      method: 'POST',
+      url,
+      payload: bytes,
+      headers: { cookie: this.cookieHeader(), 'x-csrf-token': this.cookies.get('pa_csrf')!, 'content-type': contentType, 'content-digest': digestOf(bytes), 'accept-language': this.options.locale ?? 'en' },
+      remoteAddress: this.options.ip ?? '127.0.0.1',
+    });
+    this.absorb(res);
+    return res;
   }
 
   async publicKey(): Promise<PublicKeyInfo> {
@@ -186,4 +201,34 @@ export async function createUser(ctx: AppContext, role: 'promoter' | 'operator' 
   const account = uniqueAccount(role);
   const id = await insertUser(ctx.db, { account, displayName: `${role} person`, passwordHash: await hashPassword(password), role, status, locale: 'en', parentId: null });
   return { id, account, password };
+}
+
+/** A real, minimal PNG of the given size (one grey colour), for upload tests. */
+export function makePng(width: number, height: number): Buffer {
+  const { crc32, deflateSync } = zlib;
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 0; // greyscale
+  const raw = Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) raw[y * (width + 1)] = 0;
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Signs in a client as a fresh user of the given role. */
+export async function signedIn(env: TestEnv, role: 'promoter' | 'operator' | 'admin', options: ConstructorParameters<typeof Client>[1] = {}) {
+  const user = await createUser(env.ctx, role);
+  const client = new Client(env.app, options);
+  const res = await client.login(user.account, user.password);
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
+  return { client, user };
 }

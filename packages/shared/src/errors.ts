@@ -48,6 +48,9 @@ export const FIELD_CODES = [
   'password_equals_account',
   'unknown_field',
   'mismatch',
+  'reserved',
+  'taken',
+  'not_allowed',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -67,3 +67,27 @@ export function checkInviteCode(raw: string): FieldCode | null {
   for (const ch of v) if (!CROCKFORD_ALPHABET.includes(ch)) return 'invalid';
   return null;
 }
+
+export const LINK_CODE_MIN = 4;
+export const LINK_CODE_MAX = 32;
+export const CHANNEL_MAX = 24;
+export const RESERVED_CODES = ['api', 'r', 'admin', 'assets', 'docs', 'static', 'login', 'register', 'pending', 'app', 'www', 'help', 'about', 'health', 'ready', 'manifest', 'icon', 'images', 'me', 'team', 'promote', 'links', 'poster'];
+
+export function checkLinkCode(raw: string): FieldCode | null {
+  const v = raw.trim();
+  if (!v) return 'required';
+  if (v.length < LINK_CODE_MIN) return 'too_short';
+  if (v.length > LINK_CODE_MAX) return 'too_long';
+  if (!/^[A-Za-z0-9_-]+$/.test(v)) return 'invalid';
+  if (RESERVED_CODES.includes(v.toLowerCase())) return 'reserved';
+  return null;
+}
+
+export function checkChannel(raw: string): FieldCode | null {
+  return [...raw.trim()].length > CHANNEL_MAX ? 'too_long' : null;
+}
+
+/** Fills a share-text template: {link}, {code} and {name}. */
+export function fillShareText(template: string, values: { link: string; code: string; name: string }): string {
+  return template.replace(/\{(link|code|name)\}/g, (_, key: 'link' | 'code' | 'name') => values[key]);
+}

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
-import { checkAccount, checkDisplayName, checkInviteCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX } from './rules';
+import { checkAccount, checkChannel, checkDisplayName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX } from './rules';
 import type { FieldCode } from './errors';
 
 /** Turns a rule function into a zod refinement that reports the rule's field code. */
@@ -101,9 +101,10 @@ export const RevokedSchema = z.object({ revoked: z.number().int() });
 export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string() });
 export const ReadySchema = z.object({ status: z.literal('ready'), database: z.literal('ok') });
 
-export const SettingsSchema = z.object({ registrationMode: RegistrationModeSchema });
+export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/);
+export const SettingsSchema = z.object({ registrationMode: RegistrationModeSchema, currency: CurrencySchema });
 export type Settings = z.infer<typeof SettingsSchema>;
-export const SettingsPatchSchema = z.strictObject({ registrationMode: RegistrationModeSchema.optional() });
+export const SettingsPatchSchema = z.strictObject({ registrationMode: RegistrationModeSchema.optional(), currency: CurrencySchema.optional() });
 
 export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
@@ -139,3 +140,171 @@ export const WebManifestSchema = z.object({
   theme_color: z.string(),
   icons: z.array(z.object({ src: z.string(), sizes: z.string(), type: z.string(), purpose: z.string().optional() })),
 });
+
+// ——— Campaigns, enrollments, links (issue 3) ———
+
+const localized = (max: number) => z.partialRecord(LocaleSchema, z.string().trim().max(max));
+const HOST_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+export const CampaignStatusSchema = z.enum(['draft', 'active', 'paused', 'ended']);
+export type CampaignStatus = z.infer<typeof CampaignStatusSchema>;
+export const HttpsUrlSchema = z.string().trim().max(2000).refine((v) => {
+  try {
+    return new URL(v).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, { params: { fieldCode: 'invalid' } });
+export const TierSchema = z.strictObject({ minSales: z.number().int().min(1).max(1_000_000), bps: z.number().int().min(0).max(10_000) });
+
+const campaignFields = {
+  names: localized(80).refine((v) => Object.values(v).some((s) => s && s.length > 0), { params: { fieldCode: 'required' } }),
+  descriptions: localized(4000),
+  landingUrl: HttpsUrlSchema,
+  allowedHosts: z.array(z.string().trim().toLowerCase().regex(HOST_RE)).max(20),
+  startsAt: z.number().int().nullable(),
+  endsAt: z.number().int().nullable(),
+  leadReward: z.number().int().min(0).max(100_000_000),
+  saleRewardType: z.enum(['bps', 'fixed']),
+  saleReward: z.number().int().min(0).max(100_000_000),
+  tiers: z.array(TierSchema).max(10),
+  overrideBps: z.number().int().min(0).max(10_000),
+  attributionWindowDays: z.number().int().min(1).max(365),
+  holdDays: z.number().int().min(0).max(90),
+  approvalMode: z.enum(['auto', 'manual']),
+  joinMode: z.enum(['open', 'approval']),
+  shareTexts: localized(1000),
+};
+
+export const CampaignCreateSchema = z.strictObject({
+  ...campaignFields,
+  descriptions: campaignFields.descriptions.default({}),
+  allowedHosts: campaignFields.allowedHosts.default([]),
+  startsAt: campaignFields.startsAt.default(null),
+  endsAt: campaignFields.endsAt.default(null),
+  leadReward: campaignFields.leadReward.default(0),
+  saleRewardType: campaignFields.saleRewardType.default('bps'),
+  saleReward: campaignFields.saleReward.default(0),
+  tiers: campaignFields.tiers.default([]),
+  overrideBps: campaignFields.overrideBps.default(0),
+  attributionWindowDays: campaignFields.attributionWindowDays.default(30),
+  holdDays: campaignFields.holdDays.default(7),
+  approvalMode: campaignFields.approvalMode.default('auto'),
+  joinMode: campaignFields.joinMode.default('open'),
+  shareTexts: campaignFields.shareTexts.default({}),
+});
+export type CampaignCreate = z.input<typeof CampaignCreateSchema>;
+
+export const CampaignPatchSchema = z.strictObject({
+  ...Object.fromEntries(Object.entries(campaignFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof campaignFields]: z.ZodOptional<(typeof campaignFields)[K]> },
+  status: CampaignStatusSchema.optional(),
+});
+export type CampaignPatch = z.input<typeof CampaignPatchSchema>;
+
+export const ImageSchema = z.object({ id: z.string(), url: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() });
+export type Image = z.infer<typeof ImageSchema>;
+
+export const AdminCampaignSchema = z.object({
+  id: z.string(),
+  status: CampaignStatusSchema,
+  names: z.record(z.string(), z.string()),
+  descriptions: z.record(z.string(), z.string()),
+  landingUrl: z.string(),
+  allowedHosts: z.array(z.string()),
+  startsAt: z.number().nullable(),
+  endsAt: z.number().nullable(),
+  leadReward: z.number().int(),
+  saleRewardType: z.enum(['bps', 'fixed']),
+  saleReward: z.number().int(),
+  tiers: z.array(TierSchema),
+  overrideBps: z.number().int(),
+  attributionWindowDays: z.number().int(),
+  holdDays: z.number().int(),
+  approvalMode: z.enum(['auto', 'manual']),
+  joinMode: z.enum(['open', 'approval']),
+  shareTexts: z.record(z.string(), z.string()),
+  cover: ImageSchema.nullable(),
+  posters: z.array(ImageSchema),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type AdminCampaign = z.infer<typeof AdminCampaignSchema>;
+export const AdminCampaignEnvelopeSchema = z.object({ campaign: AdminCampaignSchema });
+export const AdminCampaignListSchema = z.object({ items: z.array(AdminCampaignSchema), nextCursor: z.string().nullable() });
+
+export const EnrollmentStatusSchema = z.enum(['pending', 'approved', 'rejected']);
+export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int() });
+
+export const CampaignSchema = z.object({
+  id: z.string(),
+  status: CampaignStatusSchema,
+  name: z.string(),
+  description: z.string(),
+  landingUrl: z.string(),
+  startsAt: z.number().nullable(),
+  endsAt: z.number().nullable(),
+  leadReward: z.number().int(),
+  saleRewardType: z.enum(['bps', 'fixed']),
+  saleReward: z.number().int(),
+  tiers: z.array(TierSchema),
+  overrideBps: z.number().int(),
+  attributionWindowDays: z.number().int(),
+  holdDays: z.number().int(),
+  joinMode: z.enum(['open', 'approval']),
+  shareText: z.string(),
+  cover: ImageSchema.nullable(),
+  posters: z.array(ImageSchema),
+  enrollment: EnrollmentSchema.nullable(),
+  currency: z.string(),
+});
+export type Campaign = z.infer<typeof CampaignSchema>;
+export const CampaignListSchema = z.object({ items: z.array(CampaignSchema), nextCursor: z.string().nullable() });
+export const CampaignQuerySchema = PageQuerySchema.extend({ q: z.string().trim().max(100).optional(), joined: z.enum(['true', 'false']).optional() });
+
+export const AdminEnrollmentSchema = EnrollmentSchema.extend({ promoterId: z.string(), promoterName: z.string(), promoterAccount: z.string(), campaignName: z.string() });
+export const AdminEnrollmentListSchema = z.object({ items: z.array(AdminEnrollmentSchema), nextCursor: z.string().nullable() });
+export const EnrollmentActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'reject']) });
+
+export const LinkCodeSchema = z.string().max(64).superRefine(rule(checkLinkCode)).transform((v) => v.trim());
+export const LinkCreateSchema = z.strictObject({
+  campaignId: z.string().min(1).max(64),
+  code: LinkCodeSchema.optional(),
+  label: z.string().trim().max(40).optional(),
+  channel: z.string().max(64).superRefine(rule(checkChannel)).transform((v) => v.trim()).optional(),
+  path: z.string().trim().max(2000).optional(),
+});
+export type LinkCreate = z.input<typeof LinkCreateSchema>;
+export const LinkPatchSchema = z.strictObject({
+  label: z.string().trim().max(40).nullable().optional(),
+  channel: z.string().max(64).superRefine(rule(checkChannel)).transform((v) => v.trim()).nullable().optional(),
+  status: z.enum(['active', 'disabled']).optional(),
+});
+export const LinkSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  campaignId: z.string(),
+  campaignName: z.string(),
+  label: z.string().nullable(),
+  channel: z.string().nullable(),
+  destination: z.string().nullable(),
+  status: z.enum(['active', 'disabled']),
+  isDefault: z.boolean(),
+  clicks: z.number().int(),
+  uniqueClicks: z.number().int(),
+  createdAt: z.number().int(),
+});
+export type Link = z.infer<typeof LinkSchema>;
+export const LinkEnvelopeSchema = z.object({ link: LinkSchema });
+export const LinkListSchema = z.object({ items: z.array(LinkSchema), nextCursor: z.string().nullable() });
+export const LinkQuerySchema = PageQuerySchema.extend({ campaignId: z.string().max(64).optional() });
+export const LinkStatsQuerySchema = z.strictObject({
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+});
+export const LinkStatsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  days: z.array(z.object({ day: z.string(), clicks: z.number().int(), uniqueClicks: z.number().int() })),
+  totals: z.object({ clicks: z.number().int(), uniqueClicks: z.number().int() }),
+});
+export type LinkStats = z.infer<typeof LinkStatsSchema>;

@@ -16,7 +16,19 @@ export function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
   if (!contentDigestMatches(value, body)) throw new AppError('DIGEST_MISMATCH');
 }
 
+export const IMAGE_BODY_LIMIT = 2 * 1024 * 1024;
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+
 export function registerBodyParsers(app: FastifyInstance) {
+  // Image uploads arrive as the raw bytes; what they really are is decided from the bytes later.
+  app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: IMAGE_BODY_LIMIT }, (request, body, done) => {
+    try {
+      verifyBodyDigest(request, body as Buffer);
+      done(null, body);
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
     const buffer = body as Buffer;

@@ -12,9 +12,11 @@ const STYLE =
 /** The CSP allows this page's one inline style by its hash (computed at start, see security.ts). */
 export const ERROR_PAGE_STYLE = STYLE;
 
-export function renderErrorPage(locale: Locale, kind: 'not_found' | 'error', homeHref = './'): string {
+export function renderErrorPage(locale: Locale, kind: 'not_found' | 'error' | 'link_not_found', homeHref = './'): string {
   const t = PAGE_TEXTS[locale];
-  const title = kind === 'not_found' ? t.notFoundTitle : t.errorTitle;
-  const body = kind === 'not_found' ? t.notFoundBody : t.errorBody;
-  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main><h1>${escape(title)}</h1><p>${escape(body)}</p><a href="${escape(homeHref)}">${escape(t.backHome)}</a></main></body></html>`;
+  const title = kind === 'not_found' ? t.notFoundTitle : kind === 'link_not_found' ? t.linkNotFoundTitle : t.errorTitle;
+  const body = kind === 'not_found' ? t.notFoundBody : kind === 'link_not_found' ? t.linkNotFoundBody : t.errorBody;
+  // A visitor of a missing tracked link is not a user of the app: no link into it.
+  const home = kind === 'link_not_found' ? '' : `<a href="${escape(homeHref)}">${escape(t.backHome)}</a>`;
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${escape(title)}</title><style>${STYLE}</style></head><body><main><h1>${escape(title)}</h1><p>${escape(body)}</p>${home}</main></body></html>`;
 }

@@ -2,7 +2,7 @@
 import type { Settings } from '@pa/shared';
 import type { Db } from '../db/types';
 
-export const DEFAULT_SETTINGS: Settings = { registrationMode: 'open' };
+export const DEFAULT_SETTINGS: Settings = { registrationMode: 'open', currency: 'CNY' };
 
 export async function readSettings(db: Db): Promise<Settings> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).execute();

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../types';
 import { foundation } from './001-foundation';
+import { campaignsLinksClicks } from './002-campaigns-links-clicks';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -8,6 +9,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '001-foundation': foundation(dialect),
+        '002-campaigns-links-clicks': campaignsLinksClicks(dialect),
       };
     },
   };

@@ -3,7 +3,7 @@
  * account numbers later. Kept outside the database: APP_SECRET, or a file made once in DATA_DIR.
  * Several instances must share it (set APP_SECRET, or share the data folder).
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +26,11 @@ export class MasterKey {
 
   static fromBytes(key: Buffer): MasterKey {
     return new MasterKey(key);
+  }
+
+  /** A secret derived for one purpose (HMAC-SHA256 of the label), the same on every instance. */
+  derive(label: string): Buffer {
+    return createHmac('sha256', this.key).update(label).digest();
   }
 
   /** "v1.<iv>.<tag>.<ciphertext>" in base64url; `aad` binds the value to its purpose. */

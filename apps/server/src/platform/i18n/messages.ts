@@ -8,6 +8,8 @@ interface PageTexts {
   errorTitle: string;
   errorBody: string;
   backHome: string;
+  linkNotFoundTitle: string;
+  linkNotFoundBody: string;
 }
 
 const en: ErrorMessages = {
@@ -188,9 +190,9 @@ const es: ErrorMessages = {
 export const ERROR_MESSAGES: Record<Locale, ErrorMessages> = { 'zh-Hans': zhHans, 'zh-Hant': zhHant, en, fr, es };
 
 export const PAGE_TEXTS: Record<Locale, PageTexts> = {
-  'zh-Hans': { notFoundTitle: '页面不存在', notFoundBody: '你要找的页面不存在或已被移除。', errorTitle: '出错了', errorBody: '服务器出现问题，请稍后再试。', backHome: '返回首页' },
-  'zh-Hant': { notFoundTitle: '頁面不存在', notFoundBody: '你要找的頁面不存在或已被移除。', errorTitle: '發生錯誤', errorBody: '伺服器發生問題，請稍後再試。', backHome: '返回首頁' },
-  en: { notFoundTitle: 'Page not found', notFoundBody: 'The page you are looking for does not exist or was removed.', errorTitle: 'Something went wrong', errorBody: 'The server had a problem. Please try again later.', backHome: 'Go to the home page' },
-  fr: { notFoundTitle: 'Page introuvable', notFoundBody: "La page que vous cherchez n'existe pas ou a été supprimée.", errorTitle: 'Une erreur est survenue', errorBody: 'Le serveur a rencontré un problème. Réessayez plus tard.', backHome: "Aller à l'accueil" },
-  es: { notFoundTitle: 'Página no encontrada', notFoundBody: 'La página que buscas no existe o fue eliminada.', errorTitle: 'Algo salió mal', errorBody: 'El servidor tuvo un problema. Inténtalo más tarde.', backHome: 'Ir a la página de inicio' },
+  'zh-Hans': { linkNotFoundTitle: '链接不存在', linkNotFoundBody: '这个推广链接不存在或已被删除，请向分享者确认。', notFoundTitle: '页面不存在', notFoundBody: '你要找的页面不存在或已被移除。', errorTitle: '出错了', errorBody: '服务器出现问题，请稍后再试。', backHome: '返回首页' },
+  'zh-Hant': { linkNotFoundTitle: '連結不存在', linkNotFoundBody: '這個推廣連結不存在或已被刪除，請向分享者確認。', notFoundTitle: '頁面不存在', notFoundBody: '你要找的頁面不存在或已被移除。', errorTitle: '發生錯誤', errorBody: '伺服器發生問題，請稍後再試。', backHome: '返回首頁' },
+  en: { linkNotFoundTitle: 'Link not found', linkNotFoundBody: 'This link does not exist or was removed. Please check with the person who shared it.', notFoundTitle: 'Page not found', notFoundBody: 'The page you are looking for does not exist or was removed.', errorTitle: 'Something went wrong', errorBody: 'The server had a problem. Please try again later.', backHome: 'Go to the home page' },
+  fr: { linkNotFoundTitle: 'Lien introuvable', linkNotFoundBody: 'Ce lien n’existe pas ou a été supprimé. Vérifiez-le auprès de la personne qui l’a partagé.', notFoundTitle: 'Page introuvable', notFoundBody: "La page que vous cherchez n'existe pas ou a été supprimée.", errorTitle: 'Une erreur est survenue', errorBody: 'Le serveur a rencontré un problème. Réessayez plus tard.', backHome: "Aller à l'accueil" },
+  es: { linkNotFoundTitle: 'Enlace no encontrado', linkNotFoundBody: 'Este enlace no existe o fue eliminado. Consúltalo con la persona que lo compartió.', notFoundTitle: 'Página no encontrada', notFoundBody: 'La página que buscas no existe o fue eliminada.', errorTitle: 'Algo salió mal', errorBody: 'El servidor tuvo un problema. Inténtalo más tarde.', backHome: 'Ir a la página de inicio' },
 };

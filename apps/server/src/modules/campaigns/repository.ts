@@ -1,0 +1,101 @@
+/** Campaign rows ↔ API shapes; images by campaign. Explicit columns only. */
+import type { AdminCampaign, Campaign, Image } from '@pa/shared';
+import type { CampaignsTable, Db } from '../../db/types';
+import { pickLocalized } from '../links/repository';
+
+export const CAMPAIGN_COLUMNS = [
+  'campaigns.id', 'campaigns.status', 'campaigns.names_json', 'campaigns.descriptions_json', 'campaigns.landing_url',
+  'campaigns.allowed_hosts_json', 'campaigns.starts_at', 'campaigns.ends_at', 'campaigns.lead_reward', 'campaigns.sale_reward_type',
+  'campaigns.sale_reward', 'campaigns.tiers_json', 'campaigns.override_bps', 'campaigns.attribution_window_days', 'campaigns.hold_days',
+  'campaigns.approval_mode', 'campaigns.join_mode', 'campaigns.share_texts_json', 'campaigns.cover_image_id', 'campaigns.created_at',
+  'campaigns.updated_at',
+] as const;
+
+export type CampaignRow = Pick<CampaignsTable, 'id' | 'status' | 'names_json' | 'descriptions_json' | 'landing_url' | 'allowed_hosts_json' | 'starts_at' | 'ends_at' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'tiers_json' | 'override_bps' | 'attribution_window_days' | 'hold_days' | 'approval_mode' | 'join_mode' | 'share_texts_json' | 'cover_image_id' | 'created_at' | 'updated_at'>;
+
+export const imageUrl = (id: string) => `api/images/${id}`;
+
+interface ImageRow {
+  id: string;
+  campaign_id: string;
+  kind: 'cover' | 'poster';
+  content_type: string;
+  width: number;
+  height: number;
+}
+
+export async function imagesOf(db: Db, campaignIds: string[]): Promise<Map<string, ImageRow[]>> {
+  const map = new Map<string, ImageRow[]>();
+  if (campaignIds.length === 0) return map;
+  const rows = await db
+    .selectFrom('campaign_images')
+    .select(['id', 'campaign_id', 'kind', 'content_type', 'width', 'height'])
+    .where('campaign_id', 'in', campaignIds)
+    .orderBy('created_at')
+    .execute();
+  for (const r of rows) map.set(r.campaign_id, [...(map.get(r.campaign_id) ?? []), r]);
+  return map;
+}
+
+const toImage = (r: ImageRow): Image => ({ id: r.id, url: imageUrl(r.id), width: r.width, height: r.height, contentType: r.content_type });
+
+function split(row: CampaignRow, images: ImageRow[]) {
+  const cover = images.find((i) => i.id === row.cover_image_id);
+  return { cover: cover ? toImage(cover) : null, posters: images.filter((i) => i.kind === 'poster').map(toImage) };
+}
+
+export function toAdminCampaign(row: CampaignRow, images: ImageRow[]): AdminCampaign {
+  return {
+    id: row.id,
+    status: row.status,
+    names: JSON.parse(row.names_json),
+    descriptions: JSON.parse(row.descriptions_json),
+    landingUrl: row.landing_url,
+    allowedHosts: JSON.parse(row.allowed_hosts_json),
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    leadReward: row.lead_reward,
+    saleRewardType: row.sale_reward_type,
+    saleReward: row.sale_reward,
+    tiers: JSON.parse(row.tiers_json),
+    overrideBps: row.override_bps,
+    attributionWindowDays: row.attribution_window_days,
+    holdDays: row.hold_days,
+    approvalMode: row.approval_mode,
+    joinMode: row.join_mode,
+    shareTexts: JSON.parse(row.share_texts_json),
+    ...split(row, images),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toCampaign(
+  row: CampaignRow,
+  images: ImageRow[],
+  locale: string,
+  enrollment: { id: string; status: 'pending' | 'approved' | 'rejected'; created_at: number } | null,
+  currency: string,
+): Campaign {
+  return {
+    id: row.id,
+    status: row.status,
+    name: pickLocalized(row.names_json, locale),
+    description: pickLocalized(row.descriptions_json, locale),
+    landingUrl: row.landing_url,
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    leadReward: row.lead_reward,
+    saleRewardType: row.sale_reward_type,
+    saleReward: row.sale_reward,
+    tiers: JSON.parse(row.tiers_json),
+    overrideBps: row.override_bps,
+    attributionWindowDays: row.attribution_window_days,
+    holdDays: row.hold_days,
+    joinMode: row.join_mode,
+    shareText: pickLocalized(row.share_texts_json, locale),
+    ...split(row, images),
+    enrollment: enrollment ? { id: enrollment.id, campaignId: row.id, status: enrollment.status, createdAt: enrollment.created_at } : null,
+    currency,
+  };
+}

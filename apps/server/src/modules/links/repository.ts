@@ -1,0 +1,123 @@
+/** Link queries: the redirect lookup, inserting links (with generated codes), listing and stats. */
+import { RESERVED_CODES, type Link } from '@pa/shared';
+import type { Db } from '../../db/types';
+import { isStillAllowed } from '../../domain/destination';
+import { newId } from '../../platform/ids';
+import type { RedirectTarget } from '../../platform/link-cache';
+import { isUniqueViolation } from '../users/repository';
+import { randomBytes } from 'node:crypto';
+
+export async function loadRedirectTarget(db: Db, codeKey: string, now = Date.now()): Promise<RedirectTarget | null> {
+  const row = await db
+    .selectFrom('links')
+    .innerJoin('campaigns', 'campaigns.id', 'links.campaign_id')
+    .innerJoin('users', 'users.id', 'links.promoter_id')
+    .select([
+      'links.id', 'links.promoter_id', 'links.campaign_id', 'links.status', 'links.destination',
+      'campaigns.status as campaign_status', 'campaigns.landing_url', 'campaigns.allowed_hosts_json', 'campaigns.starts_at', 'campaigns.ends_at',
+      'users.status as promoter_status',
+    ])
+    .where('links.code_key', '=', codeKey)
+    .executeTakeFirst();
+  if (!row) return null;
+  const hosts = JSON.parse(row.allowed_hosts_json) as string[];
+  const running = row.campaign_status === 'active' && (row.starts_at === null || row.starts_at <= now) && (row.ends_at === null || row.ends_at > now);
+  return {
+    linkId: row.id,
+    promoterId: row.promoter_id,
+    campaignId: row.campaign_id,
+    attributable: row.status === 'active' && running && row.promoter_status === 'active',
+    destination: row.destination && isStillAllowed(row.landing_url, hosts, row.destination) ? row.destination : row.landing_url,
+    landingUrl: row.landing_url,
+  };
+}
+
+const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** A short random code: 7 characters without look-alikes (0/o, 1/l/i). */
+export function generateCode(): string {
+  let out = '';
+  for (const b of randomBytes(7)) out += CODE_ALPHABET[b % CODE_ALPHABET.length];
+  return out;
+}
+
+export interface NewLink {
+  promoterId: string;
+  campaignId: string;
+  code?: string;
+  label?: string | null;
+  channel?: string | null;
+  destination?: string | null;
+  isDefault?: boolean;
+}
+
+/** Inserts a link; a given code that is taken returns null, a generated one is retried. */
+export async function insertLink(db: Db, link: NewLink, now = Date.now()): Promise<{ id: string; code: string } | null> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const code = link.code ?? generateCode();
+    if (RESERVED_CODES.includes(code.toLowerCase())) return null;
+    const id = newId(now);
+    try {
+      const inserted = await db
+        .insertInto('links')
+        .values({
+          id,
+          code,
+          code_key: code.toLowerCase(),
+          promoter_id: link.promoterId,
+          campaign_id: link.campaignId,
+          label: link.label ?? null,
+          channel: link.channel ?? null,
+          destination: link.destination ?? null,
+          status: 'active',
+          is_default: link.isDefault ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) => oc.column('code_key').doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (inserted) return { id, code };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    if (link.code) return null;
+  }
+  throw new Error('could not generate a free link code');
+}
+
+export function selectLinks(db: Db) {
+  return db
+    .selectFrom('links')
+    .innerJoin('campaigns', 'campaigns.id', 'links.campaign_id')
+    .select((eb) => [
+      'links.id', 'links.code', 'links.campaign_id', 'links.label', 'links.channel', 'links.destination', 'links.status',
+      'links.is_default', 'links.created_at', 'links.promoter_id', 'campaigns.names_json',
+      eb.selectFrom('link_daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('clicks'), s.lit(0)).as('c')).whereRef('link_daily_stats.link_id', '=', 'links.id').as('clicks'),
+      eb.selectFrom('link_daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('unique_clicks'), s.lit(0)).as('u')).whereRef('link_daily_stats.link_id', '=', 'links.id').as('unique_clicks'),
+    ]);
+}
+
+export type LinkRow = Awaited<ReturnType<ReturnType<typeof selectLinks>['executeTakeFirstOrThrow']>>;
+
+export function pickLocalized(json: string, locale: string): string {
+  const texts = JSON.parse(json) as Record<string, string>;
+  return texts[locale] || texts.en || Object.values(texts).find(Boolean) || '';
+}
+
+export function toLink(row: LinkRow, locale: string): Link {
+  return {
+    id: row.id,
+    code: row.code,
+    campaignId: row.campaign_id,
+    campaignName: pickLocalized(row.names_json, locale),
+    label: row.label,
+    channel: row.channel,
+    destination: row.destination,
+    status: row.status,
+    isDefault: row.is_default === 1,
+    clicks: Number(row.clicks ?? 0),
+    uniqueClicks: Number(row.unique_clicks ?? 0),
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * Who clicked, without keeping who they are: SHA-256 of a secret salt that changes every UTC day
+ * (derived from the master key, so every instance has the same one and nobody can recompute it
+ * later), the client address and the user agent. The address itself is never stored.
+ */
+import { createHash } from 'node:crypto';
+import { isbot } from 'isbot';
+import { UAParser } from 'ua-parser-js';
+import type { MasterKey } from './crypto/master-key';
+
+export class VisitorHasher {
+  private day = '';
+  private salt: Buffer = Buffer.alloc(0);
+  constructor(private readonly master: MasterKey) {}
+
+  hash(address: string, userAgent: string, now = Date.now()): string {
+    const day = new Date(now).toISOString().slice(0, 10);
+    if (day !== this.day) {
+      this.salt = this.master.derive(`visitor-salt:${day}`);
+      this.day = day;
+    }
+    return createHash('sha256').update(this.salt).update(address).update('\n').update(userAgent).digest('base64url');
+  }
+}
+
+export interface UaInfo {
+  bot: boolean;
+  device: 'mobile' | 'tablet' | 'desktop' | 'bot' | 'other';
+}
+
+const cache = new Map<string, UaInfo>();
+
+/** Bot flag (the maintained `isbot` list) and device class; memoized, user agents repeat a lot. */
+export function classifyUserAgent(userAgent: string): UaInfo {
+  const hit = cache.get(userAgent);
+  if (hit) return hit;
+  const bot = !userAgent || isbot(userAgent);
+  let device: UaInfo['device'] = 'other';
+  if (bot) device = 'bot';
+  else {
+    const type = new UAParser(userAgent).getDevice().type;
+    device = type === 'mobile' ? 'mobile' : type === 'tablet' ? 'tablet' : type === undefined ? 'desktop' : 'other';
+  }
+  const info = { bot, device };
+  if (cache.size > 5000) cache.clear();
+  cache.set(userAgent, info);
+  return info;
+}
