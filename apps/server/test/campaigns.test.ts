@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, DIALECTS, errorCode, makeEnv, makePng, signedIn, type TestEnv } from './helpers';
+import { campaignBody, Client, DIALECTS, errorCode, makeEnv, makePng, signedIn, type TestEnv } from './helpers';
 
-export const campaignBody = (overrides: Record<string, unknown> = {}) => ({
-  names: { en: 'Summer Tea', 'zh-Hans': '夏日茶饮' },
-  descriptions: { en: 'Cold brew for hot days.', 'zh-Hans': '炎炎夏日的冷泡茶。' },
-  landingUrl: 'https://shop.example.com/tea',
-  allowedHosts: ['m.example.com'],
-  saleRewardType: 'bps',
-  saleReward: 1000,
-  leadReward: 200,
-  shareTexts: { en: 'Try {name}: {link} (code {code})', 'zh-Hans': '{name} 推荐：{link}' },
-  ...overrides,
-});
 
 describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   let env: TestEnv;

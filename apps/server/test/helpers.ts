@@ -232,3 +232,16 @@ export async function signedIn(env: TestEnv, role: 'promoter' | 'operator' | 'ad
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
   return { client, user };
 }
+
+/** A valid campaign body for POST api/admin/campaigns. */
+export const campaignBody = (overrides: Record<string, unknown> = {}) => ({
+  names: { en: 'Summer Tea', 'zh-Hans': '夏日茶饮' },
+  descriptions: { en: 'Cold brew for hot days.', 'zh-Hans': '炎炎夏日的冷泡茶。' },
+  landingUrl: 'https://shop.example.com/tea',
+  allowedHosts: ['m.example.com'],
+  saleRewardType: 'bps',
+  saleReward: 1000,
+  leadReward: 200,
+  shareTexts: { en: 'Try {name}: {link} (code {code})', 'zh-Hans': '{name} 推荐：{link}' },
+  ...overrides,
+});

@@ -10,6 +10,8 @@ import { migrationProvider } from './migrations/index';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL schema in use, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -40,7 +42,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
   }
   const file = options.sqlitePath ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -54,7 +56,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  // Name the schema explicitly: otherwise Kysely may find another schema's migration tables.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -71,6 +71,8 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         await audit(trx, { actorId: auth.userId, action: `user.${action}`, entity: 'user', entityId: id, before: { status: user.status }, after: { status: to } });
       });
+      // A suspended promoter's links stop attributing at once on this instance.
+      ctx.links.invalidateWhere((t) => t.promoterId === id);
       return { user: toUser((await findUserById(ctx.db, id))!) };
     });
 

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINK_CACHE_TTL_MS } from '../src/platform/link-cache';
+import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+
+const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
+const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+
+describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {
+  let env: TestEnv;
+  let admin: Client;
+  let promoter: Client;
+  let campaignId: string;
+  beforeAll(async () => {
+    env = await makeEnv(dialect);
+    admin = (await signedIn(env, 'admin')).client;
+    promoter = (await signedIn(env, 'promoter')).client;
+    campaignId = (await admin.request('POST', '/api/admin/campaigns', campaignBody())).json().campaign.id;
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    await promoter.request('POST', `/api/campaigns/${campaignId}/join`);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const visit = (code: string, ua = PHONE, ip = '198.51.100.7', extra: Record<string, string> = {}) =>
+    env.app.inject({ method: 'GET', url: `/r/${code}`, headers: { 'user-agent': ua, ...extra }, remoteAddress: ip });
+
+  it('creates links with custom or generated codes, labels, channels and deep paths', async () => {
+    const custom = await promoter.request('POST', '/api/links', { campaignId, code: 'Tea-Lover', label: 'Moments', channel: 'wechat', path: '/tea/oolong?size=l' });
+    expect(custom.statusCode, custom.body).toBe(201);
+    expect(custom.json().link).toMatchObject({ code: 'Tea-Lover', label: 'Moments', channel: 'wechat', destination: 'https://shop.example.com/tea/oolong?size=l', status: 'active', isDefault: false, clicks: 0 });
+    const other = await promoter.request('POST', '/api/links', { campaignId, path: 'https://m.example.com/app' });
+    expect(other.json().link.code).toMatch(/^[a-z2-9]{7}$/);
+    expect(other.json().link.destination).toBe('https://m.example.com/app');
+  });
+
+  it('refuses taken and reserved codes, other hosts and non-https destinations', async () => {
+    await promoter.request('POST', '/api/links', { campaignId, code: 'taken-one' });
+    const { client: rival } = await signedIn(env, 'promoter');
+    await rival.request('POST', `/api/campaigns/${campaignId}/join`);
+    const taken = await rival.request('POST', '/api/links', { campaignId, code: 'TAKEN-ONE' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error).toMatchObject({ code: 'LINK_CODE_TAKEN', fields: { code: 'taken' } });
+    expect((await rival.request('POST', '/api/links', { campaignId, code: 'Admin' })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { code: 'reserved' } });
+    expect((await rival.request('POST', '/api/links', { campaignId, code: 'a b c' })).json().error.fields).toEqual({ code: 'invalid' });
+    expect((await rival.request('POST', '/api/links', { campaignId, code: 'abc' })).json().error.fields).toEqual({ code: 'too_short' });
+    expect((await rival.request('POST', '/api/links', { campaignId, channel: 'x'.repeat(25) })).json().error.fields).toEqual({ channel: 'too_long' });
+    const evil = await rival.request('POST', '/api/links', { campaignId, path: 'https://evil.example.net/phish' });
+    expect(evil.json().error).toMatchObject({ code: 'DESTINATION_NOT_ALLOWED', fields: { path: 'not_allowed' } });
+    expect((await rival.request('POST', '/api/links', { campaignId, path: '//evil.example.net/x' })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { path: 'invalid' } });
+    expect((await rival.request('POST', '/api/links', { campaignId, path: 'javascript:alert(1)' })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { path: 'invalid' } });
+    expect((await rival.request('POST', '/api/links', { campaignId, path: 'http://shop.example.com/x' })).json().error.fields).toEqual({ path: 'invalid' });
+    const { client: outsider } = await signedIn(env, 'promoter');
+    expect(errorCode(await outsider.request('POST', '/api/links', { campaignId }))).toBe('ENROLLMENT_REQUIRED');
+    expect(errorCode(await outsider.request('POST', '/api/links', { campaignId: 'missing' }))).toBe('NOT_FOUND');
+  });
+
+  it('keeps links private to their promoter', async () => {
+    const mine = (await promoter.request('POST', '/api/links', { campaignId, label: 'private' })).json().link;
+    const { client: other } = await signedIn(env, 'promoter');
+    expect(errorCode(await other.request('GET', `/api/links/${mine.id}`))).toBe('NOT_FOUND');
+    expect(errorCode(await other.request('PATCH', `/api/links/${mine.id}`, { label: 'hijacked' }))).toBe('NOT_FOUND');
+    expect(errorCode(await other.request('GET', `/api/links/${mine.id}/stats`))).toBe('NOT_FOUND');
+    expect((await other.request('GET', '/api/links')).json().items).toEqual([]);
+    expect((await promoter.request('GET', `/api/links/${mine.id}`)).json().link.label).toBe('private');
+    expect(errorCode(await new Client(env.app).request('GET', '/api/links'))).toBe('UNAUTHENTICATED');
+  });
+
+  it('redirects with pa_click, records each click in batches, and counts unique visitors per 24 h', async () => {
+    const link = (await promoter.request('POST', '/api/links', { campaignId, code: 'redirect-me', path: '/tea?ref=x#top' })).json().link;
+    const first = await visit('REDIRECT-ME', PHONE, '198.51.100.7', { referer: 'https://chat.example.org/group/1' });
+    expect(first.statusCode).toBe(302);
+    expect(first.headers['cache-control']).toBe('no-store');
+    const location = new URL(String(first.headers.location));
+    expect(`${location.origin}${location.pathname}`).toBe('https://shop.example.com/tea');
+    expect(location.searchParams.get('ref')).toBe('x');
+    expect(location.hash).toBe('#top');
+    const clickId = location.searchParams.get('pa_click')!;
+    expect(clickId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    await visit('redirect-me', PHONE, '198.51.100.7'); // same visitor: not unique
+    await visit('redirect-me', DESKTOP, '198.51.100.7'); // another browser: unique
+    await visit('redirect-me', BOT, '198.51.100.9'); // a bot: recorded, flagged, never unique
+    await env.ctx.clicks.flush();
+    const clicks = await env.ctx.db.selectFrom('clicks').selectAll().where('link_id', '=', link.id).orderBy('id').execute();
+    expect(clicks.map((c) => [c.is_unique, c.is_bot, c.device])).toEqual([[1, 0, 'mobile'], [0, 0, 'mobile'], [1, 0, 'desktop'], [0, 1, 'bot']]);
+    expect(clicks[0]).toMatchObject({ id: clickId, referrer_host: 'chat.example.org', attributed: 1 });
+    expect(JSON.stringify(clicks)).not.toContain('198.51.100.7');
+    expect(clicks[0]!.visitor_hash).toHaveLength(43);
+    const stats = (await promoter.request('GET', `/api/links/${link.id}/stats`)).json();
+    expect(stats.totals).toEqual({ clicks: 4, uniqueClicks: 2 });
+    expect(stats.days).toHaveLength(30);
+    expect((await promoter.request('GET', `/api/links/${link.id}`)).json().link).toMatchObject({ clicks: 4, uniqueClicks: 2 });
+  });
+
+  it('validates stats ranges', async () => {
+    const link = (await promoter.request('POST', '/api/links', { campaignId })).json().link;
+    expect((await promoter.request('GET', `/api/links/${link.id}/stats?from=2026-01-01&to=2026-01-07`)).json().days).toHaveLength(7);
+    expect(errorCode(await promoter.request('GET', `/api/links/${link.id}/stats?from=2026-02-01&to=2026-01-07`))).toBe('VALIDATION_FAILED');
+    expect(errorCode(await promoter.request('GET', `/api/links/${link.id}/stats?from=2024-01-01&to=2026-01-07`))).toBe('VALIDATION_FAILED');
+    expect(errorCode(await promoter.request('GET', `/api/links/${link.id}/stats?from=yesterday`))).toBe('VALIDATION_FAILED');
+  });
+
+  it('unknown codes get a small localized 404 page', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/r/no-such-code', headers: { 'accept-language': 'zh-TW' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('連結不存在');
+    expect((await env.app.inject({ method: 'GET', url: '/r/%3Cscript%3E' })).statusCode).toBe(404);
+  });
+
+  it('disabled links, paused campaigns and suspended promoters go to the landing page without attribution', async () => {
+    const link = (await promoter.request('POST', '/api/links', { campaignId, code: 'switchable', path: '/deep' })).json().link;
+    expect(new URL(String((await visit('switchable')).headers.location)).searchParams.get('pa_click')).toBeTruthy();
+
+    expect((await promoter.request('PATCH', `/api/links/${link.id}`, { status: 'disabled' })).json().link.status).toBe('disabled');
+    expect((await visit('switchable')).headers.location).toBe('https://shop.example.com/tea');
+    await promoter.request('PATCH', `/api/links/${link.id}`, { status: 'active' });
+
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'paused' });
+    expect((await visit('switchable')).headers.location).toBe('https://shop.example.com/tea');
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    expect(String((await visit('switchable')).headers.location)).toContain('pa_click=');
+
+    const { client: suspended, user } = await signedIn(env, 'promoter');
+    await suspended.request('POST', `/api/campaigns/${campaignId}/join`);
+    await suspended.request('POST', '/api/links', { campaignId, code: 'soon-gone' });
+    expect(String((await visit('soon-gone')).headers.location)).toContain('pa_click=');
+    await admin.request('POST', `/api/admin/users/${user.id}/suspend`);
+    expect((await visit('soon-gone')).headers.location).toBe('https://shop.example.com/tea');
+
+    await env.ctx.clicks.flush();
+    const rows = await env.ctx.db.selectFrom('clicks').select(['attributed']).where('link_id', '=', link.id).orderBy('id').execute();
+    expect(rows.map((r) => r.attributed)).toEqual([1, 0, 0, 1]);
+  });
+
+  it('another instance sees a change within the cache bound', async () => {
+    const link = (await promoter.request('POST', '/api/links', { campaignId, code: 'two-instances' })).json().link;
+    const second = await env.restart();
+    const viaSecond = () => second.app.inject({ method: 'GET', url: '/r/two-instances', headers: { 'user-agent': PHONE } });
+    expect(String((await viaSecond()).headers.location)).toContain('pa_click=');
+    await promoter.request('PATCH', `/api/links/${link.id}`, { status: 'disabled' }); // made on the first instance
+    await new Promise((r) => setTimeout(r, LINK_CACHE_TTL_MS + 100));
+    expect((await viaSecond()).headers.location).toBe('https://shop.example.com/tea');
+    await second.close();
+  });
+
+  it('writes buffered clicks on shutdown', async () => {
+    const local = await makeEnv(dialect);
+    const a = (await signedIn(local, 'admin')).client;
+    const p = (await signedIn(local, 'promoter')).client;
+    const id = (await a.request('POST', '/api/admin/campaigns', campaignBody())).json().campaign.id;
+    await a.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' });
+    await p.request('POST', `/api/campaigns/${id}/join`);
+    await p.request('POST', '/api/links', { campaignId: id, code: 'last-words' });
+    for (let i = 0; i < 25; i++) await local.app.inject({ method: 'GET', url: '/r/last-words', headers: { 'user-agent': PHONE } });
+    const db = local.ctx.db;
+    await local.app.close(); // graceful stop flushes the buffer
+    const row = await db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(row.n)).toBe(25);
+    await local.close();
+  });
+});
