@@ -28,7 +28,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     master: masterKey,
     keyring,
     seals: new SealOpener(handle.db, keyring),
-    clicks: new ClickBuffer(handle.db, { timeZone: config.timeZone }),
+    clicks: new ClickBuffer(handle.db, { timeZone: config.timeZone, sqlite: handle.sqlite }),
     links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
     visitors: new VisitorHasher(masterKey),
   };

@@ -37,7 +37,8 @@ async function main() {
     force.unref();
     try {
       stopMaintenance();
-      await app.close(); // stops accepting, waits for in-flight requests
+      await app.close(); // stops accepting, waits for in-flight requests, writes buffered clicks
+      app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written }, 'stopped');
       await handle.close();
       process.exit(0);
     } catch (error) {

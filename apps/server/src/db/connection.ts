@@ -12,6 +12,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** PostgreSQL schema in use, when not the default. */
   schema?: string;
+  /** The raw SQLite handle, for the click writer's prepared statements (SQLite only). */
+  sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

@@ -32,7 +32,15 @@ export function isStillAllowed(landingUrl: string, allowedHosts: readonly string
 
 /** Adds `pa_click=<id>` to the URL's query, keeping everything else (and the fragment). */
 export function withClickId(destination: string, clickId: string): string {
-  const url = new URL(destination);
-  url.searchParams.set('pa_click', clickId);
-  return url.toString();
+  // Destinations are normalized URLs (made by resolveDestination or the landing URL), so plain
+  // string work is enough: insert before the fragment. Ids are base32, nothing to escape.
+  const hash = destination.indexOf('#');
+  const base = hash === -1 ? destination : destination.slice(0, hash);
+  const fragment = hash === -1 ? '' : destination.slice(hash);
+  if (/[?&]pa_click=/.test(base)) {
+    const url = new URL(destination);
+    url.searchParams.set('pa_click', clickId);
+    return url.toString();
+  }
+  return `${base}${base.includes('?') ? '&' : '?'}pa_click=${clickId}${fragment}`;
 }

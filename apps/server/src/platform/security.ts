@@ -30,7 +30,7 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.url.startsWith('/r/')) reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
   });
 }

@@ -13,13 +13,24 @@ export class VisitorHasher {
   private salt: Buffer = Buffer.alloc(0);
   constructor(private readonly master: MasterKey) {}
 
+  /** Recent visitors' hashes, cleared with the salt each day (and when it grows large). */
+  private recent = new Map<string, string>();
+
   hash(address: string, userAgent: string, now = Date.now()): string {
     const day = new Date(now).toISOString().slice(0, 10);
     if (day !== this.day) {
       this.salt = this.master.derive(`visitor-salt:${day}`);
       this.day = day;
+      this.recent.clear();
     }
-    return createHash('sha256').update(this.salt).update(address).update('\n').update(userAgent).digest('base64url');
+    const key = `${address}\n${userAgent}`;
+    let hash = this.recent.get(key);
+    if (!hash) {
+      hash = createHash('sha256').update(this.salt).update(key).digest('base64url');
+      if (this.recent.size >= 10_000) this.recent.clear();
+      this.recent.set(key, hash);
+    }
+    return hash;
   }
 }
 

@@ -17,6 +17,10 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     /** The tracked redirect: answered from the cache; the click is buffered, never awaited. */
     app.get('/r/:code', {
+      // Visitors are not users: no per-request log lines (they would hold their addresses) and
+      // none of the app's page headers, which cost more than the redirect itself.
+      logLevel: 'warn',
+      config: { helmet: { skipRoute: true } },
       schema: { tags: ['links'], summary: 'Tracked redirect (302 with pa_click)', params: z.object({ code: z.string().max(200) }) },
     }, async (request, reply) => {
       const code = request.params.code;
@@ -50,7 +54,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         attributed: target.attributable,
       });
       const location = target.attributable ? withClickId(target.destination, clickId) : target.landingUrl;
-      return reply.status(302).header('location', location).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade').send();
+      return reply.status(302).headers({ location, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer-when-downgrade' }).send();
     });
 
     await app.register(async (scope) => {

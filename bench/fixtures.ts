@@ -1,0 +1,25 @@
+/** Data for benchmarks, written with the app's own repository functions. */
+import type { Db } from '../apps/server/src/db/types';
+import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
+import { insertUser as insertUserRow } from '../apps/server/src/modules/users/repository';
+import { newId } from '../apps/server/src/platform/ids';
+
+export async function insertUser(db: Db): Promise<string> {
+  return insertUserRow(db, { account: `bench-${newId()}@example.com`, displayName: 'Bench Promoter', passwordHash: 'scrypt$unusable', role: 'promoter', status: 'active', locale: 'en', parentId: null });
+}
+
+/** An active campaign, the promoter enrolled, and one link; returns the link code. */
+export async function insertLink(db: Db, promoterId: string): Promise<string> {
+  const now = Date.now();
+  const campaignId = newId(now);
+  await db.insertInto('campaigns').values({
+    id: campaignId, status: 'active', names_json: JSON.stringify({ en: 'Bench campaign' }), descriptions_json: '{}',
+    landing_url: 'https://shop.example.com/tea', allowed_hosts_json: '[]', starts_at: null, ends_at: null, lead_reward: 0,
+    sale_reward_type: 'bps', sale_reward: 1000, tiers_json: '[]', override_bps: 0, attribution_window_days: 30, hold_days: 7,
+    approval_mode: 'auto', join_mode: 'open', share_texts_json: '{}', cover_image_id: null, created_at: now, updated_at: now,
+  }).execute();
+  await db.insertInto('enrollments').values({ id: newId(now), promoter_id: promoterId, campaign_id: campaignId, status: 'approved', coupon_code: null, created_at: now, decided_at: now, decided_by: null }).execute();
+  const link = await insertLinkRow(db, { promoterId, campaignId, code: `bench${now.toString(36)}` });
+  if (!link) throw new Error('bench link code taken');
+  return link.code;
+}

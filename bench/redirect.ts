@@ -1,0 +1,98 @@
+/**
+ * npm run bench:redirect — 20 s at 50 connections on loopback against `r/:code` of the real
+ * server (SQLite, a separate process, LOG_LEVEL=info; the redirect itself logs only warnings), then the same against a bare Fastify 302
+ * server; prints requests/s, p50 and p99 of both and their ratio; then stops the real server
+ * gracefully and checks that every redirect served was stored as a click.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createContext } from '../apps/server/src/bootstrap';
+import { loadConfig } from '../apps/server/src/config';
+import { insertLink, insertUser } from './fixtures';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = 50;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 150; i++) {
+    if (await fetch(url, { redirect: 'manual' }).then(() => true, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not up: ${url}`);
+}
+
+let serverLog = '';
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout?.on('data', (d) => (serverLog += d));
+  return child;
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(url: string, duration = DURATION) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, followRedirect: false, headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/130.0 Mobile Safari/537.36' } });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, redirects: result['3xx'], errors: result.errors + result.non2xx - result['3xx'] };
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-'));
+const config = { ...loadConfig({ DATA_DIR: dataDir }), dataDir };
+const { ctx, handle } = await createContext(config);
+const promoterId = await insertUser(ctx.db);
+const code = await insertLink(ctx.db, promoterId);
+await handle.close();
+
+const port = await freePort();
+const server = start(['apps/server/src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', DATABASE_URL: '' });
+await waitFor(`http://127.0.0.1:${port}/api/health`);
+const warmup = await load(`http://127.0.0.1:${port}/r/${code}`, 3);
+const real = await load(`http://127.0.0.1:${port}/r/${code}`);
+await stop(server);
+
+const barePort = await freePort();
+const bare = start(['bench/bare-302.ts'], { PORT: String(barePort) });
+await waitFor(`http://127.0.0.1:${barePort}/r/x`);
+await load(`http://127.0.0.1:${barePort}/r/x`, 3);
+const baseline = await load(`http://127.0.0.1:${barePort}/r/x`);
+await stop(bare);
+
+const after = await createContext(config);
+const stored = Number((await after.ctx.db.selectFrom('clicks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+await after.handle.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const ratio = real.rps / baseline.rps;
+console.log(`\nTracked redirect benchmark — ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, ${DURATION} s, ${CONNECTIONS} connections, loopback`);
+console.table({
+  'r/:code (SQLite)': { 'req/s': Math.round(real.rps), 'p50 ms': real.p50, 'p99 ms': real.p99, redirects: real.redirects, errors: real.errors },
+  'bare Fastify 302': { 'req/s': Math.round(baseline.rps), 'p50 ms': baseline.p50, 'p99 ms': baseline.p99, redirects: baseline.redirects, errors: baseline.errors },
+});
+// What the server itself answered (autocannon stops counting at the deadline; the server may
+// still answer requests already sent), from its shutdown log line.
+const stoppedLine = serverLog.split('\n').find((l) => l.includes('"msg":"stopped"'));
+const served = stoppedLine ? (JSON.parse(stoppedLine) as { clicksAccepted: number }).clicksAccepted : -1;
+void warmup;
+console.log(`ratio ${ratio.toFixed(2)} (target ≥ 0.5) · p99 ${real.p99} ms (target ≤ 10) · redirects served ${served}, clicks stored ${stored} (${served - stored} lost)`);
+const ok = ratio >= 0.5 && real.p99 <= 10 && stored === served && real.errors === 0;
+console.log(ok ? 'All targets met.' : 'TARGET MISSED.');
+process.exit(ok ? 0 : 1);
