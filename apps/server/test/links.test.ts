@@ -106,6 +106,7 @@ describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {
     expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('連結不存在');
+    expect(String(res.headers['content-security-policy'])).toContain("default-src 'none'");
     expect((await env.app.inject({ method: 'GET', url: '/r/%3Cscript%3E' })).statusCode).toBe(404);
   });
 

@@ -6,6 +6,9 @@ import { ERROR_PAGE_STYLE } from './html-pages';
 
 const errorPageStyleHash = `'sha256-${createHash('sha256').update(ERROR_PAGE_STYLE).digest('base64')}'`;
 
+/** For the small HTML pages sent from routes that skip the app's headers (the tracked redirect). */
+export const ERROR_PAGE_CSP = `default-src 'none'; style-src ${errorPageStyleHash}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
 export async function registerSecurityHeaders(app: FastifyInstance) {
   await app.register(helmet, {
     contentSecurityPolicy: {

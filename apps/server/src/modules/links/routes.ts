@@ -6,6 +6,7 @@ import { withClickId } from '../../domain/destination';
 import { decodeCursor, encodeCursor } from '../../platform/cursor';
 import { AppError, requestLocale } from '../../platform/errors';
 import { renderErrorPage } from '../../platform/html-pages';
+import { ERROR_PAGE_CSP } from '../../platform/security';
 import { newId } from '../../platform/ids';
 import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
@@ -26,7 +27,11 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const code = request.params.code;
       const target = /^[A-Za-z0-9_-]{1,32}$/.test(code) ? await ctx.links.get(code.toLowerCase()) : null;
       if (!target) {
-        return reply.status(404).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderErrorPage(requestLocale(request), 'link_not_found'));
+        return reply
+          .status(404)
+          .type('text/html; charset=utf-8')
+          .headers({ 'cache-control': 'no-store', 'content-security-policy': ERROR_PAGE_CSP, 'x-content-type-options': 'nosniff' })
+          .send(renderErrorPage(requestLocale(request), 'link_not_found'));
       }
       const now = Date.now();
       const userAgent = request.headers['user-agent'] ?? '';
