@@ -8,16 +8,23 @@ export async function insertUser(db: Db): Promise<string> {
   return insertUserRow(db, { account: `bench-${newId()}@example.com`, displayName: 'Bench Promoter', passwordHash: 'scrypt$unusable', role: 'promoter', status: 'active', locale: 'en', parentId: null });
 }
 
-/** An active campaign, the promoter enrolled, and one link; returns the link code. */
-export async function insertLink(db: Db, promoterId: string): Promise<string> {
+/** An active campaign (fixture data, never product data); returns its id. */
+export async function insertCampaign(db: Db, names: Record<string, string> = { en: 'Bench campaign' }, descriptions: Record<string, string> = {}): Promise<string> {
   const now = Date.now();
   const campaignId = newId(now);
   await db.insertInto('campaigns').values({
-    id: campaignId, status: 'active', names_json: JSON.stringify({ en: 'Bench campaign' }), descriptions_json: '{}',
+    id: campaignId, status: 'active', names_json: JSON.stringify(names), descriptions_json: JSON.stringify(descriptions),
     landing_url: 'https://shop.example.com/tea', allowed_hosts_json: '[]', starts_at: null, ends_at: null, lead_reward: 0,
     sale_reward_type: 'bps', sale_reward: 1000, tiers_json: '[]', override_bps: 0, attribution_window_days: 30, hold_days: 7,
     approval_mode: 'auto', join_mode: 'open', share_texts_json: '{}', cover_image_id: null, created_at: now, updated_at: now,
   }).execute();
+  return campaignId;
+}
+
+/** An active campaign, the promoter enrolled, and one link; returns the link code. */
+export async function insertLink(db: Db, promoterId: string): Promise<string> {
+  const now = Date.now();
+  const campaignId = await insertCampaign(db);
   await db.insertInto('enrollments').values({ id: newId(now), promoter_id: promoterId, campaign_id: campaignId, status: 'approved', coupon_code: null, created_at: now, decided_at: now, decided_by: null }).execute();
   const link = await insertLinkRow(db, { promoterId, campaignId, code: `bench${now.toString(36)}` });
   if (!link) throw new Error('bench link code taken');

@@ -2,14 +2,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared/locales';
+import { insertCampaign } from '../bench/fixtures';
 import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let proxy: Awaited<ReturnType<typeof startPrefixProxy>>;
 let browser: Browser;
 
+let campaignId: string;
+const CAMPAIGN_NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' };
+
 beforeAll(async () => {
   server = await startServer();
+  campaignId = await insertCampaign(server.ctx.db, CAMPAIGN_NAMES, { en: 'Cold brew for hot days.', 'zh-Hans': '炎炎夏日的冷泡茶。', 'zh-Hant': '炎炎夏日的冷泡茶。', fr: 'Infusion à froid pour les jours chauds.', es: 'Infusión en frío para los días de calor.' });
   proxy = await startPrefixProxy(server.port, '/promo/');
   browser = await launchBrowser();
 });
@@ -92,6 +97,10 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
     await expect.poll(() => page.getByTestId('tab-me').textContent()).toBe(tr(m, 'tabs.me'));
     await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'me.language'));
     if (withScreenshots) await screenshot(page, `${label}-${locale}-me`);
+    expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
+    await page.getByTestId('tab-promote').click();
+    await expect.poll(() => page.getByTestId(`campaign-${campaignId}`).locator('h2').textContent()).toBe(CAMPAIGN_NAMES[locale]);
+    if (withScreenshots) await screenshot(page, `${label}-${locale}-promote`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     await page.getByTestId('tab-home').click();
     await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(m, 'home.greeting', { name: invitee.name }));
@@ -300,6 +309,31 @@ describe('client security', () => {
     await signIn(page, user.account, 'Rotated-pass-2');
     await page.waitForURL(/#\/me\/profile$/);
     expect(problems.filter((p) => !p.includes('status of 400'))).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('the Promote tab', () => {
+  it('lists active campaigns in the reader’s language and joins one', async () => {
+    const context = await phoneContext(browser, 'es-ES');
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const run = Date.now().toString(36);
+    await page.goto(`${server.url}#/register`);
+    await page.locator('#account').fill(`joiner${run}@example.com`);
+    await page.locator('#displayName').fill(`Joiner ${run}`);
+    await page.locator('#password').fill('Joiner-pass-1');
+    await page.getByTestId('register-submit').click();
+    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(readLocale('es'), 'home.greeting', { name: `Joiner ${run}` }));
+    await page.getByTestId('tab-promote').click();
+    const card = page.getByTestId(`campaign-${campaignId}`);
+    await expect.poll(() => card.locator('h2').textContent()).toBe('Té de verano');
+    expect(await card.innerText()).toMatch(/10\s%\spor venta/);
+    await page.getByTestId(`join-${campaignId}`).click();
+    await expect.poll(() => card.locator('.current-tag').textContent()).toBe(tr(readLocale('es'), 'promote.joined'));
+    const links = await server.ctx.db.selectFrom('links').innerJoin('users', 'users.id', 'links.promoter_id').select(['links.is_default']).where('users.account', '=', `joiner${run}@example.com`).execute();
+    expect(links).toEqual([{ is_default: 1 }]);
+    expect(problems).toEqual([]);
     await context.close();
   });
 });
