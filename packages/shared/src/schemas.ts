@@ -204,13 +204,11 @@ export type CampaignPatch = z.input<typeof CampaignPatchSchema>;
 export const ImageSchema = z.object({ id: z.string(), url: z.string(), width: z.number().int(), height: z.number().int(), contentType: z.string() });
 export type Image = z.infer<typeof ImageSchema>;
 
-export const AdminCampaignSchema = z.object({
+/** The terms both views show: schedule, rewards, windows, and the images. */
+const campaignTerms = {
   id: z.string(),
   status: CampaignStatusSchema,
-  names: z.record(z.string(), z.string()),
-  descriptions: z.record(z.string(), z.string()),
   landingUrl: z.string(),
-  allowedHosts: z.array(z.string()),
   startsAt: z.number().nullable(),
   endsAt: z.number().nullable(),
   leadReward: z.number().int(),
@@ -220,11 +218,18 @@ export const AdminCampaignSchema = z.object({
   overrideBps: z.number().int(),
   attributionWindowDays: z.number().int(),
   holdDays: z.number().int(),
-  approvalMode: z.enum(['auto', 'manual']),
   joinMode: z.enum(['open', 'approval']),
-  shareTexts: z.record(z.string(), z.string()),
   cover: ImageSchema.nullable(),
   posters: z.array(ImageSchema),
+};
+
+export const AdminCampaignSchema = z.object({
+  ...campaignTerms,
+  names: z.record(z.string(), z.string()),
+  descriptions: z.record(z.string(), z.string()),
+  allowedHosts: z.array(z.string()),
+  approvalMode: z.enum(['auto', 'manual']),
+  shareTexts: z.record(z.string(), z.string()),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 });
@@ -236,24 +241,10 @@ export const EnrollmentStatusSchema = z.enum(['pending', 'approved', 'rejected']
 export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int() });
 
 export const CampaignSchema = z.object({
-  id: z.string(),
-  status: CampaignStatusSchema,
+  ...campaignTerms,
   name: z.string(),
   description: z.string(),
-  landingUrl: z.string(),
-  startsAt: z.number().nullable(),
-  endsAt: z.number().nullable(),
-  leadReward: z.number().int(),
-  saleRewardType: z.enum(['bps', 'fixed']),
-  saleReward: z.number().int(),
-  tiers: z.array(TierSchema),
-  overrideBps: z.number().int(),
-  attributionWindowDays: z.number().int(),
-  holdDays: z.number().int(),
-  joinMode: z.enum(['open', 'approval']),
   shareText: z.string(),
-  cover: ImageSchema.nullable(),
-  posters: z.array(ImageSchema),
   enrollment: EnrollmentSchema.nullable(),
   currency: z.string(),
 });

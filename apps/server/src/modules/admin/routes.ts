@@ -5,7 +5,7 @@ import {
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit } from '../../platform/audit';
-import { decodeCursor, encodeCursor } from '../../platform/cursor';
+import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { AppError } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, requireAuth, staffOnly } from '../../platform/session';
@@ -31,23 +31,15 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (status) query = query.where('users.status', '=', status);
       if (role) query = query.where('users.role', '=', role);
       if (q) {
-        const like = `%${q.trim().toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+        const like = likePattern(q);
         query = query.where((eb) => eb.or([
           eb(eb.fn('lower', ['users.display_name']), 'like', like),
           eb('users.account', 'like', like),
         ]));
       }
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        query = query.where((eb) => eb.or([eb('users.created_at', '<', c.at), eb.and([eb('users.created_at', '=', c.at), eb('users.id', '<', c.id)])]));
-      }
-      const rows = await query.execute();
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
-      return {
-        items: page.map((r) => ({ ...toUser(r), inviterId: r.parent_id })),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
-      };
+      if (cursor) query = query.where(olderThan(cursor, 'users.created_at', 'users.id'));
+      const { rows, nextCursor } = pageOf(await query.execute(), limit);
+      return { items: rows.map((r) => ({ ...toUser(r), inviterId: r.parent_id })), nextCursor };
     });
 
     app.post('/api/admin/users/:id/:action', {

@@ -39,32 +39,36 @@ export async function imagesOf(db: Db, campaignIds: string[]): Promise<Map<strin
 
 const toImage = (r: ImageRow): Image => ({ id: r.id, url: imageUrl(r.id), width: r.width, height: r.height, contentType: r.content_type });
 
-function split(row: CampaignRow, images: ImageRow[]) {
+/** The fields the admin and the promoter views share (see `campaignTerms` in the schemas). */
+function terms(row: CampaignRow, images: ImageRow[]) {
   const cover = images.find((i) => i.id === row.cover_image_id);
-  return { cover: cover ? toImage(cover) : null, posters: images.filter((i) => i.kind === 'poster').map(toImage) };
-}
-
-export function toAdminCampaign(row: CampaignRow, images: ImageRow[]): AdminCampaign {
   return {
     id: row.id,
     status: row.status,
-    names: JSON.parse(row.names_json),
-    descriptions: JSON.parse(row.descriptions_json),
     landingUrl: row.landing_url,
-    allowedHosts: JSON.parse(row.allowed_hosts_json),
     startsAt: row.starts_at,
     endsAt: row.ends_at,
     leadReward: row.lead_reward,
     saleRewardType: row.sale_reward_type,
     saleReward: row.sale_reward,
-    tiers: JSON.parse(row.tiers_json),
+    tiers: JSON.parse(row.tiers_json) as { minSales: number; bps: number }[],
     overrideBps: row.override_bps,
     attributionWindowDays: row.attribution_window_days,
     holdDays: row.hold_days,
-    approvalMode: row.approval_mode,
     joinMode: row.join_mode,
+    cover: cover ? toImage(cover) : null,
+    posters: images.filter((i) => i.kind === 'poster').map(toImage),
+  };
+}
+
+export function toAdminCampaign(row: CampaignRow, images: ImageRow[]): AdminCampaign {
+  return {
+    ...terms(row, images),
+    names: JSON.parse(row.names_json),
+    descriptions: JSON.parse(row.descriptions_json),
+    allowedHosts: JSON.parse(row.allowed_hosts_json),
+    approvalMode: row.approval_mode,
     shareTexts: JSON.parse(row.share_texts_json),
-    ...split(row, images),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -78,23 +82,10 @@ export function toCampaign(
   currency: string,
 ): Campaign {
   return {
-    id: row.id,
-    status: row.status,
+    ...terms(row, images),
     name: pickLocalized(row.names_json, locale),
     description: pickLocalized(row.descriptions_json, locale),
-    landingUrl: row.landing_url,
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
-    leadReward: row.lead_reward,
-    saleRewardType: row.sale_reward_type,
-    saleReward: row.sale_reward,
-    tiers: JSON.parse(row.tiers_json),
-    overrideBps: row.override_bps,
-    attributionWindowDays: row.attribution_window_days,
-    holdDays: row.hold_days,
-    joinMode: row.join_mode,
     shareText: pickLocalized(row.share_texts_json, locale),
-    ...split(row, images),
     enrollment: enrollment ? { id: enrollment.id, campaignId: row.id, status: enrollment.status, createdAt: enrollment.created_at } : null,
     currency,
   };

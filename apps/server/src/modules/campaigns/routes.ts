@@ -7,7 +7,7 @@ import {
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
-import { decodeCursor, encodeCursor } from '../../platform/cursor';
+import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { AppError, requestLocale } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
@@ -15,8 +15,6 @@ import { readSettings } from '../../platform/settings';
 import { pickLocalized } from '../links/repository';
 import { CAMPAIGN_COLUMNS, imagesOf, imageUrl, toAdminCampaign, toCampaign } from './repository';
 import { addImage, createCampaign, decideEnrollment, join, removeImage, updateCampaign, type CampaignValues } from './service';
-
-const likePattern = (q: string) => `%${q.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -42,15 +40,10 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { limit, cursor, status } = request.query;
       let q = ctx.db.selectFrom('campaigns').select(CAMPAIGN_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
       if (status) q = q.where('status', '=', status);
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        q = q.where((eb) => eb.or([eb('created_at', '<', c.at), eb.and([eb('created_at', '=', c.at), eb('id', '<', c.id)])]));
-      }
-      const rows = await q.execute();
-      const page = rows.slice(0, limit);
-      const images = await imagesOf(ctx.db, page.map((r) => r.id));
-      const last = page[page.length - 1];
-      return { items: page.map((r) => toAdminCampaign(r, images.get(r.id) ?? [])), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+      if (cursor) q = q.where(olderThan(cursor, 'campaigns.created_at', 'campaigns.id'));
+      const { rows, nextCursor } = pageOf(await q.execute(), limit);
+      const images = await imagesOf(ctx.db, rows.map((r) => r.id));
+      return { items: rows.map((r) => toAdminCampaign(r, images.get(r.id) ?? [])), nextCursor };
     });
 
     app.get('/api/admin/campaigns/:id', {
@@ -119,17 +112,12 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .orderBy('enrollments.id', 'desc')
         .limit(limit + 1);
       if (status) q = q.where('enrollments.status', '=', status);
-      if (cursor) {
-        const c = decodeCursor(cursor);
-        q = q.where((eb) => eb.or([eb('enrollments.created_at', '<', c.at), eb.and([eb('enrollments.created_at', '=', c.at), eb('enrollments.id', '<', c.id)])]));
-      }
-      const rows = await q.execute();
-      const page = rows.slice(0, limit);
-      const last = page[page.length - 1];
+      if (cursor) q = q.where(olderThan(cursor, 'enrollments.created_at', 'enrollments.id'));
+      const { rows, nextCursor } = pageOf(await q.execute(), limit);
       const locale = requestLocale(request);
       return {
-        items: page.map((r) => ({ id: r.id, campaignId: r.campaign_id, status: r.status, createdAt: r.created_at, promoterId: r.promoter_id, promoterName: r.display_name, promoterAccount: r.account, campaignName: pickLocalized(r.names_json, locale) })),
-        nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+        items: rows.map((r) => ({ id: r.id, campaignId: r.campaign_id, status: r.status, createdAt: r.created_at, promoterId: r.promoter_id, promoterName: r.display_name, promoterAccount: r.account, campaignName: pickLocalized(r.names_json, locale) })),
+        nextCursor,
       };
     });
 
@@ -171,14 +159,9 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (joined === 'true') query = query.where('enrollments.id', 'is not', null);
         if (joined === 'false') query = query.where('enrollments.id', 'is', null);
         if (q) query = query.where((eb) => eb.or([eb(eb.fn('lower', ['campaigns.names_json']), 'like', likePattern(q)), eb(eb.fn('lower', ['campaigns.descriptions_json']), 'like', likePattern(q))]));
-        if (cursor) {
-          const c = decodeCursor(cursor);
-          query = query.where((eb) => eb.or([eb('campaigns.created_at', '<', c.at), eb.and([eb('campaigns.created_at', '=', c.at), eb('campaigns.id', '<', c.id)])]));
-        }
-        const rows = await query.execute();
-        const page = rows.slice(0, limit);
-        const last = page[page.length - 1];
-        return { items: await present(page, requestLocale(request)), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+        if (cursor) query = query.where(olderThan(cursor, 'campaigns.created_at', 'campaigns.id'));
+        const { rows, nextCursor } = pageOf(await query.execute(), limit);
+        return { items: await present(rows, requestLocale(request)), nextCursor };
       });
 
       promoter.get('/api/campaigns/:id', {

@@ -1,11 +1,11 @@
 /** Link queries: the redirect lookup, inserting links (with generated codes), listing and stats. */
+import { randomBytes } from 'node:crypto';
 import { RESERVED_CODES, type Link } from '@pa/shared';
 import type { Db } from '../../db/types';
 import { isStillAllowed } from '../../domain/destination';
 import { newId } from '../../platform/ids';
 import type { RedirectTarget } from '../../platform/link-cache';
 import { isUniqueViolation } from '../users/repository';
-import { randomBytes } from 'node:crypto';
 
 export async function loadRedirectTarget(db: Db, codeKey: string, now = Date.now()): Promise<RedirectTarget | null> {
   const row = await db

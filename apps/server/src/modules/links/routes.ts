@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { IdParamsSchema, LinkCreateSchema, LinkEnvelopeSchema, LinkListSchema, LinkPatchSchema, LinkQuerySchema, LinkStatsQuerySchema, LinkStatsSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { withClickId } from '../../domain/destination';
-import { decodeCursor, encodeCursor } from '../../platform/cursor';
+import { olderThan, pageOf } from '../../platform/listing';
 import { AppError, requestLocale } from '../../platform/errors';
 import { renderErrorPage } from '../../platform/html-pages';
 import { ERROR_PAGE_CSP } from '../../platform/security';
@@ -73,15 +73,10 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { limit, cursor, campaignId } = request.query;
         let q = selectLinks(ctx.db).where('links.promoter_id', '=', auth.userId).orderBy('links.created_at', 'desc').orderBy('links.id', 'desc').limit(limit + 1);
         if (campaignId) q = q.where('links.campaign_id', '=', campaignId);
-        if (cursor) {
-          const c = decodeCursor(cursor);
-          q = q.where((eb) => eb.or([eb('links.created_at', '<', c.at), eb.and([eb('links.created_at', '=', c.at), eb('links.id', '<', c.id)])]));
-        }
-        const rows = await q.execute();
-        const page = rows.slice(0, limit);
-        const last = page[page.length - 1];
+        if (cursor) q = q.where(olderThan(cursor, 'links.created_at', 'links.id'));
+        const { rows, nextCursor } = pageOf(await q.execute(), limit);
         const locale = requestLocale(request);
-        return { items: page.map((r) => toLink(r, locale)), nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+        return { items: rows.map((r) => toLink(r, locale)), nextCursor };
       });
 
       promoter.post('/api/links', {

@@ -1,5 +1,4 @@
 /** Link rules: who may create links for which campaign, where they may point, and their stats. */
-import type { Locale } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { resolveDestination } from '../../domain/destination';
 import { AppError } from '../../platform/errors';
@@ -77,5 +76,3 @@ export async function linkStats(ctx: AppContext, linkId: string, range: { from?:
     totals: { clicks: list.reduce((s, d) => s + d.clicks, 0), uniqueClicks: list.reduce((s, d) => s + d.uniqueClicks, 0) },
   };
 }
-
-export type { Locale };

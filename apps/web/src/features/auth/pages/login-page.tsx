@@ -4,11 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { checkAccount } from '@pa/shared/rules';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
-import { Link, useNavigate, useSearchParams } from '../../../lib/router';
+import { useNavigate, useSearchParams } from '../../../lib/router';
 import { useForm } from '../../../lib/use-form';
 import { useAppStore } from '../../../stores/app-store';
 import { Field, TextInput } from '../../../components/field';
 import { PasswordInput } from '../../../components/password-input';
+import { AuthFooter } from '../components/auth-footer';
 import { AuthLayout } from '../components/auth-layout';
 import { useLogin } from '../api/login';
 
@@ -93,10 +94,7 @@ export default function LoginPage() {
           {t('auth.signIn')}
         </Button>
       </form>
-      <p className="secure-note">{t('auth.secureNote')}</p>
-      <p className="auth-switch">
-        {t('auth.noAccount')} <Link to="/register">{t('auth.createAccount')}</Link>
-      </p>
+      <AuthFooter question={t('auth.noAccount')} to="/register" label={t('auth.createAccount')} />
     </AuthLayout>
   );
 }

@@ -5,11 +5,12 @@ import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normali
 import type { Locale } from '@pa/shared/locales';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
-import { Link, useNavigate, useSearchParams } from '../../../lib/router';
+import { useNavigate, useSearchParams } from '../../../lib/router';
 import { useForm, type Rules } from '../../../lib/use-form';
 import { useAppStore } from '../../../stores/app-store';
 import { Field, TextInput } from '../../../components/field';
 import { PasswordInput } from '../../../components/password-input';
+import { AuthFooter } from '../components/auth-footer';
 import { AuthLayout } from '../components/auth-layout';
 import { useRegister } from '../api/register';
 
@@ -104,10 +105,7 @@ export default function RegisterPage() {
           {t('auth.register')}
         </Button>
       </form>
-      <p className="secure-note">{t('auth.secureNote')}</p>
-      <p className="auth-switch">
-        {t('auth.haveAccount')} <Link to="/login">{t('auth.goSignIn')}</Link>
-      </p>
+      <AuthFooter question={t('auth.haveAccount')} to="/login" label={t('auth.goSignIn')} />
     </AuthLayout>
   );
 }

@@ -11,6 +11,8 @@ export default function DevicesPage() {
   const { t, i18n } = useTranslation();
   const sessions = useSessions();
   const revoke = useRevokeSession();
+  // The server labels sessions whose browser it could not identify with this fixed text.
+  const deviceName = (device: string) => (device === 'Unknown device' ? t('devices.unknownDevice') : device);
 
   return (
     <div className="sub-page">
@@ -33,8 +35,7 @@ export default function DevicesPage() {
                   color="danger"
                   fill="outline"
                   onClick={async () => {
-                    const device = s.device === 'Unknown device' ? t('devices.unknownDevice') : s.device;
-                    if (!(await Dialog.confirm({ content: t('devices.signOutConfirm', { device }), confirmText: t('app.confirm'), cancelText: t('app.cancel') }))) return;
+                    if (!(await Dialog.confirm({ content: t('devices.signOutConfirm', { device: deviceName(s.device) }), confirmText: t('app.confirm'), cancelText: t('app.cancel') }))) return;
                     try {
                       await revoke.mutateAsync(s.id);
                       Toast.show({ icon: 'success', content: t('devices.signedOut') });
@@ -47,7 +48,7 @@ export default function DevicesPage() {
                 </Button>
               )}
             >
-              {s.device === 'Unknown device' ? t('devices.unknownDevice') : s.device}
+              {deviceName(s.device)}
             </List.Item>
           ))}
         </List>

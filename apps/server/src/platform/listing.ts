@@ -1,0 +1,34 @@
+/**
+ * Lists: newest-first keyset pages over (time, id) with opaque cursors, and LIKE search patterns.
+ * Every paginated route uses these, so pages behave the same everywhere.
+ */
+import { sql, type Expression, type SqlBool } from 'kysely';
+import { AppError } from './errors';
+
+export function encodeCursor(at: number, id: string): string {
+  return Buffer.from(`${at}:${id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): { at: number; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split(':');
+  if (!at || !id || !/^\d+$/.test(at)) throw new AppError('VALIDATION_FAILED', { 'querystring.cursor': 'invalid' });
+  return { at: Number(at), id };
+}
+
+/** Rows after the cursor in (time desc, id desc) order; `at` and `id` are column references. */
+export function olderThan(cursor: string, at: string, id: string): Expression<SqlBool> {
+  const c = decodeCursor(cursor);
+  return sql<SqlBool>`(${sql.ref(at)} < ${c.at} or (${sql.ref(at)} = ${c.at} and ${sql.ref(id)} < ${c.id}))`;
+}
+
+/** Splits `limit + 1` fetched rows into the page and the cursor of the next one (null at the end). */
+export function pageOf<T extends { created_at: number; id: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+}
+
+/** A case-insensitive LIKE pattern for a search word, with LIKE's own characters escaped. */
+export function likePattern(q: string): string {
+  return `%${q.trim().toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
