@@ -11,6 +11,11 @@ const RegisterPage = lazy(() => import('../features/auth/pages/register-page'));
 const PendingPage = lazy(() => import('../features/auth/pages/pending-page'));
 const HomePage = lazy(() => import('../features/home/pages/home-page'));
 const PromotePage = lazy(() => import('../features/promote/pages/promote-page'));
+const CampaignPage = lazy(() => import('../features/promote/pages/campaign-page'));
+const LinksPage = lazy(() => import('../features/promote/pages/links-page'));
+const NewLinkPage = lazy(() => import('../features/promote/pages/new-link-page'));
+const LinkPage = lazy(() => import('../features/promote/pages/link-page'));
+const PosterPage = lazy(() => import('../features/promote/pages/poster-page'));
 const TeamPage = lazy(() => import('../features/team/pages/team-page'));
 const MePage = lazy(() => import('../features/me/pages/me-page'));
 const ProfilePage = lazy(() => import('../features/me/pages/profile-page'));
@@ -20,6 +25,9 @@ const DevicesPage = lazy(() => import('../features/me/pages/devices-page'));
 const AboutPage = lazy(() => import('../features/me/pages/about-page'));
 const UsersPage = lazy(() => import('../features/admin/pages/users-page'));
 const SettingsPage = lazy(() => import('../features/admin/pages/settings-page'));
+const AdminCampaignsPage = lazy(() => import('../features/admin/pages/campaigns-page'));
+const AdminCampaignPage = lazy(() => import('../features/admin/pages/campaign-page'));
+const EnrollmentsPage = lazy(() => import('../features/admin/pages/enrollments-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -32,6 +40,11 @@ export const routes: RouteDef[] = [
   { path: '/pending', page: PendingPage },
   { path: '/', page: HomePage, layouts: tabs },
   { path: '/promote', page: PromotePage, layouts: tabs },
+  { path: '/campaigns/:id', page: CampaignPage, layouts: signedIn },
+  { path: '/links', page: LinksPage, layouts: signedIn },
+  { path: '/links/new', page: NewLinkPage, layouts: signedIn },
+  { path: '/links/:id', page: LinkPage, layouts: signedIn },
+  { path: '/poster/:linkId', page: PosterPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/me', page: MePage, layouts: tabs },
   { path: '/me/profile', page: ProfilePage, layouts: signedIn },
@@ -41,6 +54,11 @@ export const routes: RouteDef[] = [
   { path: '/me/about', page: AboutPage, layouts: signedIn },
   { path: '/admin/users', page: UsersPage, layouts: staff },
   { path: '/admin/settings', page: SettingsPage, layouts: admins },
+  { path: '/admin/campaigns', page: AdminCampaignsPage, layouts: staff },
+  // Before `:id`, which would match "new" too.
+  { path: '/admin/campaigns/new', page: AdminCampaignPage, layouts: admins },
+  { path: '/admin/campaigns/:id', page: AdminCampaignPage, layouts: staff },
+  { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
 ];
 
 export function AppRoutes(): ReactNode {

@@ -37,8 +37,12 @@ async function ensureCsrfCookie() {
 
 export async function api<T>(method: Method, path: string, body?: unknown, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', 'accept-language': hooks.locale(), ...options.headers };
-  let payload: string | undefined;
-  if (body !== undefined) {
+  let payload: string | Blob | undefined;
+  if (body instanceof Blob) {
+    // Raw bytes (image uploads): the server decides the type from the bytes themselves.
+    payload = body;
+    headers['content-type'] = body.type || 'application/octet-stream';
+  } else if (body !== undefined) {
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';
     headers['content-digest'] = await contentDigest(payload);

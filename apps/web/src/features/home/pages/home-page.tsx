@@ -5,15 +5,8 @@ import { CopyField } from '../../../components/copy-field';
 import { EmptyState } from '../../../components/empty-state';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { appName } from '../../../i18n';
+import { inviteLink } from '../../../lib/links';
 import { useMe } from '../../../lib/session';
-
-/** The invite link: the app's own address (whatever sub-path it is served from) + the register route. */
-export function inviteLink(code: string, href = window.location.href): string {
-  const url = new URL(href);
-  url.hash = `#/register?invite=${encodeURIComponent(code)}`;
-  url.search = '';
-  return url.toString();
-}
 
 export default function HomePage() {
   const { t, i18n } = useTranslation();

@@ -1,5 +1,5 @@
 import { Button, Dialog, List } from 'antd-mobile';
-import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, SetOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -38,6 +38,8 @@ export default function MePage() {
       {user.role !== 'promoter' ? (
         <List className="me-list" header={t('me.staff')}>
           <List.Item prefix={<UserSetOutline />} onClick={() => navigate('/admin/users')} data-testid="me-users">{t('me.users')}</List.Item>
+          <List.Item prefix={<ShopbagOutline />} onClick={() => navigate('/admin/campaigns')} data-testid="me-campaigns">{t('me.campaigns')}</List.Item>
+          <List.Item prefix={<UserAddOutline />} onClick={() => navigate('/admin/enrollments')} data-testid="me-enrollments">{t('me.enrollments')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<SetOutline />} onClick={() => navigate('/admin/settings')} data-testid="me-settings">{t('me.settings')}</List.Item> : null}
         </List>
       ) : null}

@@ -1,0 +1,266 @@
+/**
+ * The campaign editor's model: what the inputs hold (text, as typed), how a campaign fills them,
+ * and how they become the request body, checked the way the server checks them (plus friendlier
+ * messages). Error keys are the server's field paths ("names", "tiers.0.bps", …), so the
+ * server's own field errors land on the same inputs.
+ */
+import type { AdminCampaign, CampaignCreate } from '@pa/shared';
+import { LOCALES, type Locale } from '@pa/shared/locales';
+import { formatMoney } from '../../../lib/format';
+import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '../../../lib/money-input';
+
+export const MONEY_MAX = 100_000_000;
+export const TIERS_MAX = 10;
+export const HOSTS_MAX = 20;
+export const NAME_MAX = 80;
+export const DESCRIPTION_MAX = 4000;
+export const SHARE_TEXT_MAX = 1000;
+export const WINDOW_DAYS = { min: 1, max: 365 } as const;
+export const HOLD_DAYS = { min: 0, max: 90 } as const;
+const MIN_SALES = { min: 1, max: 1_000_000 } as const;
+
+export type Texts = Record<Locale, string>;
+
+export interface TierValues {
+  /** Only for React lists: stable while rows are added and removed. */
+  key: number;
+  minSales: string;
+  percent: string;
+}
+
+export interface CampaignFormValues {
+  names: Texts;
+  descriptions: Texts;
+  shareTexts: Texts;
+  landingUrl: string;
+  allowedHosts: string;
+  leadReward: string;
+  saleRewardType: 'bps' | 'fixed';
+  saleReward: string;
+  tiers: TierValues[];
+  overrideBps: string;
+  attributionWindowDays: string;
+  holdDays: string;
+  approvalMode: 'auto' | 'manual';
+  joinMode: 'open' | 'approval';
+  /** yyyy-mm-dd, as <input type="date"> holds it; empty for none. */
+  startsAt: string;
+  endsAt: string;
+}
+
+/** A code (campaignAdmin.errors.* or fields.*) and the values its message needs. */
+export interface FieldError {
+  code: string;
+  values?: Record<string, string | number>;
+}
+export type FormErrors = Record<string, FieldError>;
+
+let tierKey = 0;
+export const newTier = (minSales = '', percent = ''): TierValues => ({ key: ++tierKey, minSales, percent });
+
+const texts = (source: Record<string, string> = {}): Texts => Object.fromEntries(LOCALES.map((l) => [l, source[l] ?? ''])) as Texts;
+
+export function emptyValues(): CampaignFormValues {
+  return {
+    names: texts(),
+    descriptions: texts(),
+    shareTexts: texts(),
+    landingUrl: '',
+    allowedHosts: '',
+    leadReward: '0',
+    saleRewardType: 'bps',
+    saleReward: '0',
+    tiers: [],
+    overrideBps: '0',
+    attributionWindowDays: '30',
+    holdDays: '7',
+    approvalMode: 'auto',
+    joinMode: 'open',
+    startsAt: '',
+    endsAt: '',
+  };
+}
+
+export function valuesFromCampaign(c: AdminCampaign, currency: string): CampaignFormValues {
+  return {
+    names: texts(c.names),
+    descriptions: texts(c.descriptions),
+    shareTexts: texts(c.shareTexts),
+    landingUrl: c.landingUrl,
+    allowedHosts: c.allowedHosts.join('\n'),
+    leadReward: minorToInputText(c.leadReward, currency),
+    saleRewardType: c.saleRewardType,
+    saleReward: c.saleRewardType === 'bps' ? bpsToPercentText(c.saleReward) : minorToInputText(c.saleReward, currency),
+    tiers: c.tiers.map((t) => newTier(String(t.minSales), bpsToPercentText(t.bps))),
+    overrideBps: bpsToPercentText(c.overrideBps),
+    attributionWindowDays: String(c.attributionWindowDays),
+    holdDays: String(c.holdDays),
+    approvalMode: c.approvalMode,
+    joinMode: c.joinMode,
+    startsAt: epochToDateInput(c.startsAt),
+    endsAt: epochToDateInput(c.endsAt),
+  };
+}
+
+/** Whether two sets of values would save the same campaign (tier row keys aside). */
+export function sameValues(a: CampaignFormValues, b: CampaignFormValues): boolean {
+  const plain = (v: CampaignFormValues) => JSON.stringify({ ...v, tiers: v.tiers.map(({ minSales, percent }) => [minSales, percent]) });
+  return plain(a) === plain(b);
+}
+
+/** "2026-05-01" → that day's local midnight in epoch ms; empty → null. */
+export function dateInputToEpoch(text: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return null;
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
+}
+
+/** Epoch ms → the local day as yyyy-mm-dd; null → empty. */
+export function epochToDateInput(epoch: number | null): string {
+  if (epoch === null) return '';
+  const d = new Date(epoch);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const HOST_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+
+/** One host per line, or separated by commas or spaces; lowercased, without duplicates. Pasted URLs keep only their host. */
+export function parseHosts(text: string): string[] {
+  const hosts = text
+    .normalize('NFKC')
+    .split(/[\s,;]+/)
+    .map((h) => {
+      const entry = h.trim().toLowerCase();
+      if (!entry.includes('://')) return entry.replace(/\.$/, '');
+      try {
+        return new URL(entry).hostname;
+      } catch {
+        return entry;
+      }
+    })
+    .filter(Boolean);
+  return [...new Set(hosts)];
+}
+
+export function isHttpsUrl(text: string): boolean {
+  try {
+    return new URL(text.trim()).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** The name shown for a campaign: in the reader's language, else English, else the first one given. */
+export function campaignName(names: Record<string, string>, locale: string): string {
+  return names[locale] || names.en || LOCALES.map((l) => names[l]).find(Boolean) || Object.values(names).find(Boolean) || '';
+}
+
+const localized = (values: Texts) => Object.fromEntries(LOCALES.map((l) => [l, values[l].trim()]).filter(([, v]) => v)) as Partial<Texts>;
+
+function wholeNumber(text: string, range: { min: number; max: number }): { value: number } | FieldError {
+  const raw = text.normalize('NFKC').trim();
+  if (!raw) return { code: 'required' };
+  if (!/^\d+$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max) return { code: 'range', values: { ...range } };
+  return { value: Number(raw) };
+}
+
+/**
+ * Checks every input and builds the body for POST (and PATCH: every field, so what is saved is
+ * exactly what is shown). `locale` only formats the limits quoted in messages.
+ */
+export function toBody(v: CampaignFormValues, currency: string, locale: string): { body: CampaignCreate; errors?: undefined } | { body?: undefined; errors: FormErrors } {
+  const errors: FormErrors = {};
+  const percentMax = new Intl.NumberFormat(locale, { style: 'percent' }).format(1);
+  const amountError = (r: AmountResult & { ok: false }, max: string): FieldError => {
+    if (r.error === 'decimals') return r.digits === 0 ? { code: 'noDecimals' } : { code: 'decimals', values: { digits: r.digits } };
+    if (r.error === 'too_large') return { code: 'tooLarge', values: { max } };
+    return { code: r.error };
+  };
+  const money = (field: string, text: string) => {
+    const r = parseMoneyInput(text, currency, MONEY_MAX);
+    if (r.ok) return r.value;
+    errors[field] = amountError(r, formatMoney(MONEY_MAX, currency, locale));
+    return 0;
+  };
+  const percent = (field: string, text: string) => {
+    const r = parsePercentToBps(text);
+    if (r.ok) return r.value;
+    errors[field] = amountError(r, percentMax);
+    return 0;
+  };
+  const integer = (field: string, text: string, range: { min: number; max: number }) => {
+    const r = wholeNumber(text, range);
+    if ('value' in r) return r.value;
+    errors[field] = r;
+    return 0;
+  };
+
+  const names = localized(v.names);
+  if (Object.keys(names).length === 0) errors.names = { code: 'nameRequired' };
+  const landingUrl = v.landingUrl.trim();
+  if (!landingUrl) errors.landingUrl = { code: 'required' };
+  else if (!isHttpsUrl(landingUrl)) errors.landingUrl = { code: 'https' };
+  const allowedHosts = parseHosts(v.allowedHosts);
+  const badHost = allowedHosts.find((h) => !HOST_RE.test(h));
+  if (badHost) errors.allowedHosts = { code: 'host', values: { host: badHost } };
+  else if (allowedHosts.length > HOSTS_MAX) errors.allowedHosts = { code: 'tooManyHosts', values: { max: HOSTS_MAX } };
+
+  const leadReward = money('leadReward', v.leadReward);
+  const saleReward = v.saleRewardType === 'bps' ? percent('saleReward', v.saleReward) : money('saleReward', v.saleReward);
+  const seen = new Set<number>();
+  const tiers = v.tiers.map((t, i) => {
+    const minSales = integer(`tiers.${i}.minSales`, t.minSales, MIN_SALES);
+    if (!errors[`tiers.${i}.minSales`] && seen.has(minSales)) errors[`tiers.${i}.minSales`] = { code: 'duplicateTier' };
+    seen.add(minSales);
+    return { minSales, bps: percent(`tiers.${i}.bps`, t.percent) };
+  });
+  const overrideBps = percent('overrideBps', v.overrideBps);
+  const attributionWindowDays = integer('attributionWindowDays', v.attributionWindowDays, WINDOW_DAYS);
+  const holdDays = integer('holdDays', v.holdDays, HOLD_DAYS);
+  const startsAt = dateInputToEpoch(v.startsAt);
+  const endsAt = dateInputToEpoch(v.endsAt);
+  if (startsAt !== null && endsAt !== null && endsAt <= startsAt) errors.endsAt = { code: 'endBeforeStart' };
+
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    body: {
+      names,
+      descriptions: localized(v.descriptions),
+      shareTexts: localized(v.shareTexts),
+      landingUrl,
+      allowedHosts,
+      leadReward,
+      saleRewardType: v.saleRewardType,
+      saleReward,
+      tiers,
+      overrideBps,
+      attributionWindowDays,
+      holdDays,
+      approvalMode: v.approvalMode,
+      joinMode: v.joinMode,
+      startsAt,
+      endsAt,
+    },
+  };
+}
+
+/** The server's field errors, on the inputs that show them (each host is checked by the one hosts box). */
+export function serverErrors(fields: Record<string, string>): FormErrors {
+  const errors: FormErrors = {};
+  for (const [path, code] of Object.entries(fields)) {
+    const key = path.startsWith('allowedHosts') ? 'allowedHosts' : path;
+    errors[key] ??= { code: key === 'names' && code === 'required' ? 'nameRequired' : code };
+  }
+  return errors;
+}
+
+/** The locales whose texts have an error, to mark them in the language switch. */
+export function localesWithErrors(errors: FormErrors): Set<string> {
+  const found = new Set<string>();
+  for (const key of Object.keys(errors)) {
+    const m = /^(?:names|descriptions|shareTexts)\.(.+)$/.exec(key);
+    if (m) found.add(m[1]!);
+  }
+  return found;
+}

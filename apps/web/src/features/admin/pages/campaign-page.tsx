@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { useParams } from '../../../lib/router';
+import { useMe } from '../../../lib/session';
+import { useCampaign } from '../api/campaigns';
+import { useCurrency } from '../api/currency';
+import { CampaignForm } from '../components/campaign-form';
+import { campaignName } from '../lib/campaign-form';
+
+function NewCampaign({ currency }: { currency: string }) {
+  return <CampaignForm currency={currency} canEdit />;
+}
+
+function EditCampaign({ id, currency, canEdit }: { id: string; currency: string; canEdit: boolean }) {
+  const { t, i18n } = useTranslation();
+  const campaign = useCampaign(id);
+  if (campaign.isPending) return <><PageNav title={t('campaignAdmin.edit')} fallback="/admin/campaigns" /><PageLoading /></>;
+  if (campaign.isError) return <><PageNav title={t('campaignAdmin.edit')} fallback="/admin/campaigns" /><PageError error={campaign.error} onRetry={() => campaign.refetch()} /></>;
+  return (
+    <>
+      <PageNav title={campaignName(campaign.data.names, i18n.language) || t('campaignAdmin.edit')} fallback="/admin/campaigns" />
+      {/* Keyed by id: the form starts from the campaign once; later saves reset it themselves. */}
+      <CampaignForm key={campaign.data.id} campaign={campaign.data} currency={currency} canEdit={canEdit} />
+    </>
+  );
+}
+
+/** `/admin/campaigns/new` (admins) and `/admin/campaigns/:id` (staff; only admins edit). */
+export default function CampaignPage() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const me = useMe();
+  const { currency } = useCurrency();
+  const canEdit = me.data?.role === 'admin';
+  return (
+    <div className="sub-page ca-page">
+      {!currency ? (
+        <>
+          <PageNav title={id ? t('campaignAdmin.edit') : t('campaignAdmin.new')} fallback="/admin/campaigns" />
+          <PageLoading />
+        </>
+      ) : id ? (
+        <EditCampaign id={id} currency={currency} canEdit={canEdit} />
+      ) : (
+        <>
+          <PageNav title={t('campaignAdmin.new')} fallback="/admin/campaigns" />
+          <NewCampaign currency={currency} />
+        </>
+      )}
+    </div>
+  );
+}

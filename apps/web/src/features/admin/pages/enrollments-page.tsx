@@ -1,0 +1,85 @@
+import { Button, Dialog, List, Tabs, Toast } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../components/empty-state';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { errorText } from '../../../lib/errors';
+import { formatDate } from '../../../lib/format';
+import { useEnrollmentAction, useEnrollments, type AdminEnrollment, type EnrollmentAction, type EnrollmentStatus } from '../api/enrollments';
+
+const STATUSES: EnrollmentStatus[] = ['pending', 'approved', 'rejected'];
+
+function EnrollmentList({ status }: { status: EnrollmentStatus }) {
+  const { t, i18n } = useTranslation();
+  const enrollments = useEnrollments(status, i18n.language);
+  const act = useEnrollmentAction();
+  if (enrollments.isPending) return <PageLoading />;
+  if (enrollments.isError) return <PageError error={enrollments.error} onRetry={() => enrollments.refetch()} />;
+  const items = enrollments.data.pages.flatMap((p) => p.items);
+  if (items.length === 0) return <EmptyState title={t(`campaignAdmin.enrollments.empty.${status}`)} body={t('campaignAdmin.enrollments.emptyBody')} />;
+
+  const run = async (e: AdminEnrollment, action: EnrollmentAction) => {
+    const values = { name: e.promoterName, campaign: e.campaignName };
+    if (action === 'reject' && !(await Dialog.confirm({ content: t('campaignAdmin.enrollments.confirmReject', values), confirmText: t('campaignAdmin.enrollments.reject'), cancelText: t('app.cancel') }))) return;
+    try {
+      await act.mutateAsync({ id: e.id, action });
+      Toast.show({ icon: 'success', content: t(`campaignAdmin.enrollments.done.${action}`, values) });
+    } catch (error) {
+      Toast.show({ content: errorText(t, error) });
+    }
+  };
+
+  return (
+    <>
+      <List data-testid={`enrollments-${status}`}>
+        {items.map((e) => (
+          <List.Item
+            key={e.id}
+            data-testid={`enrollment-${e.id}`}
+            description={
+              <>
+                <span className="list-value">{e.promoterAccount}</span>
+                <br />
+                <span className="ca-enrollment-campaign">{e.campaignName}</span>
+                <br />
+                <span>{t('campaignAdmin.enrollments.requested', { date: formatDate(e.createdAt, i18n.language) })}</span>
+              </>
+            }
+            extra={status === 'pending' ? (
+              <div className="row-actions">
+                <Button size="small" color="primary" onClick={() => void run(e, 'approve')} data-testid={`approve-enrollment-${e.id}`}>
+                  {t('campaignAdmin.enrollments.approve')}
+                </Button>
+                <Button size="small" color="danger" fill="outline" onClick={() => void run(e, 'reject')} data-testid={`reject-enrollment-${e.id}`}>
+                  {t('campaignAdmin.enrollments.reject')}
+                </Button>
+              </div>
+            ) : null}
+          >
+            {e.promoterName}
+          </List.Item>
+        ))}
+      </List>
+      {enrollments.hasNextPage ? (
+        <div className="load-more">
+          <Button size="small" loading={enrollments.isFetchingNextPage} onClick={() => void enrollments.fetchNextPage()}>{t('admin.loadMore')}</Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export default function EnrollmentsPage() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<EnrollmentStatus>('pending');
+  return (
+    <div className="sub-page">
+      <PageNav title={t('campaignAdmin.enrollments.title')} fallback="/me" />
+      <Tabs activeKey={status} onChange={(key) => setStatus(key as EnrollmentStatus)}>
+        {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`enrollment-tab-${s}`}>{t(`campaignAdmin.enrollments.status.${s}`)}</span>} />)}
+      </Tabs>
+      <EnrollmentList key={status} status={status} />
+    </div>
+  );
+}

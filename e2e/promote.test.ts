@@ -1,0 +1,270 @@
+/// <reference lib="dom" />
+/**
+ * The promoter's first half of the day, end to end in Chromium at 390×844: an admin creates and
+ * activates a campaign with a poster template → a promoter joins, copies the link, makes and saves
+ * the poster (a 750×1334 PNG whose QR code decodes to the link) → a visitor in a fresh context
+ * opens the link and lands on the (HTTPS) landing page with pa_click → the link shows 1 click,
+ * 1 unique. Then Promote, campaign detail, link detail and poster in all five languages.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import jsQR from 'jsqr';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { LOCALES } from '@pa/shared/locales';
+import { createStaff, launchBrowser, phoneContext, readLocale, ROOT, screenshot, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let browser: Browser;
+/** The merchant's landing page: HTTPS (campaigns accept nothing else), with a test certificate for localhost. */
+let landing: https.Server;
+let landingUrl: string;
+const landed: string[] = [];
+
+beforeAll(async () => {
+  server = await startServer();
+  landing = https.createServer(
+    { key: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-key.pem')), cert: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-cert.pem')) },
+    (req, res) => {
+      landed.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Shop</title><h1 id="landing">Summer Tea shop</h1><p id="click">${new URL(req.url ?? '/', 'https://x').searchParams.get('pa_click') ?? ''}</p>`);
+    },
+  );
+  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
+  landingUrl = `https://localhost:${(landing.address() as AddressInfo).port}/tea`;
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => landing?.close(r));
+  await server?.close();
+});
+
+const en = readLocale('en');
+const NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' } as const;
+const SHARE = { en: 'Cold tea for hot days, try {name}: {link}', 'zh-Hans': '夏天就喝{name}，戳这里：{link}', 'zh-Hant': '夏天就喝{name}，點這裡：{link}', fr: 'Du thé froid pour l’été — {name} : {link}', es: 'Té frío para el verano — {name}: {link}' } as const;
+
+/** A poster template drawn by the browser itself (a real PNG of 750×1334), as a designer would upload. */
+async function drawTemplate(page: Page): Promise<Buffer> {
+  const dataUrl = await page.evaluate(() => {
+    const c = document.createElement('canvas');
+    c.width = 750;
+    c.height = 1334;
+    const ctx = c.getContext('2d')!;
+    const g = ctx.createLinearGradient(0, 0, 0, 1334);
+    g.addColorStop(0, '#ffd666');
+    g.addColorStop(1, '#d46b08');
+    ctx.fillStyle = g;
+    ctx.fillRect(0, 0, 750, 1334);
+    ctx.fillStyle = 'rgba(255,255,255,0.35)';
+    for (let i = 0; i < 6; i++) {
+      ctx.beginPath();
+      ctx.arc(120 + i * 110, 300 + (i % 2) * 160, 70, 0, Math.PI * 2);
+      ctx.fill();
+    }
+    ctx.fillStyle = '#ffffff';
+    ctx.font = 'bold 88px sans-serif';
+    ctx.fillText('SUMMER TEA', 60, 720);
+    return c.toDataURL('image/png');
+  });
+  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
+}
+
+/** Reads a PNG's size from its IHDR chunk. */
+function pngSize(png: Buffer) {
+  expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** Decodes the QR code in a PNG: the browser turns the PNG into pixels, jsQR (in Node) reads them. */
+async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
+  const pixels = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    // The lower quarter holds the QR card; reading only it keeps the transfer small.
+    const top = Math.floor(c.height * 0.7);
+    return { data: Array.from(ctx.getImageData(0, top, c.width, c.height - top).data), width: c.width, height: c.height - top };
+  }, png.toString('base64'));
+  return jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
+}
+
+async function signIn(page: Page, account: string, password: string) {
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('greeting').waitFor();
+}
+
+async function setLanguage(page: Page, locale: string) {
+  await page.goto(`${server.url}#/me/language`);
+  await page.getByTestId(`lang-${locale}`).click();
+  await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
+}
+
+async function clipboard(page: Page) {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+describe('campaign → link → poster → tracked visit', () => {
+  it('runs the whole share loop and counts the visit once', async () => {
+    const run = Date.now().toString(36);
+
+    // 1. The admin creates the campaign in the console, uploads a poster template and activates it.
+    await createStaff(server.ctx, 'admin', `admin${run}@example.com`, 'Admin-pass-1');
+    const adminContext = await phoneContext(browser);
+    const admin = await adminContext.newPage();
+    const adminProblems = watchProblems(admin);
+    await admin.goto(`${server.url}#/login`);
+    await signIn(admin, `admin${run}@example.com`, 'Admin-pass-1');
+    await admin.goto(`${server.url}#/admin/campaigns`);
+    await admin.getByTestId('new-campaign').click();
+    for (const locale of LOCALES) {
+      await admin.getByTestId(`locale-${locale}`).click();
+      await admin.locator('#campaign-name').fill(NAMES[locale]);
+      await admin.locator('#campaign-share-text').fill(SHARE[locale]);
+    }
+    await admin.getByTestId('locale-en').click();
+    await admin.locator('#campaign-description').fill('Cold brew for hot days. Every bottle is brewed for 12 hours.');
+    await admin.locator('#campaign-landing').fill(landingUrl);
+    await admin.locator('#campaign-sale-reward').fill('10');
+    await admin.locator('#campaign-lead-reward').fill('2.50');
+    await admin.getByTestId('campaign-save').click();
+    await admin.waitForURL(/#\/admin\/campaigns\/[0-9A-Z]+$/);
+    const campaignId = admin.url().split('/').pop()!;
+    await admin.getByTestId('poster-input').setInputFiles({ name: 'summer.png', mimeType: 'image/png', buffer: await drawTemplate(admin) });
+    await expect.poll(async () => (await server.ctx.db.selectFrom('campaign_images').select('kind').where('campaign_id', '=', campaignId).execute()).map((r) => r.kind)).toEqual(['poster']);
+    await admin.getByTestId('campaign-activate').click();
+    await expect.poll(async () => (await server.ctx.db.selectFrom('campaigns').select('status').where('id', '=', campaignId).executeTakeFirst())?.status).toBe('active');
+    await screenshot(admin, 'promote-en-admin-campaign');
+    expect(adminProblems).toEqual([]);
+    await adminContext.close();
+
+    // 2. A promoter registers, finds the campaign, reads its terms and joins.
+    const context = await phoneContext(browser);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    const name = `Mia ${run}`;
+    await page.goto(`${server.url}#/register`);
+    await page.locator('#account').fill(`mia${run}@example.com`);
+    await page.locator('#displayName').fill(name);
+    await page.locator('#password').fill('Promoter-pass-1');
+    await page.getByTestId('register-submit').click();
+    await page.getByTestId('greeting').waitFor();
+    await page.getByTestId('tab-promote').click();
+    await page.getByTestId(`open-${campaignId}`).click();
+    await expect.poll(() => page.getByTestId('campaign-name').textContent()).toBe('Summer Tea');
+    const terms = await page.getByTestId('campaign-terms').innerText();
+    expect(terms).toContain(tr(en, 'campaign.terms.salePercent', { value: '10%' }));
+    expect(terms).toContain(tr(en, 'campaign.terms.lead', { value: 'CN¥2.50' }));
+    await page.getByTestId(`join-${campaignId}`).click();
+
+    // 3. The default link is there: copy it, and the share text filled with it.
+    const linkField = page.getByTestId('campaign-link');
+    await linkField.waitFor();
+    const link = (await linkField.textContent())!;
+    expect(link).toMatch(new RegExp(`^${server.url}r/[0-9A-Za-z_-]{4,}$`));
+    await page.locator('.copy-field', { has: linkField }).getByRole('button').click();
+    await expect.poll(() => clipboard(page)).toBe(link);
+    await page.locator('.copy-field', { has: page.getByTestId('campaign-share-text') }).getByRole('button').click();
+    await expect.poll(() => clipboard(page)).toBe(`Cold tea for hot days, try Summer Tea: ${link}`);
+
+    // 4. The poster maker: campaign template, QR, name and code → a PNG of 750×1334 whose QR is the link.
+    await page.getByTestId('campaign-poster').click();
+    await page.getByTestId('poster-image').waitFor();
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByTestId('poster-save').click();
+    const download = await downloadPromise;
+    const code = link.split('/').pop()!;
+    expect(download.suggestedFilename()).toBe(`poster-${code}.png`);
+    const png = fs.readFileSync((await download.path())!);
+    expect(pngSize(png)).toEqual({ width: 750, height: 1334 });
+    expect(await decodeQr(page, png)).toBe(link);
+    expect(problems).toEqual([]);
+
+    // 5. A visitor in a fresh browser context opens the link and lands on the shop with pa_click.
+    const visitorContext = await browser.newContext({ ignoreHTTPSErrors: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(link);
+    await visitor.locator('#landing').waitFor();
+    const landedUrl = new URL(visitor.url());
+    expect(`${landedUrl.origin}${landedUrl.pathname}`).toBe(landingUrl);
+    const clickId = landedUrl.searchParams.get('pa_click');
+    expect(clickId).toMatch(/^[0-9A-Z]{26}$/);
+    await visitorContext.close();
+
+    // 6. The promoter's link detail shows the visit: 1 click, 1 unique (clicks are written in batches).
+    await page.goto(`${server.url}#/links`);
+    await page.getByTestId(`link-${code}`).click();
+    await expect.poll(async () => {
+      await page.reload();
+      await page.getByTestId('link-clicks').waitFor();
+      return [await page.getByTestId('link-clicks').textContent(), await page.getByTestId('link-unique').textContent()];
+    }, { timeout: 10_000 }).toEqual(['1', '1']);
+    const stored = await server.ctx.db.selectFrom('clicks').select(['id', 'is_unique', 'is_bot', 'device']).execute();
+    expect(stored).toEqual([{ id: clickId, is_unique: 1, is_bot: 0, device: 'mobile' }]);
+    const linkPath = new URL(page.url()).hash;
+
+    // 7. The four screens in every language, with nothing left untranslated or overflowing.
+    for (const locale of LOCALES) {
+      const m = readLocale(locale);
+      await setLanguage(page, locale);
+      await page.goto(`${server.url}#/promote`);
+      await expect.poll(() => page.getByTestId(`campaign-${campaignId}`).locator('h2').textContent()).toBe(NAMES[locale]);
+      await screenshot(page, `promote-${locale}-promote`);
+      await page.goto(`${server.url}#/campaigns/${campaignId}`);
+      await expect.poll(() => page.getByTestId('campaign-name').textContent()).toBe(NAMES[locale]);
+      await page.getByTestId('campaign-share-text').waitFor();
+      expect(await page.getByTestId('campaign-share-text').textContent()).toBe(SHARE[locale].replace('{name}', NAMES[locale]).replace('{link}', link));
+      await screenshot(page, `promote-${locale}-campaign`);
+      await page.goto(`${server.url}${linkPath}`);
+      await expect.poll(() => page.getByTestId('link-clicks').textContent()).toBe('1');
+      await expect.poll(() => page.locator('.page-nav-title').textContent()).toBe(tr(m, 'links.detail'));
+      await page.getByTestId('qr-image').waitFor();
+      await screenshot(page, `promote-${locale}-link`);
+      await page.getByTestId('link-poster').click();
+      await page.getByTestId('poster-image').waitFor();
+      await screenshot(page, `promote-${locale}-poster`);
+      const body = await page.locator('body').innerText();
+      expect(body).not.toMatch(UNTRANSLATED);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+      expect(overflow, locale).toBe(false);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('makes the invite poster on Team with the invite link in its QR code', async () => {
+    const run = Date.now().toString(36);
+    const context = await phoneContext(browser, 'zh-CN');
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}#/register`);
+    await page.locator('#account').fill(`lei${run}@example.com`);
+    await page.locator('#displayName').fill('李雷');
+    await page.locator('#password').fill('Promoter-pass-1');
+    await page.getByTestId('register-submit').click();
+    await page.getByTestId('greeting').waitFor();
+    await page.getByTestId('tab-team').click();
+    const invite = (await page.getByTestId('team-invite-link').textContent())!;
+    expect(invite).toMatch(/#\/register\?invite=[0-9A-Z]{8}$/);
+    await page.getByTestId('invite-poster').click();
+    await page.getByTestId('poster-image').waitFor();
+    await screenshot(page, 'promote-zh-Hans-invite-poster');
+    const downloadPromise = page.waitForEvent('download');
+    await page.getByTestId('poster-save').click();
+    const png = fs.readFileSync((await (await downloadPromise).path())!);
+    expect(pngSize(png)).toEqual({ width: 750, height: 1334 });
+    expect(await decodeQr(page, png)).toBe(invite);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
