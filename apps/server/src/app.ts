@@ -12,8 +12,10 @@ import { hitRateLimit } from './platform/rate-limit';
 import { AppError } from './platform/errors';
 import { sessionHook } from './platform/session';
 import { adminRoutes } from './modules/admin/routes';
+import { apiKeyRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
+import { commissionRoutes } from './modules/commissions/routes';
 import { linkRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
 import { systemRoutes } from './modules/system/routes';
@@ -65,6 +67,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     openapi: {
       info: { title: 'Promotion Assistant API', version: ctx.config.version, description: 'JSON over HTTP. Browser calls use the session cookie plus X-CSRF-Token and Content-Digest headers; see docs/api.md.' },
       servers: [{ url: '/' }],
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key made by an admin (api/admin/api-keys)' } } },
     },
     transform: jsonSchemaTransform,
   });
@@ -82,6 +85,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(adminRoutes(ctx));
   await app.register(campaignRoutes(ctx));
   await app.register(linkRoutes(ctx));
+  await app.register(apiKeyRoutes(ctx));
+  await app.register(commissionRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
 }

@@ -3,6 +3,7 @@ import { buildApp, LOG_REDACT } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './db/seed-demo';
+import { startCommissionScheduler } from './modules/commissions/scheduler';
 import { startMaintenance } from './platform/maintenance';
 
 async function main() {
@@ -27,6 +28,7 @@ async function main() {
   const app = await buildApp(ctx, { logger: { level: config.logLevel, redact: LOG_REDACT } });
 
   const stopMaintenance = startMaintenance(ctx.db, app.log);
+  const stopScheduler = startCommissionScheduler(ctx, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +39,7 @@ async function main() {
     force.unref();
     try {
       stopMaintenance();
+      stopScheduler();
       await app.close(); // stops accepting, waits for in-flight requests, writes buffered clicks
       app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written }, 'stopped');
       await handle.close();

@@ -51,6 +51,8 @@ export const FIELD_CODES = [
   'reserved',
   'taken',
   'not_allowed',
+  'not_found',
+  'too_large',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -299,3 +299,148 @@ export const LinkStatsSchema = z.object({
   totals: z.object({ clicks: z.number().int(), uniqueClicks: z.number().int() }),
 });
 export type LinkStats = z.infer<typeof LinkStatsSchema>;
+
+// ——— Money: API keys, conversions, commissions, wallet, ledger ———
+
+export const MAX_AMOUNT = 1_000_000_000_000; // 10^12 minor units
+const AmountSchema = z.number().int().min(0).max(MAX_AMOUNT);
+export const API_SCOPES = ['conversions:write', 'conversions:read'] as const;
+export const ApiScopeSchema = z.enum(API_SCOPES);
+
+export const ApiKeyCreateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(60),
+  scopes: z.array(ApiScopeSchema).min(1).max(API_SCOPES.length),
+  requireSignature: z.boolean().default(false),
+});
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(ApiScopeSchema),
+  requireSignature: z.boolean(),
+  createdAt: z.number().int(),
+  lastUsedAt: z.number().int().nullable(),
+  revokedAt: z.number().int().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+export const ApiKeyCreatedSchema = z.object({ id: z.string(), secret: z.string(), apiKey: ApiKeySchema });
+export const ApiKeyListSchema = z.object({ items: z.array(ApiKeySchema) });
+
+export const ConversionKindSchema = z.enum(['lead', 'sale', 'refund']);
+export const ConversionCreateSchema = z
+  .strictObject({
+    campaignId: z.string().trim().min(1).max(64),
+    kind: ConversionKindSchema,
+    externalId: z.string().trim().min(1).max(128),
+    amount: AmountSchema.optional(),
+    clickId: z.string().trim().max(64).optional(),
+    couponCode: z.string().trim().max(64).optional(),
+    linkCode: z.string().trim().max(64).optional(),
+    customerExternalId: z.string().trim().max(128).optional(),
+    customerEmailSha256: z.string().trim().regex(/^[0-9a-fA-F]{64}$/).transform((v) => v.toLowerCase()).optional(),
+    refundOf: z.string().trim().min(1).max(128).optional(),
+    occurredAt: z.number().int().min(0).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if ((v.kind === 'sale' || v.kind === 'refund') && (v.amount === undefined || v.amount <= 0)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'required', params: { fieldCode: v.amount === undefined ? 'required' : 'invalid' } });
+    }
+    if (v.kind === 'refund' && !v.refundOf) ctx.addIssue({ code: 'custom', path: ['refundOf'], message: 'required', params: { fieldCode: 'required' } });
+    if (v.kind !== 'refund' && v.refundOf) ctx.addIssue({ code: 'custom', path: ['refundOf'], message: 'not allowed', params: { fieldCode: 'not_allowed' } });
+  });
+export type ConversionCreate = z.input<typeof ConversionCreateSchema>;
+
+export const ConversionStatusSchema = z.enum(['attributed', 'unattributed', 'rejected']);
+export const CommissionStatusSchema = z.enum(['pending', 'approved', 'rejected', 'reversed']);
+export type CommissionStatus = z.infer<typeof CommissionStatusSchema>;
+
+export const ConversionSchema = z.object({
+  id: z.string(),
+  campaignId: z.string(),
+  kind: ConversionKindSchema,
+  externalId: z.string(),
+  amount: z.number().int(),
+  refundedAmount: z.number().int(),
+  refundOf: z.string().nullable(),
+  customerExternalId: z.string().nullable(),
+  clickId: z.string().nullable(),
+  couponCode: z.string().nullable(),
+  linkCode: z.string().nullable(),
+  promoterId: z.string().nullable(),
+  linkId: z.string().nullable(),
+  attributedBy: z.enum(['coupon', 'click', 'customer', 'link']).nullable(),
+  status: ConversionStatusSchema,
+  reason: z.string().nullable(),
+  occurredAt: z.number().int(),
+  receivedAt: z.number().int(),
+});
+export type Conversion = z.infer<typeof ConversionSchema>;
+
+export const CommissionSchema = z.object({
+  id: z.string(),
+  conversionId: z.string(),
+  campaignId: z.string(),
+  campaignName: z.string(),
+  promoterId: z.string(),
+  linkId: z.string().nullable(),
+  linkCode: z.string().nullable(),
+  level: z.number().int(),
+  kind: z.enum(['lead', 'sale']),
+  rule: z.string(),
+  base: z.number().int(),
+  rateBps: z.number().int().nullable(),
+  amount: z.number().int(),
+  reversedAmount: z.number().int(),
+  status: CommissionStatusSchema,
+  occurredAt: z.number().int(),
+  availableAt: z.number().int(),
+  createdAt: z.number().int(),
+  decidedAt: z.number().int().nullable(),
+  reason: z.string().nullable(),
+});
+export type Commission = z.infer<typeof CommissionSchema>;
+export const ConversionResultSchema = z.object({ conversion: ConversionSchema, commissions: z.array(CommissionSchema) });
+export type ConversionResult = z.infer<typeof ConversionResultSchema>;
+
+export const CommissionEventSchema = z.object({ status: z.string(), amount: z.number().int(), reason: z.string().nullable(), at: z.number().int() });
+export const CommissionDetailSchema = z.object({
+  commission: CommissionSchema,
+  conversion: z.object({ kind: ConversionKindSchema, externalId: z.string(), amount: z.number().int(), refundedAmount: z.number().int(), attributedBy: z.string().nullable(), occurredAt: z.number().int() }),
+  events: z.array(CommissionEventSchema),
+  currency: z.string(),
+});
+export const CommissionListSchema = z.object({ items: z.array(CommissionSchema), nextCursor: z.string().nullable() });
+export const CommissionQuerySchema = PageQuerySchema.extend({
+  status: CommissionStatusSchema.optional(),
+  campaignId: z.string().max(64).optional(),
+  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+});
+
+export const WalletSchema = z.object({ currency: z.string(), available: z.number().int(), pending: z.number().int(), withdrawing: z.number().int(), paidOut: z.number().int() });
+export type Wallet = z.infer<typeof WalletSchema>;
+
+export const LedgerLineSchema = z.object({
+  journalId: z.string(),
+  kind: z.string(),
+  refType: z.string(),
+  refId: z.string(),
+  account: z.enum(['pending', 'available', 'withdrawing', 'paid_out']),
+  amount: z.number().int(),
+  memo: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  at: z.number().int(),
+});
+export type LedgerLine = z.infer<typeof LedgerLineSchema>;
+export const LedgerListSchema = z.object({ items: z.array(LedgerLineSchema), nextCursor: z.string().nullable() });
+
+export const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.string().nullable(), campaignName: z.string() });
+export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
+export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string() });
+export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
+export const CommissionDecisionSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
+export const CommissionBulkSchema = z.strictObject({
+  ids: z.array(z.string().min(1).max(64)).min(1).max(100),
+  action: z.enum(['approve', 'reject']),
+  reason: z.string().trim().min(1).max(500).optional(),
+});
+export const LedgerCheckSchema = z.object({ ok: z.boolean(), breaches: z.array(z.object({ kind: z.string(), ref: z.string(), detail: z.string() })) });

@@ -84,6 +84,13 @@ export interface Database {
   clicks: ClicksTable;
   visitor_seen: VisitorSeenTable;
   link_daily_stats: LinkDailyStatsTable;
+  api_keys: ApiKeysTable;
+  conversions: ConversionsTable;
+  commissions: CommissionsTable;
+  commission_events: CommissionEventsTable;
+  ledger_journals: LedgerJournalsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_balances: LedgerBalancesTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -182,4 +189,113 @@ export interface LinkDailyStatsTable {
   clicks: number;
   unique_clicks: number;
   bot_clicks: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** The first characters of the secret, shown in lists so a key can be recognised. */
+  prefix: string;
+  /** SHA-256 of the secret: how a presented key is found. */
+  secret_hash: string;
+  /** The secret sealed with the master key, for X-Signature checks. Never returned. */
+  secret_sealed: string;
+  scopes_json: string;
+  require_signature: number;
+  created_by: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export type ConversionKind = 'lead' | 'sale' | 'refund';
+export type ConversionStatus = 'attributed' | 'unattributed' | 'rejected';
+export type AttributedBy = 'coupon' | 'click' | 'customer' | 'link';
+
+export interface ConversionsTable {
+  id: string;
+  campaign_id: string;
+  kind: ConversionKind;
+  external_id: string;
+  amount: number;
+  /** Sales: the total refunded so far. */
+  refunded_amount: number;
+  /** Refunds: the id of the sale conversion they refund. */
+  refund_of: string | null;
+  customer_external_id: string | null;
+  customer_email_sha256: string | null;
+  click_id: string | null;
+  coupon_code: string | null;
+  link_code: string | null;
+  promoter_id: string | null;
+  link_id: string | null;
+  attributed_by: AttributedBy | null;
+  status: ConversionStatus;
+  reason: string | null;
+  occurred_at: number;
+  received_at: number;
+  api_key_id: string | null;
+}
+
+export type CommissionStatus = 'pending' | 'approved' | 'rejected' | 'reversed';
+
+export interface CommissionsTable {
+  id: string;
+  conversion_id: string;
+  campaign_id: string;
+  promoter_id: string;
+  link_id: string | null;
+  /** Level 2: the promoter whose sale earned this override. */
+  source_promoter_id: string | null;
+  level: number;
+  kind: 'lead' | 'sale';
+  rule: string;
+  base: number;
+  rate_bps: number | null;
+  amount: number;
+  /** What refunds have taken back so far (≤ amount). */
+  reversed_amount: number;
+  status: CommissionStatus;
+  occurred_at: number;
+  /** YYYY-MM of occurred_at in the installation's time zone (monthly tiers). */
+  month: string;
+  available_at: number;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  reason: string | null;
+}
+
+export interface CommissionEventsTable {
+  id: string;
+  commission_id: string;
+  /** created | approved | rejected | reversed | partially_reversed */
+  status: string;
+  amount: number;
+  actor_id: string | null;
+  reason: string | null;
+  at: number;
+}
+
+export interface LedgerJournalsTable {
+  id: string;
+  kind: string;
+  ref_type: string;
+  ref_id: string;
+  promoter_id: string | null;
+  memo_json: string;
+  at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: string;
+  journal_id: string;
+  account: string;
+  amount: number;
+}
+
+export interface LedgerBalancesTable {
+  account: string;
+  balance: number;
+  updated_at: number;
 }

@@ -8,6 +8,13 @@ import { contentDigestMatches } from './crypto/digest';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received (JSON calls), for signatures computed over the raw bytes. */
+    rawBody?: Buffer;
+  }
+}
+
 export function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
   const header = request.headers['content-digest'];
   const value = Array.isArray(header) ? header.join(',') : header;
@@ -32,6 +39,7 @@ export function registerBodyParsers(app: FastifyInstance) {
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
     const buffer = body as Buffer;
+    request.rawBody = buffer;
     try {
       verifyBodyDigest(request, buffer);
     } catch (error) {

@@ -21,11 +21,14 @@ export function olderThan(cursor: string, at: string, id: string): Expression<Sq
   return sql<SqlBool>`(${sql.ref(at)} < ${c.at} or (${sql.ref(at)} = ${c.at} and ${sql.ref(id)} < ${c.id}))`;
 }
 
-/** Splits `limit + 1` fetched rows into the page and the cursor of the next one (null at the end). */
-export function pageOf<T extends { created_at: number; id: string }>(rows: T[], limit: number): { rows: T[]; nextCursor: string | null } {
+/**
+ * Splits `limit + 1` fetched rows into the page and the cursor of the next one (null at the end).
+ * The cursor is (created_at, id) unless `key` names the page's own (time, id) order.
+ */
+export function pageOf<T>(rows: T[], limit: number, key: (row: T) => [number, string] = (r) => [Number((r as { created_at: number }).created_at), (r as { id: string }).id]): { rows: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor(...key(last)) : null };
 }
 
 /** A case-insensitive LIKE pattern for a search word, with LIKE's own characters escaped. */

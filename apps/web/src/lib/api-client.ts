@@ -42,6 +42,7 @@ export async function api<T>(method: Method, path: string, body?: unknown, optio
     // Raw bytes (image uploads): the server decides the type from the bytes themselves.
     payload = body;
     headers['content-type'] = body.type || 'application/octet-stream';
+    headers['content-digest'] = await contentDigest(await body.arrayBuffer());
   } else if (body !== undefined) {
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';

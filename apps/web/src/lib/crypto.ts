@@ -6,8 +6,8 @@
 import type { PublicKey, Sealed } from '@pa/shared';
 import { base64ToBytes, bytesToBase64 } from './encoding';
 
-export async function contentDigest(body: string): Promise<string> {
-  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+export async function contentDigest(body: string | ArrayBuffer): Promise<string> {
+  const hash = await crypto.subtle.digest('SHA-256', typeof body === 'string' ? new TextEncoder().encode(body) : body);
   return `sha-256=:${bytesToBase64(hash)}:`;
 }
 

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../types';
 import { foundation } from './001-foundation';
 import { campaignsLinksClicks } from './002-campaigns-links-clicks';
+import { money } from './003-money';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -10,6 +11,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
       return {
         '001-foundation': foundation(dialect),
         '002-campaigns-links-clicks': campaignsLinksClicks(dialect),
+        '003-money': money(dialect),
       };
     },
   };

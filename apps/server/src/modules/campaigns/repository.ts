@@ -1,7 +1,7 @@
 /** Campaign rows ↔ API shapes; images by campaign. Explicit columns only. */
 import type { AdminCampaign, Campaign, Image } from '@pa/shared';
 import type { CampaignsTable, Db } from '../../db/types';
-import { pickLocalized } from '../links/repository';
+import { pickLocalized } from '../../platform/localized';
 
 export const CAMPAIGN_COLUMNS = [
   'campaigns.id', 'campaigns.status', 'campaigns.names_json', 'campaigns.descriptions_json', 'campaigns.landing_url',

@@ -12,7 +12,7 @@ import { AppError, requestLocale } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
 import { readSettings } from '../../platform/settings';
-import { pickLocalized } from '../links/repository';
+import { pickLocalized } from '../../platform/localized';
 import { CAMPAIGN_COLUMNS, imagesOf, imageUrl, toAdminCampaign, toCampaign } from './repository';
 import { addImage, createCampaign, decideEnrollment, join, removeImage, updateCampaign, type CampaignValues } from './service';
 

@@ -6,6 +6,7 @@ import { isStillAllowed } from '../../domain/destination';
 import { newId } from '../../platform/ids';
 import type { RedirectTarget } from '../../platform/link-cache';
 import { isUniqueViolation } from '../users/repository';
+import { pickLocalized } from '../../platform/localized';
 
 export async function loadRedirectTarget(db: Db, codeKey: string, now = Date.now()): Promise<RedirectTarget | null> {
   const row = await db
@@ -99,11 +100,6 @@ export function selectLinks(db: Db) {
 }
 
 export type LinkRow = Awaited<ReturnType<ReturnType<typeof selectLinks>['executeTakeFirstOrThrow']>>;
-
-export function pickLocalized(json: string, locale: string): string {
-  const texts = JSON.parse(json) as Record<string, string>;
-  return texts[locale] || texts.en || Object.values(texts).find(Boolean) || '';
-}
 
 export function toLink(row: LinkRow, locale: string): Link {
   return {

@@ -11,7 +11,7 @@ import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
 import { useCreateCampaign, useUpdateCampaign } from '../api/campaigns';
 import {
-  DESCRIPTION_MAX, emptyValues, localesWithErrors, NAME_MAX, newTier, sameValues, serverErrors, SHARE_TEXT_MAX, TIERS_MAX, toBody, valuesFromCampaign,
+  decimalSeparator, DESCRIPTION_MAX, emptyValues, localesWithErrors, NAME_MAX, newTier, sameValues, serverErrors, SHARE_TEXT_MAX, TIERS_MAX, toBody, valuesFromCampaign,
   type CampaignFormValues, type FormErrors, type Texts, type TierValues,
 } from '../lib/campaign-form';
 import { CampaignImages } from './campaign-images';
@@ -59,7 +59,8 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
   const navigate = useNavigate();
   const create = useCreateCampaign();
   const update = useUpdateCampaign(campaign?.id ?? '');
-  const [baseline, setBaseline] = useState<CampaignFormValues>(() => (campaign ? valuesFromCampaign(campaign, currency) : emptyValues()));
+  const decimal = decimalSeparator(i18n.language);
+  const [baseline, setBaseline] = useState<CampaignFormValues>(() => (campaign ? valuesFromCampaign(campaign, currency, decimal) : emptyValues()));
   const [values, setValues] = useState(baseline);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -112,7 +113,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
     }
     try {
       const saved = campaign ? await update.mutateAsync(result.body) : await create.mutateAsync(result.body);
-      const next = valuesFromCampaign(saved, currency);
+      const next = valuesFromCampaign(saved, currency, decimal);
       setBaseline(next);
       setValues(next);
       setErrors({});
@@ -133,7 +134,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
   return (
     <>
       {campaign ? <CampaignStatusCard campaign={campaign} canEdit={canEdit} dirty={dirty} /> : null}
-      {!canEdit ? <p className="ca-note">{t('campaignAdmin.readOnly')}</p> : ended ? <p className="ca-note">{t('campaignAdmin.endedReadOnly')}</p> : null}
+      {!canEdit ? <p className="ca-note">{t('campaignAdmin.readOnly')}</p> : null}
       <form className="ca-form" onSubmit={onSubmit} noValidate>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
 
@@ -212,16 +213,22 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
             <span className="ca-field-label">{t('campaignAdmin.fields.tiers')}</span>
             <p className="field-help">{t('campaignAdmin.tiersHelp')}</p>
             {values.tiers.length ? (
+              <div className="ca-tier-head" aria-hidden>
+                <span>{t('campaignAdmin.fields.tierMinSales')}</span>
+                <span>{t('campaignAdmin.fields.tierPercent')}</span>
+              </div>
+            ) : null}
+            {values.tiers.length ? (
               <ol className="ca-tiers" data-testid="tier-list">
                 {values.tiers.map((tier, i) => {
                   const minError = errors[`tiers.${i}.minSales`];
                   const bpsError = errors[`tiers.${i}.bps`];
                   return (
                     <li key={tier.key} className="ca-tier">
-                      <FormField id={`campaign-tier-min-${i}`} label={t('campaignAdmin.fields.tierMinSales')} error={minError}>
+                      <FormField id={`campaign-tier-min-${i}`} label={<span className="visually-hidden">{t('campaignAdmin.fields.tierMinSales')}</span>} error={minError}>
                         <TextInput id={`campaign-tier-min-${i}`} inputMode="numeric" autoComplete="off" value={tier.minSales} onChange={(v) => setTier(i, { minSales: v })} invalid={!!minError} disabled={!editable} />
                       </FormField>
-                      <FormField id={`campaign-tier-pct-${i}`} label={t('campaignAdmin.fields.tierPercent')} error={bpsError}>
+                      <FormField id={`campaign-tier-pct-${i}`} label={<span className="visually-hidden">{t('campaignAdmin.fields.tierPercent')}</span>} error={bpsError}>
                         <WithUnit unit="%">
                           <TextInput id={`campaign-tier-pct-${i}`} inputMode="decimal" autoComplete="off" value={tier.percent} onChange={(v) => setTier(i, { percent: v })} invalid={!!bpsError} disabled={!editable} />
                         </WithUnit>

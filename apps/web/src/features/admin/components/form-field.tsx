@@ -49,7 +49,7 @@ export function TextArea({ id, value, onChange, invalid, ...rest }: TextAreaProp
 /** An input with a unit after it (%, the currency, days). */
 export function WithUnit({ unit, children }: { unit: string; children: ReactNode }) {
   return (
-    <div className="ca-unit-input">
+    <div className={`ca-unit-input${[...unit].length <= 2 ? ' ca-unit-input-short' : ''}`}>
       {children}
       <span className="ca-unit" aria-hidden>{unit}</span>
     </div>

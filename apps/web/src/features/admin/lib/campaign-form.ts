@@ -6,7 +6,7 @@
  */
 import type { AdminCampaign, CampaignCreate } from '@pa/shared';
 import { LOCALES, type Locale } from '@pa/shared/locales';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, formatNumber } from '../../../lib/format';
 import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '../../../lib/money-input';
 
 export const MONEY_MAX = 100_000_000;
@@ -81,18 +81,25 @@ export function emptyValues(): CampaignFormValues {
   };
 }
 
-export function valuesFromCampaign(c: AdminCampaign, currency: string): CampaignFormValues {
+/** The reader's decimal separator ("," in French and Spanish): amounts are shown the way they would type them. */
+export function decimalSeparator(locale: string): string {
+  return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+}
+
+export function valuesFromCampaign(c: AdminCampaign, currency: string, decimal = '.'): CampaignFormValues {
+  const money = (minor: number) => minorToInputText(minor, currency).replace('.', decimal);
+  const percent = (bps: number) => bpsToPercentText(bps).replace('.', decimal);
   return {
     names: texts(c.names),
     descriptions: texts(c.descriptions),
     shareTexts: texts(c.shareTexts),
     landingUrl: c.landingUrl,
     allowedHosts: c.allowedHosts.join('\n'),
-    leadReward: minorToInputText(c.leadReward, currency),
+    leadReward: money(c.leadReward),
     saleRewardType: c.saleRewardType,
-    saleReward: c.saleRewardType === 'bps' ? bpsToPercentText(c.saleReward) : minorToInputText(c.saleReward, currency),
-    tiers: c.tiers.map((t) => newTier(String(t.minSales), bpsToPercentText(t.bps))),
-    overrideBps: bpsToPercentText(c.overrideBps),
+    saleReward: c.saleRewardType === 'bps' ? percent(c.saleReward) : money(c.saleReward),
+    tiers: c.tiers.map((t) => newTier(String(t.minSales), percent(t.bps))),
+    overrideBps: percent(c.overrideBps),
     attributionWindowDays: String(c.attributionWindowDays),
     holdDays: String(c.holdDays),
     approvalMode: c.approvalMode,
@@ -158,10 +165,10 @@ export function campaignName(names: Record<string, string>, locale: string): str
 
 const localized = (values: Texts) => Object.fromEntries(LOCALES.map((l) => [l, values[l].trim()]).filter(([, v]) => v)) as Partial<Texts>;
 
-function wholeNumber(text: string, range: { min: number; max: number }): { value: number } | FieldError {
+function wholeNumber(text: string, range: { min: number; max: number }, locale: string): { value: number } | FieldError {
   const raw = text.normalize('NFKC').trim();
   if (!raw) return { code: 'required' };
-  if (!/^\d+$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max) return { code: 'range', values: { ...range } };
+  if (!/^\d+$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max) return { code: 'range', values: { min: formatNumber(range.min, locale), max: formatNumber(range.max, locale) } };
   return { value: Number(raw) };
 }
 
@@ -190,7 +197,7 @@ export function toBody(v: CampaignFormValues, currency: string, locale: string):
     return 0;
   };
   const integer = (field: string, text: string, range: { min: number; max: number }) => {
-    const r = wholeNumber(text, range);
+    const r = wholeNumber(text, range, locale);
     if ('value' in r) return r.value;
     errors[field] = r;
     return 0;

@@ -1,0 +1,192 @@
+/**
+ * The commission rules of the money engine (docs/money.md). Pure: no I/O, no clock.
+ *
+ * Money is always an integer count of minor units (a safe integer); rates are basis points
+ * (1 bp = 0.01 %, 10_000 bp = 100 %). Only integer maths: BigInt wherever a product may pass 2^53.
+ */
+
+export const BPS_SCALE = 10_000;
+export const DAY_MS = 86_400_000;
+
+function assertCount(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
+}
+
+/**
+ * THE one rounding rule of the product: `base × bps / 10_000`, rounded half up to the nearest
+ * minor unit (inputs are non-negative, so half up = half away from zero). Computed exactly as
+ * `floor((base × bps + 5_000) / 10_000)`.
+ *
+ *   1999 × 250 bp = 49.975 → 50;   1 × 4999 bp = 0.4999 → 0;   1 × 5000 bp = 0.5 → 1.
+ *
+ * Throws a RangeError unless `base` is a non-negative safe integer and `bps` an integer in
+ * 0..10_000 (a rate above 100 % is never valid, and it keeps the result ≤ base, hence safe).
+ */
+export function applyRate(base: number, bps: number): number {
+  assertCount('base', base);
+  if (!Number.isInteger(bps) || bps < 0 || bps > BPS_SCALE) throw new RangeError(`bps must be an integer in 0..${BPS_SCALE}, got ${bps}`);
+  const product = base * bps;
+  if (product <= Number.MAX_SAFE_INTEGER) {
+    // Exact: both factors are integers and the product is still a safe integer.
+    const whole = Math.floor(product / BPS_SCALE);
+    return product - whole * BPS_SCALE >= BPS_SCALE / 2 ? whole + 1 : whole;
+  }
+  return Number((BigInt(base) * BigInt(bps) + BigInt(BPS_SCALE / 2)) / BigInt(BPS_SCALE));
+}
+
+/** A monthly volume tier: from the `minSales`-th sale of the calendar month on, pay `bps`. */
+export type Tier = { minSales: number; bps: number };
+
+export type SaleRateTerms = { saleRewardType: 'bps' | 'fixed'; saleReward: number; tiers: readonly Tier[] };
+
+/**
+ * The tier reached by the sale numbered `saleNumber` this month: the highest `minSales` ≤ saleNumber
+ * (tiers may come in any order; among tiers with equal `minSales` the highest `bps` wins).
+ */
+function reachedTier(tiers: readonly Tier[], saleNumber: number): Tier | null {
+  let best: Tier | null = null;
+  for (const tier of tiers) {
+    if (tier.minSales > saleNumber) continue;
+    if (!best || tier.minSales > best.minSales || (tier.minSales === best.minSales && tier.bps > best.bps)) best = tier;
+  }
+  return best;
+}
+
+/**
+ * The rate (bps) of a sale in a percentage campaign; null for fixed-reward campaigns (their tiers
+ * are ignored). `salesThisMonth` counts the promoter's earlier approved-or-pending (not rejected or
+ * reversed) sales of this campaign in the same calendar month, so this sale is number
+ * `salesThisMonth + 1`; the rate is the tier with the highest `minSales` ≤ that number — even when
+ * it is below the base — else the base `saleReward`.
+ */
+export function saleRateBps(terms: SaleRateTerms, salesThisMonth: number): number | null {
+  assertCount('salesThisMonth', salesThisMonth);
+  if (terms.saleRewardType !== 'bps') return null;
+  return reachedTier(terms.tiers, salesThisMonth + 1)?.bps ?? terms.saleReward;
+}
+
+export type CommissionTerms = SaleRateTerms & { leadReward: number };
+export type Conversion = { kind: 'lead' | 'sale'; amount: number };
+export type CommissionRule = 'lead_fixed' | 'sale_fixed' | 'sale_rate' | 'sale_tier';
+export type Level1Commission = { base: number; rateBps: number | null; amount: number; rule: CommissionRule };
+
+/**
+ * The direct (level-1) promoter's commission for one conversion, or null when nothing is earned
+ * (amount 0 → no commission row).
+ * - lead: the fixed `leadReward`; base is the lead's amount (0 when it has none), rate null.
+ * - sale, fixed campaign: the fixed `saleReward` per sale, whatever the amount; rate null.
+ * - sale, percentage campaign: `applyRate(amount, saleRateBps(...))`; rule 'sale_tier' when the
+ *   rate came from a reached tier, 'sale_rate' when it is the base rate.
+ */
+export function level1Commission(terms: CommissionTerms, conversion: Conversion, salesThisMonth: number): Level1Commission | null {
+  assertCount('amount', conversion.amount);
+  assertCount('salesThisMonth', salesThisMonth);
+  const base = conversion.amount;
+  let result: Level1Commission;
+  if (conversion.kind === 'lead') {
+    result = { base, rateBps: null, amount: terms.leadReward, rule: 'lead_fixed' };
+  } else if (terms.saleRewardType === 'fixed') {
+    result = { base, rateBps: null, amount: terms.saleReward, rule: 'sale_fixed' };
+  } else {
+    const tier = reachedTier(terms.tiers, salesThisMonth + 1);
+    const rateBps = tier?.bps ?? terms.saleReward;
+    result = { base, rateBps, amount: applyRate(base, rateBps), rule: tier ? 'sale_tier' : 'sale_rate' };
+  }
+  assertCount('commission', result.amount);
+  return result.amount === 0 ? null : result;
+}
+
+/** The level-2 inviter's override: `applyRate(level1Amount, overrideBps)` (0 when either is 0). */
+export function overrideCommission(level1Amount: number, overrideBps: number): number {
+  return applyRate(level1Amount, overrideBps);
+}
+
+export type RefundInput = {
+  /** The commission being reversed (level 1 or override), in minor units. */
+  commissionAmount: number;
+  /** The sale's amount, in minor units. */
+  saleAmount: number;
+  /** Sum of the sale's earlier refunds. */
+  refundedBefore: number;
+  /** This refund (> 0). */
+  refundAmount: number;
+  /** Sum of this commission's earlier reversals. */
+  reversedBefore: number;
+};
+export type RefundResult = { reversal: number; refundedAfter: number };
+
+/**
+ * How much of a commission a (partial) refund reverses.
+ *
+ * The rounding is cumulative, not per refund: the total reversed after this refund is
+ * `floor(commissionAmount × refundedAfter / saleAmount)` (exact, BigInt), and this reversal is that
+ * total minus what was already reversed. Rounding each refund on its own would drift: three refunds
+ * of a third each would reverse 3 × floor(c / 3), up to 2 minor units short of c, and that remainder
+ * would never be taken back. Cumulatively, any set of partial refunds summing to the sale reverses
+ * exactly the whole commission, and the total never decreases nor exceeds the commission.
+ * A refund reaching the full sale amount reverses exactly all that remains
+ * (`commissionAmount − reversedBefore`), whatever earlier reversals were.
+ * The reversal is clamped to 0..(commissionAmount − reversedBefore).
+ *
+ * Throws a RangeError (the API reports it as VALIDATION_FAILED) when `refundAmount` ≤ 0, when
+ * `refundedBefore + refundAmount` > `saleAmount` (over-refund), when `reversedBefore` >
+ * `commissionAmount`, or when an input is not a non-negative safe integer.
+ */
+export function refundReversal(input: RefundInput): RefundResult {
+  const { commissionAmount, saleAmount, refundedBefore, refundAmount, reversedBefore } = input;
+  assertCount('commissionAmount', commissionAmount);
+  assertCount('saleAmount', saleAmount);
+  assertCount('refundedBefore', refundedBefore);
+  assertCount('reversedBefore', reversedBefore);
+  if (!Number.isSafeInteger(refundAmount) || refundAmount <= 0) throw new RangeError(`refundAmount must be a positive safe integer, got ${refundAmount}`);
+  const refundedAfter = refundedBefore + refundAmount;
+  if (refundedAfter > saleAmount) throw new RangeError(`refunds (${refundedAfter}) exceed the sale amount (${saleAmount})`);
+  if (reversedBefore > commissionAmount) throw new RangeError(`reversedBefore (${reversedBefore}) exceeds the commission (${commissionAmount})`);
+  const remaining = commissionAmount - reversedBefore;
+  if (refundedAfter === saleAmount) return { reversal: remaining, refundedAfter };
+  // saleAmount > refundedAfter ≥ 1 here, so the division is safe and the quotient < commissionAmount.
+  const totalAfter = Number((BigInt(commissionAmount) * BigInt(refundedAfter)) / BigInt(saleAmount));
+  return { reversal: Math.min(Math.max(totalAfter - reversedBefore, 0), remaining), refundedAfter };
+}
+
+/** When a commission's hold ends and it becomes available: occurredAt + holdDays × 24 h (ms). */
+export function availableAt(occurredAt: number, holdDays: number): number {
+  assertCount('holdDays', holdDays);
+  return occurredAt + holdDays * DAY_MS;
+}
+
+/** True when the click happened at or before `occurredAt` and no more than `windowDays` × 24 h earlier. */
+export function withinWindow(clickAt: number, occurredAt: number, windowDays: number): boolean {
+  return clickAt <= occurredAt && occurredAt - clickAt <= windowDays * DAY_MS;
+}
+
+export type AttributionCandidates = {
+  /** The promoter owning the coupon code the conversion carried. */
+  coupon?: { promoterId: string; linkId: string | null } | null;
+  /** The click named by the conversion's click id. */
+  click?: { promoterId: string; linkId: string; at: number } | null;
+  /** The earlier attributed conversion of the same customerExternalId (`at` = when it occurred). */
+  customer?: { promoterId: string; linkId: string | null; at: number } | null;
+  /** The link named by the conversion's link code. */
+  link?: { promoterId: string; linkId: string } | null;
+};
+export type Attribution = { promoterId: string; linkId: string | null; by: 'coupon' | 'click' | 'customer' | 'link' };
+
+/**
+ * Who gets the conversion. Priority, first match wins: coupon code > click id (only within the
+ * attribution window) > known customer (only within the window) > link code; null when none applies.
+ */
+export function attribute(candidates: AttributionCandidates, occurredAt: number, windowDays: number): Attribution | null {
+  const { coupon, click, customer, link } = candidates;
+  if (coupon) return { promoterId: coupon.promoterId, linkId: coupon.linkId, by: 'coupon' };
+  if (click && withinWindow(click.at, occurredAt, windowDays)) return { promoterId: click.promoterId, linkId: click.linkId, by: 'click' };
+  if (customer && withinWindow(customer.at, occurredAt, windowDays)) return { promoterId: customer.promoterId, linkId: customer.linkId, by: 'customer' };
+  if (link) return { promoterId: link.promoterId, linkId: link.linkId, by: 'link' };
+  return null;
+}
+
+/** True when both SHA-256 hex digests are present (non-empty) and equal, ignoring case. */
+export function isSelfReferral(customerEmailSha256: string | null | undefined, promoterEmailSha256: string | null | undefined): boolean {
+  if (!customerEmailSha256 || !promoterEmailSha256) return false;
+  return customerEmailSha256.toLowerCase() === promoterEmailSha256.toLowerCase();
+}

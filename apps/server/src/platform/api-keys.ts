@@ -1,0 +1,73 @@
+/**
+ * Server-to-server authentication (`api/v1/…`): `Authorization: Bearer <secret>`, looked up by
+ * the secret's SHA-256; scopes per key; an optional `X-Signature: t=<unix>,v1=<hex>` HMAC-SHA256
+ * over `t + "." + body` with the key's secret, 5 minutes' tolerance, compared in constant time.
+ * A key may require the signature; a signature that is sent is always checked.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { ApiScopeSchema } from '@pa/shared';
+import type { z } from 'zod';
+import type { AppContext } from '../context';
+import { AppError } from './errors';
+
+export type ApiScope = z.infer<typeof ApiScopeSchema>;
+export const SIGNATURE_TOLERANCE_S = 300;
+const SECRET_AAD = 'api-key-secret';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: { id: string; scopes: ApiScope[] };
+  }
+}
+
+export const hashApiKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** A new secret ("pa_" + 40 base64url characters), its display prefix, hash and sealed copy. */
+export function newApiKeySecret(ctx: Pick<AppContext, 'master'>) {
+  const secret = `pa_${randomBytes(30).toString('base64url')}`;
+  return { secret, prefix: secret.slice(0, 10), hash: hashApiKey(secret), sealed: ctx.master.encrypt(secret, SECRET_AAD) };
+}
+
+export function signBody(secret: string, timestamp: number, body: string | Buffer): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+}
+
+function checkSignature(header: string, secret: string, body: Buffer, nowS: number) {
+  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = Number(parts.t);
+  const given = parts.v1 ?? '';
+  if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/i.test(given)) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'invalid' });
+  if (Math.abs(nowS - t) > SIGNATURE_TOLERANCE_S) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'stale' });
+  const expected = Buffer.from(signBody(secret, t, body), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'mismatch' });
+}
+
+/** preValidation hook factory: a valid, unrevoked key with `scope` (and a good signature when required or sent). */
+export function apiKeyAuth(ctx: AppContext, scope: ApiScope) {
+  return async (request: FastifyRequest) => {
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw new AppError('UNAUTHENTICATED');
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .select(['id', 'scopes_json', 'secret_sealed', 'require_signature', 'last_used_at'])
+      .where('secret_hash', '=', hashApiKey(match[1]!))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw new AppError('UNAUTHENTICATED');
+    const scopes = JSON.parse(row.scopes_json) as ApiScope[];
+    if (!scopes.includes(scope)) throw new AppError('FORBIDDEN');
+    const signature = request.headers['x-signature'];
+    if (row.require_signature || signature !== undefined) {
+      if (typeof signature !== 'string') throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'required' });
+      const secret = ctx.master.decrypt(row.secret_sealed, SECRET_AAD).toString('utf8');
+      checkSignature(signature, secret, request.rawBody ?? Buffer.alloc(0), Math.floor(Date.now() / 1000));
+    }
+    const now = Date.now();
+    if (row.last_used_at === null || now - Number(row.last_used_at) > 60_000) {
+      await ctx.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
+    }
+    request.apiKey = { id: row.id, scopes };
+  };
+}

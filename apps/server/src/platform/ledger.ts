@@ -1,0 +1,162 @@
+/**
+ * The double-entry ledger. Every movement of money is one journal whose entries sum to zero,
+ * written in the same transaction as the business change it records; stored balances are
+ * updated in that transaction too, and `checkLedger` proves they equal the entries.
+ *
+ * Sign convention: a promoter account's balance is what the program owes the promoter in that
+ * state (pending, available, withdrawing, paid out). Platform accounts take the other side, so
+ * `platform:commissions` is the negative of all commission ever earned and not taken back.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/types';
+import { newId } from './ids';
+
+export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'paid_out'] as const;
+export type PromoterBucket = (typeof PROMOTER_BUCKETS)[number];
+export const PLATFORM_ACCOUNTS = ['platform:commissions', 'platform:payouts', 'platform:fees', 'platform:adjustments'] as const;
+export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
+
+export const promoterAccount = (promoterId: string, bucket: PromoterBucket) => `promoter:${promoterId}:${bucket}`;
+
+export interface Entry {
+  account: string;
+  amount: number;
+}
+
+export interface JournalInput {
+  kind: string;
+  refType: string;
+  refId: string;
+  promoterId: string | null;
+  /** Parameters for the human description (rendered in the reader's language by the client). */
+  memo?: Record<string, string | number | null>;
+  entries: Entry[];
+  at: number;
+}
+
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+}
+
+/** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
+export async function postJournal(trx: Db, input: JournalInput): Promise<string> {
+  const entries = input.entries.filter((e) => e.amount !== 0);
+  if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
+  let sum = 0;
+  for (const e of entries) {
+    if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
+    sum += e.amount;
+  }
+  if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
+  const id = newId(input.at);
+  await trx
+    .insertInto('ledger_journals')
+    .values({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at })
+    .execute();
+  await trx
+    .insertInto('ledger_entries')
+    .values(entries.map((e) => ({ id: newId(input.at), journal_id: id, account: e.account, amount: e.amount })))
+    .execute();
+  // Same-account entries are merged so each balance row is touched once (fixed order: no deadlocks).
+  const byAccount = new Map<string, number>();
+  for (const e of entries) byAccount.set(e.account, (byAccount.get(e.account) ?? 0) + e.amount);
+  for (const [account, amount] of [...byAccount].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (amount === 0) continue;
+    await trx
+      .insertInto('ledger_balances')
+      .values({ account, balance: amount, updated_at: input.at })
+      .onConflict((oc) => oc.column('account').doUpdateSet({ balance: sql`ledger_balances.balance + ${amount}`, updated_at: input.at }))
+      .execute();
+  }
+  return id;
+}
+
+export type Wallet = Record<PromoterBucket, number>;
+
+/** A promoter's balances, from the stored balances the ledger keeps. */
+export async function walletOf(db: Db, promoterId: string): Promise<Wallet> {
+  const rows = await db
+    .selectFrom('ledger_balances')
+    .select(['account', 'balance'])
+    .where('account', 'in', PROMOTER_BUCKETS.map((b) => promoterAccount(promoterId, b)))
+    .execute();
+  const wallet: Wallet = { pending: 0, available: 0, withdrawing: 0, paid_out: 0 };
+  for (const r of rows) wallet[r.account.slice(r.account.lastIndexOf(':') + 1) as PromoterBucket] = Number(r.balance);
+  return wallet;
+}
+
+/** Locks a promoter's available balance row for the rest of the transaction (PostgreSQL; SQLite transactions are serial). */
+export async function lockBalance(trx: Db, account: string, dialect: 'sqlite' | 'postgres'): Promise<number> {
+  if (dialect === 'postgres') {
+    await trx.insertInto('ledger_balances').values({ account, balance: 0, updated_at: Date.now() }).onConflict((oc) => oc.column('account').doNothing()).execute();
+    const row = await trx.selectFrom('ledger_balances').select('balance').where('account', '=', account).forUpdate().executeTakeFirst();
+    return Number(row?.balance ?? 0);
+  }
+  const row = await trx.selectFrom('ledger_balances').select('balance').where('account', '=', account).executeTakeFirst();
+  return Number(row?.balance ?? 0);
+}
+
+export interface LedgerBreach {
+  kind: 'journal_unbalanced' | 'balance_mismatch' | 'commission_mismatch';
+  ref: string;
+  detail: string;
+}
+
+/**
+ * Verifies every invariant: each journal sums to zero; each stored balance equals the sum of its
+ * entries; each commission's pending and available movements match its status and amounts.
+ */
+export async function checkLedger(db: Db): Promise<LedgerBreach[]> {
+  const breaches: LedgerBreach[] = [];
+  const unbalanced = await db
+    .selectFrom('ledger_journals')
+    .leftJoin('ledger_entries', 'ledger_entries.journal_id', 'ledger_journals.id')
+    .select(['ledger_journals.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('ledger_entries.amount'), sql<number>`0`).as('total'), (eb) => eb.fn.count<number>('ledger_entries.id').as('n')])
+    .groupBy('ledger_journals.id')
+    .having((eb) => eb.or([eb(eb.fn.coalesce(eb.fn.sum('ledger_entries.amount'), sql`0`), '!=', 0), eb(eb.fn.count('ledger_entries.id'), '=', 0)]))
+    .execute();
+  for (const j of unbalanced) breaches.push({ kind: 'journal_unbalanced', ref: j.id, detail: `sum ${j.total} over ${j.n} entries` });
+
+  const sums = await db.selectFrom('ledger_entries').select(['account', (eb) => eb.fn.sum<number>('amount').as('total')]).groupBy('account').execute();
+  const stored = await db.selectFrom('ledger_balances').select(['account', 'balance']).execute();
+  const expected = new Map(sums.map((s) => [s.account, Number(s.total)]));
+  const actual = new Map(stored.map((s) => [s.account, Number(s.balance)]));
+  for (const account of new Set([...expected.keys(), ...actual.keys()])) {
+    const e = expected.get(account) ?? 0;
+    const a = actual.get(account) ?? 0;
+    if (e !== a) breaches.push({ kind: 'balance_mismatch', ref: account, detail: `stored ${a}, entries ${e}` });
+  }
+
+  // Per commission: the net it put into the promoter's pending and available accounts.
+  const moved = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
+    .select(['ledger_journals.ref_id', 'ledger_entries.account', (eb) => eb.fn.sum<number>('ledger_entries.amount').as('total')])
+    .where('ledger_journals.ref_type', '=', 'commission')
+    .groupBy(['ledger_journals.ref_id', 'ledger_entries.account'])
+    .execute();
+  const net = new Map<string, { pending: number; available: number }>();
+  for (const m of moved) {
+    const n = net.get(m.ref_id) ?? { pending: 0, available: 0 };
+    if (m.account.endsWith(':pending')) n.pending += Number(m.total);
+    else if (m.account.endsWith(':available')) n.available += Number(m.total);
+    net.set(m.ref_id, n);
+  }
+  const commissions = await db.selectFrom('commissions').select(['id', 'status', 'amount', 'reversed_amount']).execute();
+  for (const c of commissions) {
+    const n = net.get(c.id) ?? { pending: 0, available: 0 };
+    const remaining = Number(c.amount) - Number(c.reversed_amount);
+    // What the status says the commission should have left in each account.
+    const want = c.status === 'pending' ? { pending: remaining, available: 0 }
+      : c.status === 'approved' ? { pending: 0, available: remaining }
+        : c.status === 'reversed' ? { pending: 0, available: 0 }
+          : { pending: 0, available: 0 };
+    if (c.status === 'reversed' && remaining !== 0) breaches.push({ kind: 'commission_mismatch', ref: c.id, detail: `reversed with ${remaining} left` });
+    if (n.pending !== want.pending || n.available !== want.available) {
+      breaches.push({ kind: 'commission_mismatch', ref: c.id, detail: `${c.status}: pending ${n.pending} (want ${want.pending}), available ${n.available} (want ${want.available})` });
+    }
+    net.delete(c.id);
+  }
+  for (const ref of net.keys()) breaches.push({ kind: 'commission_mismatch', ref, detail: 'journals for an unknown commission' });
+  return breaches;
+}
