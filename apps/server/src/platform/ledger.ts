@@ -106,10 +106,14 @@ export interface LedgerBreach {
  * Verifies every invariant: each journal sums to zero; each stored balance equals the sum of its
  * entries; each commission's pending and available movements match its status and amounts.
  */
-export async function checkLedger(db: Db): Promise<LedgerBreach[]> {
+export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Promise<LedgerBreach[]> {
   const breaches: LedgerBreach[] = [];
+  // A scope limits the check to some promoters' journals, accounts and commissions (for tests that check after every step).
+  const ids = scope?.promoterIds ?? [];
+  const accounts = ids.flatMap((id) => PROMOTER_BUCKETS.map((b) => promoterAccount(id, b)));
   const unbalanced = await db
     .selectFrom('ledger_journals')
+    .$if(!!scope, (q) => q.where('ledger_journals.promoter_id', 'in', ids))
     .leftJoin('ledger_entries', 'ledger_entries.journal_id', 'ledger_journals.id')
     .select(['ledger_journals.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('ledger_entries.amount'), sql<number>`0`).as('total'), (eb) => eb.fn.count<number>('ledger_entries.id').as('n')])
     .groupBy('ledger_journals.id')
@@ -117,8 +121,8 @@ export async function checkLedger(db: Db): Promise<LedgerBreach[]> {
     .execute();
   for (const j of unbalanced) breaches.push({ kind: 'journal_unbalanced', ref: j.id, detail: `sum ${j.total} over ${j.n} entries` });
 
-  const sums = await db.selectFrom('ledger_entries').select(['account', (eb) => eb.fn.sum<number>('amount').as('total')]).groupBy('account').execute();
-  const stored = await db.selectFrom('ledger_balances').select(['account', 'balance']).execute();
+  const sums = await db.selectFrom('ledger_entries').select(['account', (eb) => eb.fn.sum<number>('amount').as('total')]).$if(!!scope, (q) => q.where('account', 'in', accounts)).groupBy('account').execute();
+  const stored = await db.selectFrom('ledger_balances').select(['account', 'balance']).$if(!!scope, (q) => q.where('account', 'in', accounts)).execute();
   const expected = new Map(sums.map((s) => [s.account, Number(s.total)]));
   const actual = new Map(stored.map((s) => [s.account, Number(s.balance)]));
   for (const account of new Set([...expected.keys(), ...actual.keys()])) {
@@ -133,6 +137,7 @@ export async function checkLedger(db: Db): Promise<LedgerBreach[]> {
     .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
     .select(['ledger_journals.ref_id', 'ledger_entries.account', (eb) => eb.fn.sum<number>('ledger_entries.amount').as('total')])
     .where('ledger_journals.ref_type', '=', 'commission')
+    .$if(!!scope, (q) => q.where('ledger_journals.promoter_id', 'in', ids))
     .groupBy(['ledger_journals.ref_id', 'ledger_entries.account'])
     .execute();
   const net = new Map<string, { pending: number; available: number }>();
@@ -142,7 +147,7 @@ export async function checkLedger(db: Db): Promise<LedgerBreach[]> {
     else if (m.account.endsWith(':available')) n.available += Number(m.total);
     net.set(m.ref_id, n);
   }
-  const commissions = await db.selectFrom('commissions').select(['id', 'status', 'amount', 'reversed_amount']).execute();
+  const commissions = await db.selectFrom('commissions').select(['id', 'status', 'amount', 'reversed_amount']).$if(!!scope, (q) => q.where('promoter_id', 'in', ids)).execute();
   for (const c of commissions) {
     const n = net.get(c.id) ?? { pending: 0, available: 0 };
     const remaining = Number(c.amount) - Number(c.reversed_amount);

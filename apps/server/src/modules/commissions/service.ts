@@ -193,7 +193,8 @@ async function createCommission(trx: Db, row: CommissionRow, now: number) {
 }
 
 async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
-  const amount = input.amount!;
+  const amount = input.amount ?? 0;
+  if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', { amount: 'invalid' });
   const sale = await trx.selectFrom('conversions').selectAll().where('campaign_id', '=', input.campaignId).where('kind', '=', 'sale').where('external_id', '=', input.refundOf!).executeTakeFirst();
   if (!sale) throw new AppError('VALIDATION_FAILED', { refundOf: 'not_found' });
   const refundedBefore = Number(sale.refunded_amount);
