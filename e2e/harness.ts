@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -121,4 +122,26 @@ export async function createStaff(ctx: Awaited<ReturnType<typeof startServer>>['
   const { insertUser } = await import('../apps/server/src/modules/users/repository');
   const { hashPassword } = await import('../apps/server/src/platform/crypto/password');
   await insertUser(ctx.db, { account, displayName: role === 'admin' ? 'Ada Admin' : 'Otto Operator', passwordHash: await hashPassword(password), role, status: 'active', locale: 'en', parentId: null });
+}
+
+/**
+ * The merchant's landing page: HTTPS (campaigns accept nothing else) on localhost with a test-only
+ * self-signed certificate; records the addresses it was asked for.
+ */
+export async function startLandingServer() {
+  const landed: string[] = [];
+  const server = https.createServer(
+    { key: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-key.pem')), cert: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-cert.pem')) },
+    (req, res) => {
+      landed.push(req.url ?? '');
+      const click = new URL(req.url ?? '/', 'https://localhost').searchParams.get('pa_click') ?? '';
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Shop</title><h1 id="landing">Summer Tea shop</h1><p id="click">${click.replace(/[^0-9A-Za-z]/g, '')}</p>`);
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `https://localhost:${(server.address() as AddressInfo).port}/tea`,
+    landed,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

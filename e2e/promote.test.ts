@@ -7,44 +7,39 @@
  * 1 unique. Then Promote, campaign detail, link detail and poster in all five languages.
  */
 import fs from 'node:fs';
-import https from 'node:https';
-import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LOCALES } from '@pa/shared/locales';
-import { createStaff, launchBrowser, phoneContext, readLocale, ROOT, screenshot, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
-/** The merchant's landing page: HTTPS (campaigns accept nothing else), with a test certificate for localhost. */
-let landing: https.Server;
+let landing: Awaited<ReturnType<typeof startLandingServer>>;
 let landingUrl: string;
-const landed: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
-  landing = https.createServer(
-    { key: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-key.pem')), cert: fs.readFileSync(path.join(ROOT, 'e2e/fixtures/landing-cert.pem')) },
-    (req, res) => {
-      landed.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>Shop</title><h1 id="landing">Summer Tea shop</h1><p id="click">${new URL(req.url ?? '/', 'https://x').searchParams.get('pa_click') ?? ''}</p>`);
-    },
-  );
-  await new Promise<void>((resolve) => landing.listen(0, '127.0.0.1', resolve));
-  landingUrl = `https://localhost:${(landing.address() as AddressInfo).port}/tea`;
+  landing = await startLandingServer();
+  landingUrl = landing.url;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((r) => landing?.close(r));
+  await landing?.close();
   await server?.close();
 });
 
 const en = readLocale('en');
 const NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' } as const;
+const DESCRIPTIONS = {
+  en: 'Cold brew for hot days. Every bottle is brewed for 12 hours.',
+  'zh-Hans': '炎炎夏日的冷泡茶，每一瓶都经过 12 小时冷萃。',
+  'zh-Hant': '炎炎夏日的冷泡茶，每一瓶都經過 12 小時冷萃。',
+  fr: 'Du thé infusé à froid pour les jours de chaleur, 12 heures d’infusion par bouteille.',
+  es: 'Té infusionado en frío para los días de calor: 12 horas de infusión por botella.',
+} as const;
 const SHARE = { en: 'Cold tea for hot days, try {name}: {link}', 'zh-Hans': '夏天就喝{name}，戳这里：{link}', 'zh-Hant': '夏天就喝{name}，點這裡：{link}', fr: 'Du thé froid pour l’été — {name} : {link}', es: 'Té frío para el verano — {name}: {link}' } as const;
 
 /** A poster template drawn by the browser itself (a real PNG of 750×1334), as a designer would upload. */
@@ -59,15 +54,16 @@ async function drawTemplate(page: Page): Promise<Buffer> {
     g.addColorStop(1, '#d46b08');
     ctx.fillStyle = g;
     ctx.fillRect(0, 0, 750, 1334);
-    ctx.fillStyle = 'rgba(255,255,255,0.35)';
-    for (let i = 0; i < 6; i++) {
+    ctx.fillStyle = 'rgba(255,255,255,0.3)';
+    for (let i = 0; i < 5; i++) {
       ctx.beginPath();
-      ctx.arc(120 + i * 110, 300 + (i % 2) * 160, 70, 0, Math.PI * 2);
+      ctx.arc(135 + i * 120, 260 + (i % 2) * 120, 60, 0, Math.PI * 2);
       ctx.fill();
     }
-    ctx.fillStyle = '#ffffff';
-    ctx.font = 'bold 88px sans-serif';
-    ctx.fillText('SUMMER TEA', 60, 720);
+    ctx.fillStyle = 'rgba(120,60,0,0.25)';
+    ctx.beginPath();
+    ctx.ellipse(375, 720, 170, 220, 0, 0, Math.PI * 2);
+    ctx.fill();
     return c.toDataURL('image/png');
   });
   return Buffer.from(dataUrl.split(',')[1]!, 'base64');
@@ -131,9 +127,9 @@ describe('campaign → link → poster → tracked visit', () => {
       await admin.getByTestId(`locale-${locale}`).click();
       await admin.locator('#campaign-name').fill(NAMES[locale]);
       await admin.locator('#campaign-share-text').fill(SHARE[locale]);
+      await admin.locator('#campaign-description').fill(DESCRIPTIONS[locale]);
     }
     await admin.getByTestId('locale-en').click();
-    await admin.locator('#campaign-description').fill('Cold brew for hot days. Every bottle is brewed for 12 hours.');
     await admin.locator('#campaign-landing').fill(landingUrl);
     await admin.locator('#campaign-sale-reward').fill('10');
     await admin.locator('#campaign-lead-reward').fill('2.50');

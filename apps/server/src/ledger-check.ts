@@ -12,7 +12,7 @@ async function main() {
     const breaches = await checkLedger(ctx.db);
     const journals = await ctx.db.selectFrom('ledger_journals').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     if (breaches.length === 0) {
-      console.log(`ledger ok: ${Number(journals?.n ?? 0)} journals balanced, stored balances equal the entries, every commission matches its journals`);
+      process.stdout.write(`ledger ok: ${Number(journals?.n ?? 0)} journals balanced, stored balances equal the entries, every commission matches its journals\n`);
       return 0;
     }
     console.error(`ledger check FAILED: ${breaches.length} breach(es)`);

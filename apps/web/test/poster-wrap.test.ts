@@ -15,6 +15,10 @@ describe('poster text wrapping', () => {
     expect(lines.join('')).toBe('加入我的团队，一起用推广助手');
   });
 
+  it('prefers to break Chinese after a comma in the second half of a line', () => {
+    expect(wrapText(measure, '加入我的团队，一起用推广助手', 16, 5)).toEqual(['加入我的团队，', '一起用推广助手']);
+  });
+
   it('mixes scripts and collapses white space', () => {
     expect(wrapText(measure, '  夏日茶饮   Summer   Tea  ', 10, 3)).toEqual(['夏日茶饮', 'Summer Tea']);
   });

@@ -91,3 +91,22 @@ export async function withSealing<T>(call: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** A file from the API (e.g. a CSV export) in the reader's language, with the name the server gave it. */
+export async function apiFile(path: string): Promise<{ blob: Blob; filename: string }> {
+  let res: Response;
+  try {
+    res = await fetch(`api/${path}`, { headers: { 'accept-language': hooks.locale() }, credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ApiError('INTERNAL', 0, {}, 'network');
+  }
+  if (!res.ok) {
+    const data = safeJson(await res.text()) as { error?: { code?: string } } | undefined;
+    const code: ErrorCode = isErrorCode(data?.error?.code) ? data.error.code : 'INTERNAL';
+    if (code === 'UNAUTHENTICATED') hooks.onUnauthenticated();
+    throw new ApiError(code, res.status);
+  }
+  const disposition = res.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'download';
+  return { blob: await res.blob(), filename };
+}

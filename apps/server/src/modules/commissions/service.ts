@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { ConversionCreateSchema } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
+import type { CampaignsTable, CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommission, refundReversal, type AttributionCandidates } from '../../domain/commission';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
@@ -68,8 +68,7 @@ export function findConversion(db: Db, campaignId: string, kind: string, externa
   return db.selectFrom('conversions').selectAll().where('campaign_id', '=', campaignId).where('kind', '=', kind as ConversionRow['kind']).where('external_id', '=', externalId).executeTakeFirst();
 }
 
-type CampaignRow = NonNullable<Awaited<ReturnType<typeof loadCampaign>>>;
-const loadCampaign = (db: Db, id: string) => db.selectFrom('campaigns').selectAll().where('id', '=', id).executeTakeFirst();
+type CampaignRow = CampaignsTable;
 
 async function candidatesFor(trx: Db, input: ConversionInput, campaign: CampaignRow, occurredAt: number): Promise<AttributionCandidates> {
   const candidates: AttributionCandidates = {};

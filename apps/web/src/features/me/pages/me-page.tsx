@@ -1,5 +1,5 @@
 import { Button, Dialog, List } from 'antd-mobile';
-import { GlobalOutline, InformationCircleOutline, LockOutline, PhonebookOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import { BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -26,6 +26,13 @@ export default function MePage() {
           <span className="role-tag">{t(`me.roles.${user.role}`)}</span>
         </div>
       </header>
+      {user.role === 'promoter' ? (
+        <List className="me-list">
+          <List.Item prefix={<PayCircleOutline />} onClick={() => navigate('/wallet')} data-testid="me-wallet">{t('me.wallet')}</List.Item>
+          <List.Item prefix={<BillOutline />} onClick={() => navigate('/commissions')} data-testid="me-commissions">{t('me.commissions')}</List.Item>
+          <List.Item prefix={<LinkOutline />} onClick={() => navigate('/links')} data-testid="me-links">{t('me.links')}</List.Item>
+        </List>
+      ) : null}
       <List className="me-list">
         <List.Item prefix={<UserOutline />} onClick={() => navigate('/me/profile')}>{t('me.profile')}</List.Item>
         <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
@@ -41,6 +48,9 @@ export default function MePage() {
           <List.Item prefix={<ShopbagOutline />} onClick={() => navigate('/admin/campaigns')} data-testid="me-campaigns">{t('me.campaigns')}</List.Item>
           <List.Item prefix={<UserAddOutline />} onClick={() => navigate('/admin/enrollments')} data-testid="me-enrollments">{t('me.enrollments')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<SetOutline />} onClick={() => navigate('/admin/settings')} data-testid="me-settings">{t('me.settings')}</List.Item> : null}
+          <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/admin/conversions')} data-testid="me-conversions">{t('me.conversions')}</List.Item>
+          <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/commissions')} data-testid="me-commissions-review">{t('me.commissionsReview')}</List.Item>
+          {user.role === 'admin' ? <List.Item prefix={<KeyOutline />} onClick={() => navigate('/admin/api-keys')} data-testid="me-api-keys">{t('me.apiKeys')}</List.Item> : null}
         </List>
       ) : null}
       <div className="me-actions">

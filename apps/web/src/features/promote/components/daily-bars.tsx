@@ -5,7 +5,13 @@ import { formatNumber } from '../../../lib/format';
 /** A day key (YYYY-MM-DD, already in the installation's zone) as a short local date. */
 function dayLabel(day: string, locale: string, style: 'short' | 'weekday' = 'short') {
   const date = new Date(`${day}T12:00:00Z`);
-  return new Intl.DateTimeFormat(locale, style === 'short' ? { month: 'numeric', day: 'numeric', timeZone: 'UTC' } : { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
+  if (style === 'short') return new Intl.DateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(date);
+  // Chinese runs date and weekday together ("11月22日周日"); a space reads better.
+  if (locale.startsWith('zh')) {
+    const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(date);
+    return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
+  }
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
 }
 
 /** Per-day clicks as bars (unique clicks as the darker part), then the last days in figures. */
@@ -30,6 +36,7 @@ export function DailyBars({ stats }: { stats: LinkStats }) {
       </div>
       <p className="bars-legend"><span className="legend-dot legend-total" /> {t('links.clicks')} <span className="legend-dot legend-unique" /> {t('links.unique')}</p>
       <table className="day-table" data-testid="day-table">
+        <caption>{t('links.last7')}</caption>
         <thead>
           <tr><th scope="col">{t('links.day')}</th><th scope="col">{t('links.clicks')}</th><th scope="col">{t('links.unique')}</th></tr>
         </thead>

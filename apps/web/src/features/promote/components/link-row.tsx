@@ -16,7 +16,7 @@ export function LinkRow({ link, showCampaign }: { link: Link; showCampaign?: boo
       extra={
         <span className="link-row-figures">
           <strong>{formatNumber(link.clicks, i18n.language)}</strong>
-          <span>{t('links.clicksShort')}</span>
+          <span>{t('links.clicksShort', { count: link.clicks })}</span>
         </span>
       }
     >

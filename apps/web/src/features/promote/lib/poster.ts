@@ -47,8 +47,15 @@ export function wrapText(measure: (s: string) => number, text: string, maxWidth:
       line = next;
       continue;
     }
-    lines.push(line.trimEnd());
-    line = token.trim() ? token : '';
+    // Chinese reads best broken after a comma or full stop: prefer that when it is in the line's second half.
+    const cut = Math.max(...BREAK_AFTER.map((p) => line.lastIndexOf(p)));
+    if (cut >= 0 && cut + 1 < line.length && cut + 1 >= line.length / 2) {
+      lines.push(line.slice(0, cut + 1));
+      line = line.slice(cut + 1) + token;
+    } else {
+      lines.push(line.trimEnd());
+      line = token.trim() ? token : '';
+    }
     if (lines.length === maxLines) break;
   }
   if (lines.length < maxLines && line.trim()) lines.push(line.trimEnd());
@@ -65,6 +72,8 @@ export function wrapText(measure: (s: string) => number, text: string, maxWidth:
     return s;
   });
 }
+
+const BREAK_AFTER = ['，', '、', '。', '；', '：', '！', '？'];
 
 export const isCjk = (s: string) => CJK.test(s);
 
@@ -124,15 +133,21 @@ export async function drawPoster(canvas: HTMLCanvasElement, content: PosterConte
     ctx.fillStyle = '#ffffff';
     ctx.textBaseline = 'top';
     ctx.font = font(700, 64);
-    let y = 200;
-    for (const line of wrapText((s) => ctx.measureText(s).width, content.title, 630, 4)) {
+    const titleLines = wrapText((s) => ctx.measureText(s).width, content.title, 630, 4);
+    ctx.font = font(400, 32);
+    const subtitleLines = wrapText((s) => ctx.measureText(s).width, content.subtitle, 630, 6);
+    // The text block sits in the middle of the space above the card.
+    const blockHeight = titleLines.length * 84 + (subtitleLines.length ? 24 + subtitleLines.length * 48 : 0);
+    let y = Math.max(120, Math.round((1010 - blockHeight) / 2) - 40);
+    ctx.font = font(700, 64);
+    for (const line of titleLines) {
       ctx.fillText(line, 60, y);
       y += 84;
     }
     ctx.font = font(400, 32);
     ctx.fillStyle = 'rgba(255,255,255,0.9)';
     y += 24;
-    for (const line of wrapText((s) => ctx.measureText(s).width, content.subtitle, 630, 6)) {
+    for (const line of subtitleLines) {
       ctx.fillText(line, 60, y);
       y += 48;
     }
@@ -167,8 +182,8 @@ export async function drawPoster(canvas: HTMLCanvasElement, content: PosterConte
     y += 50;
   }
   y += 8;
-  ctx.fillStyle = '#646a73';
-  ctx.font = font(400, 28);
+  ctx.fillStyle = '#4e5969';
+  ctx.font = font(400, 30);
   for (const line of wrapText(measure, content.cta, textW, 2)) {
     ctx.fillText(line, textX, y);
     y += 40;

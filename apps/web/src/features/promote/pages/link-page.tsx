@@ -63,12 +63,12 @@ function LinkSettings({ link }: { link: Link }) {
       </List>
       <form className="inline-form" onSubmit={onSubmit} noValidate>
         <Field id="label" label={t('links.label')} error={form.field('label').error}>
-          <TextInput id="label" {...form.field('label')} maxLength={40} />
+          <TextInput id="label" {...form.field('label')} maxLength={40} placeholder={t('links.labelPlaceholder')} />
         </Field>
         <Field id="channel" label={t('links.channel')} error={form.field('channel').error}>
           <TextInput id="channel" {...form.field('channel')} placeholder={t('links.channelPlaceholder')} autoCapitalize="off" />
         </Field>
-        <Button type="submit" color="primary" fill="outline" block loading={update.isPending} data-testid="link-save">{t('app.save')}</Button>
+        <Button type="submit" color="primary" block loading={update.isPending} data-testid="link-save">{t('app.save')}</Button>
       </form>
     </section>
   );

@@ -84,7 +84,7 @@ function PosterMaker({ content, templates, initialTemplate, filename, shareText 
       <div className="poster-preview">
         {failed ? <p className="page-error">{t('poster.failed')}</p> : png ? (
           <img src={png.url} alt={t('poster.previewAlt')} width={POSTER_WIDTH} height={POSTER_HEIGHT} data-testid="poster-image" />
-        ) : <PageLoading />}
+        ) : <p className="poster-generating" role="status">{t('poster.generating')}</p>}
       </div>
       <p className="hint center">{t('poster.holdHint')}</p>
       <div className="button-row sticky-actions">

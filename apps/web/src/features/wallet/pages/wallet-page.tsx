@@ -1,0 +1,113 @@
+import { Button, Toast } from 'antd-mobile';
+import { BillOutline, DownlandOutline, RightOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LedgerLine } from '@pa/shared';
+import { EmptyState } from '../../../components/empty-state';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { apiFile } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
+import { Link } from '../../../lib/router';
+import { downloadBlob } from '../../../lib/share';
+import { useLedger, useWallet } from '../api/wallet';
+import { Money } from '../components/money';
+
+/** Ledger lines of one journal belong together: "Commission approved: pending −10, available +10". */
+function groupByJournal(lines: LedgerLine[]) {
+  const groups: { journalId: string; kind: string; refType: string; refId: string; at: number; moves: LedgerLine[] }[] = [];
+  for (const line of lines) {
+    const last = groups[groups.length - 1];
+    if (last && last.journalId === line.journalId) last.moves.push(line);
+    else groups.push({ journalId: line.journalId, kind: line.kind, refType: line.refType, refId: line.refId, at: line.at, moves: [line] });
+  }
+  return groups;
+}
+
+function LedgerList({ currency }: { currency: string }) {
+  const { t, i18n } = useTranslation();
+  const ledger = useLedger();
+  if (ledger.isPending) return <PageLoading />;
+  if (ledger.isError) return <PageError error={ledger.error} onRetry={() => ledger.refetch()} />;
+  const groups = groupByJournal(ledger.data.pages.flatMap((p) => p.items));
+  if (groups.length === 0) return <EmptyState icon={<BillOutline />} title={t('wallet.ledgerEmptyTitle')} body={t('wallet.ledgerEmptyBody')} />;
+  return (
+    <>
+      <ul className="ledger-list" data-testid="ledger-list">
+        {groups.map((g) => (
+          <li key={g.journalId} className="ledger-row">
+            <div className="ledger-row-main">
+              {g.refType === 'commission' ? (
+                <Link to={`/commissions/${encodeURIComponent(g.refId)}`} className="ledger-title">{t(`ledger.kind.${g.kind}`, { defaultValue: t('ledger.kind.other') })}</Link>
+              ) : <span className="ledger-title">{t(`ledger.kind.${g.kind}`, { defaultValue: t('ledger.kind.other') })}</span>}
+              <span className="ledger-time">{formatDateTime(g.at, i18n.language)}</span>
+            </div>
+            <div className="ledger-moves">
+              {g.moves.map((m) => (
+                <span key={`${m.account}-${m.amount}`} className="ledger-move">
+                  <span className="ledger-bucket">{t(`wallet.bucket.${m.account}`)}</span>
+                  <Money minor={m.amount} currency={currency} locale={i18n.language} signed />
+                </span>
+              ))}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {ledger.hasNextPage ? (
+        <div className="load-more">
+          <Button size="small" loading={ledger.isFetchingNextPage} onClick={() => void ledger.fetchNextPage()}>{t('admin.loadMore')}</Button>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export default function WalletPage() {
+  const { t, i18n } = useTranslation();
+  const wallet = useWallet();
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { blob, filename } = await apiFile('commissions/export');
+      downloadBlob(blob, filename);
+    } catch (error) {
+      Toast.show({ content: errorText(t, error) });
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <div className="sub-page">
+      <PageNav title={t('wallet.title')} fallback="/me" />
+      {wallet.isPending ? <PageLoading /> : wallet.isError ? <PageError error={wallet.error} onRetry={() => wallet.refetch()} /> : (
+        <>
+          <section className="balance-card" aria-labelledby="available-label">
+            <p id="available-label" className="balance-label">{t('wallet.available')}</p>
+            <p className="balance-value" data-testid="wallet-available"><Money minor={wallet.data.available} currency={wallet.data.currency} locale={i18n.language} /></p>
+            {wallet.data.available < 0 ? <p className="balance-note">{t('wallet.negative')}</p> : null}
+            <dl className="balance-grid">
+              <div><dt>{t('wallet.pending')}</dt><dd data-testid="wallet-pending"><Money minor={wallet.data.pending} currency={wallet.data.currency} locale={i18n.language} /></dd></div>
+              <div><dt>{t('wallet.withdrawing')}</dt><dd data-testid="wallet-withdrawing"><Money minor={wallet.data.withdrawing} currency={wallet.data.currency} locale={i18n.language} /></dd></div>
+              <div><dt>{t('wallet.paidOut')}</dt><dd data-testid="wallet-paid-out"><Money minor={wallet.data.paidOut} currency={wallet.data.currency} locale={i18n.language} /></dd></div>
+            </dl>
+          </section>
+          <p className="hint wallet-hint">{t('wallet.pendingHelp')}</p>
+          <div className="wallet-actions">
+            <Link to="/commissions" className="wallet-action" data-testid="wallet-commissions">
+              <BillOutline aria-hidden /> <span>{t('wallet.commissions')}</span> <RightOutline aria-hidden className="wallet-action-arrow" />
+            </Link>
+            <button type="button" className="wallet-action" onClick={exportCsv} disabled={exporting} data-testid="wallet-export">
+              <DownlandOutline aria-hidden /> <span>{t('wallet.export')}</span>
+            </button>
+          </div>
+          <section className="card" aria-labelledby="ledger-title">
+            <h2 id="ledger-title">{t('wallet.ledger')}</h2>
+            <LedgerList currency={wallet.data.currency} />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
