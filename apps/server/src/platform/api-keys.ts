@@ -43,18 +43,38 @@ function checkSignature(header: string, secret: string, body: Buffer, nowS: numb
   if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'mismatch' });
 }
 
+/**
+ * Keys looked up in the last 2 s are trusted without a query (the conversions endpoint is hot).
+ * A revocation takes effect at once on the instance that made it and within 2 s on the others.
+ */
+export const API_KEY_CACHE_MS = 2000;
+type KeyRow = { id: string; scopes_json: string; secret_sealed: string; require_signature: number; last_used_at: number | null };
+const keyCache = new Map<string, { row: KeyRow | null; until: number }>();
+export function forgetApiKeys() {
+  keyCache.clear();
+}
+
 /** preValidation hook factory: a valid, unrevoked key with `scope` (and a good signature when required or sent). */
 export function apiKeyAuth(ctx: AppContext, scope: ApiScope) {
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) throw new AppError('UNAUTHENTICATED');
-    const row = await ctx.db
-      .selectFrom('api_keys')
-      .select(['id', 'scopes_json', 'secret_sealed', 'require_signature', 'last_used_at'])
-      .where('secret_hash', '=', hashApiKey(match[1]!))
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const hash = hashApiKey(match[1]!);
+    const now = Date.now();
+    let cached = keyCache.get(hash);
+    if (!cached || cached.until < now) {
+      const found = await ctx.db
+        .selectFrom('api_keys')
+        .select(['id', 'scopes_json', 'secret_sealed', 'require_signature', 'last_used_at'])
+        .where('secret_hash', '=', hash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      cached = { row: found ?? null, until: now + API_KEY_CACHE_MS };
+      keyCache.set(hash, cached);
+      if (keyCache.size > 1000) keyCache.delete(keyCache.keys().next().value!);
+    }
+    const row = cached.row;
     if (!row) throw new AppError('UNAUTHENTICATED');
     const scopes = JSON.parse(row.scopes_json) as ApiScope[];
     if (!scopes.includes(scope)) throw new AppError('FORBIDDEN');
@@ -64,8 +84,8 @@ export function apiKeyAuth(ctx: AppContext, scope: ApiScope) {
       const secret = ctx.master.decrypt(row.secret_sealed, SECRET_AAD).toString('utf8');
       checkSignature(signature, secret, request.rawBody ?? Buffer.alloc(0), Math.floor(Date.now() / 1000));
     }
-    const now = Date.now();
     if (row.last_used_at === null || now - Number(row.last_used_at) > 60_000) {
+      row.last_used_at = now;
       await ctx.db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute();
     }
     request.apiKey = { id: row.id, scopes };

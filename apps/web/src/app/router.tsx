@@ -16,6 +16,9 @@ const LinksPage = lazy(() => import('../features/promote/pages/links-page'));
 const NewLinkPage = lazy(() => import('../features/promote/pages/new-link-page'));
 const LinkPage = lazy(() => import('../features/promote/pages/link-page'));
 const PosterPage = lazy(() => import('../features/promote/pages/poster-page'));
+const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page'));
+const CommissionsPage = lazy(() => import('../features/wallet/pages/commissions-page'));
+const CommissionPage = lazy(() => import('../features/wallet/pages/commission-page'));
 const TeamPage = lazy(() => import('../features/team/pages/team-page'));
 const MePage = lazy(() => import('../features/me/pages/me-page'));
 const ProfilePage = lazy(() => import('../features/me/pages/profile-page'));
@@ -28,6 +31,9 @@ const SettingsPage = lazy(() => import('../features/admin/pages/settings-page'))
 const AdminCampaignsPage = lazy(() => import('../features/admin/pages/campaigns-page'));
 const AdminCampaignPage = lazy(() => import('../features/admin/pages/campaign-page'));
 const EnrollmentsPage = lazy(() => import('../features/admin/pages/enrollments-page'));
+const ConversionsPage = lazy(() => import('../features/admin/pages/conversions-page'));
+const CommissionsReviewPage = lazy(() => import('../features/admin/pages/commissions-page'));
+const ApiKeysPage = lazy(() => import('../features/admin/pages/api-keys-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -45,6 +51,9 @@ export const routes: RouteDef[] = [
   { path: '/links/new', page: NewLinkPage, layouts: signedIn },
   { path: '/links/:id', page: LinkPage, layouts: signedIn },
   { path: '/poster/:linkId', page: PosterPage, layouts: signedIn },
+  { path: '/wallet', page: WalletPage, layouts: signedIn },
+  { path: '/commissions', page: CommissionsPage, layouts: signedIn },
+  { path: '/commissions/:id', page: CommissionPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/me', page: MePage, layouts: tabs },
   { path: '/me/profile', page: ProfilePage, layouts: signedIn },
@@ -59,6 +68,9 @@ export const routes: RouteDef[] = [
   { path: '/admin/campaigns/new', page: AdminCampaignPage, layouts: admins },
   { path: '/admin/campaigns/:id', page: AdminCampaignPage, layouts: staff },
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
+  { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
+  { path: '/admin/commissions', page: CommissionsReviewPage, layouts: staff },
+  { path: '/admin/api-keys', page: ApiKeysPage, layouts: admins },
 ];
 
 export function AppRoutes(): ReactNode {

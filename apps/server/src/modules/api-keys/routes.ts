@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiKeyCreatedSchema, ApiKeyCreateSchema, ApiKeyListSchema, IdParamsSchema, OkSchema, type ApiKey } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { ApiKeysTable } from '../../db/types';
-import { newApiKeySecret, type ApiScope } from '../../platform/api-keys';
+import { forgetApiKeys, newApiKeySecret, type ApiScope } from '../../platform/api-keys';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -63,6 +63,7 @@ export function apiKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', row.id).execute();
         await audit(trx, { actorId: auth.userId, action: 'api_key.revoke', entity: 'api_key', entityId: row.id }, now);
       });
+      forgetApiKeys();
       return { ok: true as const };
     });
   };

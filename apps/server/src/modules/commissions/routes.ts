@@ -303,7 +303,10 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return {
           commission: toCommission(row, requestLocale(request)),
           conversion: { kind: conversion.kind, externalId: conversion.external_id, amount: Number(conversion.amount), refundedAmount: Number(conversion.refunded_amount), attributedBy: conversion.attributed_by, occurredAt: Number(conversion.occurred_at) },
-          events: events.map((e) => ({ status: e.status, amount: Number(e.amount), reason: e.reason, at: Number(e.at) })),
+          events: [
+            { status: 'pending', amount: Number(row.amount), reason: null, at: Number(row.created_at) },
+            ...events.map((e) => ({ status: e.status, amount: Number(e.amount), reason: e.reason, at: Number(e.at) })),
+          ],
           currency,
         };
       });

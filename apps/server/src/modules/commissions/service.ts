@@ -32,28 +32,14 @@ export interface RecordResult {
 
 /** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
 export async function recordConversion(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
-  const existing = await findConversion(ctx.db, input.campaignId, input.kind, input.externalId);
-  if (existing) return { created: false, conversionId: existing.id };
-  const campaign = await ctx.db.selectFrom('campaigns').selectAll().where('id', '=', input.campaignId).executeTakeFirst();
-  if (!campaign) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
-  // Refunds are accepted whatever the campaign's state: money already earned must be taken back.
-  if (input.kind !== 'refund' && campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
-  const now = Date.now();
-  const occurredAt = input.occurredAt ?? now;
-  if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
-
   // A click id from a visit a moment ago may still be in this instance's write buffer.
   if (input.clickId && input.kind !== 'refund') {
     const known = await ctx.db.selectFrom('clicks').select('id').where('id', '=', input.clickId).executeTakeFirst();
     if (!known) await ctx.clicks.flush();
   }
-
+  if (ctx.dialect === 'sqlite') return batcherFor(ctx).submit(apiKeyId, input);
   try {
-    const id = await ctx.db.transaction().execute(async (trx) => {
-      if (input.kind === 'refund') return recordRefund(ctx, trx, apiKeyId, input, occurredAt, now);
-      return recordEarning(ctx, trx, apiKeyId, input, campaign, occurredAt, now);
-    });
-    return { created: true, conversionId: id };
+    return await ctx.db.transaction().execute((trx) => processConversion(ctx, trx, apiKeyId, input, Date.now(), new Map()));
   } catch (error) {
     // The same delivery arrived concurrently and won the race: answer with its result.
     if (isUniqueViolation(error)) {
@@ -62,6 +48,110 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
     }
     throw error;
   }
+}
+
+/** One conversion inside a transaction: the idempotency check, the campaign's state, then the money. */
+async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>): Promise<RecordResult> {
+  const existing = await trx.selectFrom('conversions').select('id').where('campaign_id', '=', input.campaignId).where('kind', '=', input.kind).where('external_id', '=', input.externalId).executeTakeFirst();
+  if (existing) return { created: false, conversionId: existing.id };
+  let campaign = campaigns.get(input.campaignId);
+  if (campaign === undefined) {
+    campaign = (await trx.selectFrom('campaigns').selectAll().where('id', '=', input.campaignId).executeTakeFirst()) ?? null;
+    campaigns.set(input.campaignId, campaign);
+  }
+  if (!campaign) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
+  // Refunds are accepted whatever the campaign's state: money already earned must be taken back.
+  if (input.kind !== 'refund' && campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
+  const occurredAt = input.occurredAt ?? now;
+  if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
+  const id = input.kind === 'refund'
+    ? await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now)
+    : await recordEarning(ctx, trx, apiKeyId, input, campaign, occurredAt, now);
+  return { created: true, conversionId: id };
+}
+
+interface Pending {
+  apiKeyId: string | null;
+  input: ConversionInput;
+  resolve: (r: RecordResult) => void;
+  reject: (e: unknown) => void;
+}
+
+/**
+ * Group commit for SQLite (one writer): conversions that arrive together are written in one
+ * transaction, each inside its own savepoint, so one bad delivery rolls back alone. Nobody is
+ * answered before the commit: an acknowledged conversion is on disk. Committing costs more than
+ * all of one conversion's statements, so sharing it is what lets SQLite keep up under load.
+ */
+class ConversionBatcher {
+  private queue: Pending[] = [];
+  private running = false;
+  constructor(private readonly ctx: AppContext, private readonly maxBatch = 200) {}
+
+  submit(apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ apiKeyId, input, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, this.maxBatch);
+        await this.write(batch);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async write(batch: Pending[]) {
+    const outcomes: ({ ok: true; value: RecordResult } | { ok: false; error: unknown })[] = [];
+    const now = Date.now();
+    const campaigns = new Map<string, CampaignRow | null>();
+    let trx;
+    try {
+      trx = await this.ctx.db.startTransaction().execute();
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    try {
+      for (const p of batch) {
+        const sp = await trx.savepoint('conversion').execute();
+        try {
+          outcomes.push({ ok: true, value: await processConversion(this.ctx, sp, p.apiKeyId, p.input, now, campaigns) });
+          await sp.releaseSavepoint('conversion').execute();
+        } catch (error) {
+          await sp.rollbackToSavepoint('conversion').execute();
+          await sp.releaseSavepoint('conversion').execute();
+          outcomes.push({ ok: false, error });
+        }
+      }
+      await trx.commit().execute();
+    } catch (error) {
+      await trx.rollback().execute().catch(() => undefined);
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+  }
+}
+
+const batchers = new WeakMap<AppContext, ConversionBatcher>();
+function batcherFor(ctx: AppContext): ConversionBatcher {
+  let b = batchers.get(ctx);
+  if (!b) {
+    b = new ConversionBatcher(ctx);
+    batchers.set(ctx, b);
+  }
+  return b;
 }
 
 export function findConversion(db: Db, campaignId: string, kind: string, externalId: string) {
@@ -112,11 +202,16 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
   let reason: string | null = found ? null : 'no_match';
   let promoter: { id: string; account: string; status: string; parent_id: string | null } | undefined;
   if (found) {
-    promoter = await trx.selectFrom('users').select(['id', 'account', 'status', 'parent_id']).where('id', '=', found.promoterId).executeTakeFirst();
-    const enrolled = await trx.selectFrom('enrollments').select('status').where('promoter_id', '=', found.promoterId).where('campaign_id', '=', campaign.id).executeTakeFirst();
-    if (!promoter || promoter.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
-    else if (enrolled?.status !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];
-    else if (isSelfReferral(input.customerEmailSha256, emailDigest(promoter.account))) [status, reason] = ['rejected', 'self_referral'];
+    const row = await trx
+      .selectFrom('users')
+      .leftJoin('enrollments', (j) => j.onRef('enrollments.promoter_id', '=', 'users.id').on('enrollments.campaign_id', '=', campaign.id))
+      .select(['users.id', 'users.account', 'users.status', 'users.parent_id', 'enrollments.status as enrollment'])
+      .where('users.id', '=', found.promoterId)
+      .executeTakeFirst();
+    promoter = row;
+    if (!row || row.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
+    else if (row.enrollment !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];
+    else if (isSelfReferral(input.customerEmailSha256, emailDigest(row.account))) [status, reason] = ['rejected', 'self_referral'];
   }
   const id = newId(now);
   await trx
@@ -148,7 +243,9 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
 
   const kind = input.kind as 'lead' | 'sale';
   const month = dayKey(occurredAt, ctx.config.timeZone).slice(0, 7);
-  const salesThisMonth = kind === 'sale'
+  const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
+  // Only volume tiers need this month's count of sales.
+  const salesThisMonth = kind === 'sale' && tiers.length > 0
     ? Number((await trx
       .selectFrom('commissions')
       .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -160,7 +257,7 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
       .where('status', 'in', ['pending', 'approved'])
       .executeTakeFirst())?.n ?? 0)
     : 0;
-  const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers: JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[] };
+  const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers };
   const level1 = level1Commission(terms, { kind, amount: input.amount ?? 0 }, salesThisMonth);
   if (!level1) return id;
   const due = availableAt(occurredAt, campaign.hold_days);
@@ -178,8 +275,8 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
 }
 
 async function createCommission(trx: Db, row: CommissionRow, now: number) {
+  // Its creation is the first step of its timeline (the commission row's created_at); events record what follows.
   await trx.insertInto('commissions').values(row).execute();
-  await trx.insertInto('commission_events').values({ id: newId(now), commission_id: row.id, status: 'pending', amount: row.amount, actor_id: null, reason: null, at: now }).execute();
   await postJournal(trx, {
     kind: 'commission_created',
     refType: 'commission',

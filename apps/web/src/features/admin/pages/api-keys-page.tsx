@@ -1,0 +1,210 @@
+import { Button, Dialog, List, Switch, Tag, Toast } from 'antd-mobile';
+import { AddOutline, KeyOutline } from 'antd-mobile-icons';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiKey } from '@pa/shared';
+import { CopyField } from '../../../components/copy-field';
+import { EmptyState } from '../../../components/empty-state';
+import { Field, TextInput } from '../../../components/field';
+import { PageNav } from '../../../components/page-nav';
+import { PageError, PageLoading } from '../../../components/page-status';
+import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
+import { formatDate, formatDateTime } from '../../../lib/format';
+import { API_SCOPES, useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyCreated, type ApiScope } from '../api/api-keys';
+
+const NAME_MAX = 60;
+/** i18next reads ":" as a namespace separator, so the texts are keyed without it. */
+const SCOPE_KEYS: Record<ApiScope, string> = { 'conversions:write': 'write', 'conversions:read': 'read' };
+
+/** Name, permissions and the signature switch; hands the one-time answer (with the secret) up. */
+function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: ApiKeyCreated) => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const create = useCreateApiKey();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiScope[]>(['conversions:write']);
+  const [requireSignature, setRequireSignature] = useState(false);
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const toggleScope = (scope: ApiScope, on: boolean) => {
+    setScopes((s) => (on ? API_SCOPES.filter((x) => x === scope || s.includes(x)) : s.filter((x) => x !== scope)));
+    if (errors.scopes) setErrors((e) => ({ ...e, scopes: undefined }));
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const found = { name: name.trim() ? undefined : 'required', scopes: scopes.length ? undefined : 'required' };
+    setErrors(found);
+    if (found.name || found.scopes) return;
+    try {
+      onCreated(await create.mutateAsync({ name: name.trim(), scopes, requireSignature }));
+    } catch (error) {
+      setFormError(errorText(t, error));
+      if (error instanceof ApiError) setErrors({ name: error.fields.name, scopes: error.fields.scopes });
+    }
+  };
+
+  return (
+    <form className="card ca-key-form" onSubmit={onSubmit} noValidate data-testid="api-key-form">
+      <h2>{t('moneyAdmin.apiKeys.formTitle')}</h2>
+      {formError ? <div className="form-error" role="alert">{formError}</div> : null}
+      <Field id="api-key-name" label={t('moneyAdmin.apiKeys.name')} error={errors.name} help={t('moneyAdmin.apiKeys.nameHelp')}>
+        <TextInput
+          id="api-key-name"
+          data-testid="api-key-name"
+          value={name}
+          onChange={(v) => {
+            setName(v);
+            if (errors.name) setErrors((e) => ({ ...e, name: undefined }));
+          }}
+          invalid={!!errors.name}
+          maxLength={NAME_MAX}
+          placeholder={t('moneyAdmin.apiKeys.namePlaceholder')}
+          autoComplete="off"
+        />
+      </Field>
+      <fieldset className={`ca-fieldset field${errors.scopes ? ' field-invalid' : ''}`} aria-describedby="api-key-scopes-msg">
+        <legend className="ca-field-label">{t('moneyAdmin.apiKeys.scopes')}</legend>
+        {API_SCOPES.map((scope) => (
+          <label key={scope} className="check-row ca-scope">
+            <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} data-testid={`api-key-scope-${scope}`} />
+            <span>
+              <span className="ca-scope-title">{t(`moneyAdmin.apiKeys.scope.${SCOPE_KEYS[scope]}`)}</span>
+              <code className="ca-code">{scope}</code>
+            </span>
+          </label>
+        ))}
+        {errors.scopes ? <p className="field-error" id="api-key-scopes-msg">{t('moneyAdmin.apiKeys.scopesRequired')}</p> : null}
+      </fieldset>
+      <div className="ca-switch-row">
+        <div className="ca-switch-label">
+          <span className="ca-field-label" id="api-key-signature-label">{t('moneyAdmin.apiKeys.signature')}</span>
+          <span className="field-help" id="api-key-signature-help">{t('moneyAdmin.apiKeys.signatureHelp')}</span>
+        </div>
+        <Switch checked={requireSignature} onChange={setRequireSignature} aria-labelledby="api-key-signature-label" aria-describedby="api-key-signature-help" data-testid="api-key-signature" />
+      </div>
+      <div className="button-row">
+        <Button onClick={onCancel}>{t('app.cancel')}</Button>
+        <Button type="submit" color="primary" loading={create.isPending} data-testid="api-key-create">{t('moneyAdmin.apiKeys.create')}</Button>
+      </div>
+    </form>
+  );
+}
+
+/** Shown once, right after creation: the secret cannot be read again. */
+function SecretCard({ created, onDone }: { created: ApiKeyCreated; onDone: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card ca-secret" data-testid="api-key-secret-card" aria-live="polite">
+      <h2>{t('moneyAdmin.apiKeys.secretTitle')}</h2>
+      <p className="notice" role="alert">{t('moneyAdmin.apiKeys.secretWarning')}</p>
+      <CopyField label={t('moneyAdmin.apiKeys.secretLabel', { name: created.apiKey.name })} value={created.secret} buttonLabel={t('app.copy')} testId="api-key-secret" />
+      <Button block color="primary" fill="outline" className="ca-secret-done" onClick={onDone} data-testid="api-key-secret-done">{t('moneyAdmin.apiKeys.secretDone')}</Button>
+    </section>
+  );
+}
+
+function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+  const { t, i18n } = useTranslation();
+  const revoke = useRevokeApiKey();
+  const revoked = apiKey.revokedAt !== null;
+  const onRevoke = async () => {
+    const values = { name: apiKey.name };
+    if (!(await Dialog.confirm({ content: t('moneyAdmin.apiKeys.confirmRevoke', values), confirmText: t('moneyAdmin.apiKeys.revoke'), cancelText: t('app.cancel') }))) return;
+    try {
+      await revoke.mutateAsync(apiKey.id);
+      Toast.show({ icon: 'success', content: t('moneyAdmin.apiKeys.revokedDone', values) });
+    } catch (error) {
+      Toast.show({ content: errorText(t, error) });
+    }
+  };
+  return (
+    <List.Item
+      data-testid={`api-key-${apiKey.id}`}
+      className={revoked ? 'ca-revoked' : undefined}
+      description={
+        <>
+          <code className="ca-code">{apiKey.prefix}…</code>
+          <span className="ca-scopes">
+            {apiKey.scopes.map((s) => <code key={s} className="ca-code">{s}</code>)}
+          </span>
+          <span className="ca-line">{apiKey.requireSignature ? t('moneyAdmin.apiKeys.signatureRequired') : t('moneyAdmin.apiKeys.signatureOptional')}</span>
+          <span className="ca-line">{t('moneyAdmin.apiKeys.createdOn', { date: formatDate(apiKey.createdAt, i18n.language) })}</span>
+          <span className="ca-line">{apiKey.lastUsedAt === null ? t('moneyAdmin.apiKeys.neverUsed') : t('moneyAdmin.apiKeys.lastUsed', { date: formatDateTime(apiKey.lastUsedAt, i18n.language) })}</span>
+          {revoked ? <span className="ca-line">{t('moneyAdmin.apiKeys.revokedOn', { date: formatDateTime(apiKey.revokedAt!, i18n.language) })}</span> : null}
+        </>
+      }
+      extra={revoked ? (
+        <Tag className="ca-status-tag" color="default" fill="outline" round data-testid={`revoked-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag>
+      ) : (
+        <Button size="small" color="danger" fill="outline" loading={revoke.isPending} onClick={() => void onRevoke()} data-testid={`revoke-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoke')}</Button>
+      )}
+    >
+      <span className="ca-row-name">{apiKey.name}</span>
+    </List.Item>
+  );
+}
+
+function KeyList() {
+  const { t } = useTranslation();
+  const keys = useApiKeys();
+  if (keys.isPending) return <PageLoading />;
+  if (keys.isError) return <PageError error={keys.error} onRetry={() => keys.refetch()} />;
+  if (keys.data.length === 0) return <EmptyState icon={<KeyOutline />} title={t('moneyAdmin.apiKeys.empty')} body={t('moneyAdmin.apiKeys.emptyBody')} />;
+  return (
+    <List header={t('moneyAdmin.apiKeys.listTitle')} data-testid="api-keys">
+      {/* Newest first, revoked ones after the keys still in use. */}
+      {[...keys.data].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null)).map((k) => <KeyRow key={k.id} apiKey={k} />)}
+    </List>
+  );
+}
+
+/** How the business's server calls the conversions API. */
+function ConnectHelp() {
+  const { t } = useTranslation();
+  const endpoint = new URL('api/v1/conversions', document.baseURI).href;
+  return (
+    <section className="card ca-help" data-testid="api-key-help">
+      <h2>{t('moneyAdmin.apiKeys.help.title')}</h2>
+      <p className="hint">{t('moneyAdmin.apiKeys.help.intro')}</p>
+      <pre className="ca-pre">{`POST ${endpoint}\nAuthorization: Bearer <secret>\nContent-Type: application/json\n\n{\n  "campaignId": "…",\n  "kind": "sale",\n  "externalId": "order-1001",\n  "amount": 12900,\n  "clickId": "…"\n}`}</pre>
+      <p className="hint">{t('moneyAdmin.apiKeys.help.signature')}</p>
+      <pre className="ca-pre">{'X-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>'}</pre>
+      <p className="hint">{t('moneyAdmin.apiKeys.help.retry')}</p>
+      <a className="text-button ca-help-docs" href="api/docs" target="_blank" rel="noopener noreferrer" data-testid="api-docs">{t('moneyAdmin.apiKeys.help.docs')}</a>
+    </section>
+  );
+}
+
+/** `/admin/api-keys` (admins): keys for the business's systems to report conversions. */
+export default function ApiKeysPage() {
+  const { t } = useTranslation();
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  return (
+    <div className="sub-page">
+      <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
+      {created ? (
+        <SecretCard created={created} onDone={() => setCreated(null)} />
+      ) : creating ? (
+        <NewKeyForm
+          onCreated={(c) => {
+            setCreating(false);
+            setCreated(c);
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      ) : (
+        <div className="ca-toolbar">
+          <Button color="primary" size="small" onClick={() => setCreating(true)} data-testid="new-api-key">
+            <AddOutline aria-hidden /> {t('moneyAdmin.apiKeys.new')}
+          </Button>
+        </div>
+      )}
+      <KeyList />
+      <ConnectHelp />
+    </div>
+  );
+}
