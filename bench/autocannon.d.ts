@@ -6,6 +6,22 @@ declare module 'autocannon' {
     non2xx: number;
     '3xx': number;
   }
-  function autocannon(options: Record<string, unknown>): Promise<Result>;
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (request: RequestSpec) => RequestSpec;
+    onResponse?: (status: number, body: string) => void;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    followRedirect?: boolean;
+    headers?: Record<string, string>;
+    requests?: RequestSpec[];
+  }
+  function autocannon(options: Options): Promise<Result>;
   export default autocannon;
 }
