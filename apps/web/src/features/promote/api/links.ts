@@ -24,6 +24,7 @@ export const linkQuery = (id: string, locale: string) =>
   queryOptions({
     queryKey: ['links', locale, 'detail', id] as const,
     queryFn: ({ signal }) => api<{ link: Link }>('GET', `links/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.link),
+    staleTime: 0,
   });
 
 export const useLink = (id: string, locale: string) => useQuery(linkQuery(id, locale));
@@ -32,6 +33,7 @@ export const useLinkStats = (id: string) =>
   useQuery({
     queryKey: ['links', 'stats', id] as const,
     queryFn: ({ signal }) => api<LinkStats>('GET', `links/${encodeURIComponent(id)}/stats`, undefined, { signal }),
+    staleTime: 0,
   });
 
 export function useCreateLink() {

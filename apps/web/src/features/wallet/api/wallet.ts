@@ -2,8 +2,11 @@ import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/reac
 import type { Commission, CommissionStatus, LedgerLine, Wallet } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
+/** Money is shown from cache at once and always refetched when a screen opens (staleTime 0). */
+const FRESH = { staleTime: 0 } as const;
+
 export const useWallet = () =>
-  useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }) });
+  useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }), ...FRESH });
 
 export interface CommissionFilters {
   status?: CommissionStatus;
@@ -22,6 +25,7 @@ export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
       return api<{ items: Commission[]; nextCursor: string | null }>('GET', `commissions?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...FRESH,
   });
 
 export const useCommissions = (locale: string, filters: CommissionFilters) => useInfiniteQuery(commissionsQuery(locale, filters));
@@ -37,6 +41,7 @@ export const useCommission = (id: string, locale: string) =>
   useQuery({
     queryKey: ['commissions', locale, 'detail', id] as const,
     queryFn: ({ signal }) => api<CommissionDetail>('GET', `commissions/${encodeURIComponent(id)}`, undefined, { signal }),
+    ...FRESH,
   });
 
 export const useLedger = () =>
@@ -46,4 +51,5 @@ export const useLedger = () =>
     queryFn: ({ pageParam, signal }) =>
       api<{ items: LedgerLine[]; nextCursor: string | null }>('GET', `ledger?limit=30${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...FRESH,
   });

@@ -1,0 +1,169 @@
+/// <reference lib="dom" />
+/**
+ * The money journey in Chromium at 390×844: a visitor comes through a member's tracked link; the
+ * business posts the sale through `api/v1/conversions` with that `pa_click` → the member sees a
+ * pending commission with its availability date → an operator approves it in the console → the
+ * member's Wallet shows it available, and the member's inviter sees the team override.
+ * Then Wallet, commissions and the commission detail in all five languages.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { CampaignCreateSchema } from '@pa/shared';
+import { LOCALES } from '@pa/shared/locales';
+import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
+import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
+import { newId } from '../apps/server/src/platform/ids';
+import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+
+let server: Awaited<ReturnType<typeof startServer>>;
+let landing: Awaited<ReturnType<typeof startLandingServer>>;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  landing = await startLandingServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await landing?.close();
+  await server?.close();
+});
+
+const en = readLocale('en');
+const NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' };
+
+async function register(page: Page, url: string, account: string, name: string) {
+  await page.goto(url);
+  await page.locator('#account').fill(account);
+  await page.locator('#displayName').fill(name);
+  await page.locator('#password').fill('Money-pass-1');
+  await page.getByTestId('register-submit').click();
+  await page.getByTestId('greeting').waitFor();
+}
+
+async function setLanguage(page: Page, locale: string) {
+  await page.goto(`${server.url}#/me/language`);
+  await page.getByTestId(`lang-${locale}`).click();
+  await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
+}
+
+async function checkScreen(page: Page, name: string) {
+  await screenshot(page, name);
+  expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
+}
+
+describe('a sale through the API becomes money in the wallet', () => {
+  it('click → sale → pending with its date → approved → available; the inviter sees the override', async () => {
+    const run = Date.now().toString(36);
+    // The program: a manual-approval campaign (10% per sale, 10% override, 7-day hold) and an API key.
+    await createStaff(server.ctx, 'admin', `boss${run}@example.com`, 'Admin-pass-1');
+    const adminRow = await server.ctx.db.selectFrom('users').select('id').where('account', '=', `boss${run}@example.com`).executeTakeFirstOrThrow();
+    const campaignId = await createCampaign(server.ctx, adminRow.id, CampaignCreateSchema.parse({
+      names: NAMES, landingUrl: landing.url, saleRewardType: 'bps', saleReward: 1000, overrideBps: 1000, holdDays: 7, approvalMode: 'manual',
+    }) as Parameters<typeof createCampaign>[2]);
+    await updateCampaign(server.ctx, adminRow.id, campaignId, { status: 'active' });
+    const key = newApiKeySecret(server.ctx);
+    await server.ctx.db.insertInto('api_keys').values({ id: newId(), name: 'Shop', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: adminRow.id, created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
+
+    // An inviter and the member they invited; the member joins and takes the link.
+    const inviterContext = await phoneContext(browser);
+    const inviter = await inviterContext.newPage();
+    const inviterProblems = watchProblems(inviter);
+    await register(inviter, `${server.url}#/register`, `ines${run}@example.com`, 'Inès Inviter');
+    const inviteLink = (await inviter.getByTestId('invite-link').textContent())!;
+    const memberContext = await phoneContext(browser);
+    const member = await memberContext.newPage();
+    const problems = watchProblems(member);
+    await register(member, inviteLink, `max${run}@example.com`, 'Max Member');
+    await member.goto(`${server.url}#/campaigns/${campaignId}`);
+    await member.getByTestId(`join-${campaignId}`).click();
+    const link = (await member.getByTestId('campaign-link').textContent())!;
+
+    // A visitor clicks; the shop receives pa_click and reports the sale with it.
+    const visitorContext = await browser.newContext({ ignoreHTTPSErrors: true, userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1' });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(link);
+    await visitor.locator('#landing').waitFor();
+    const clickId = new URL(visitor.url()).searchParams.get('pa_click')!;
+    await visitorContext.close();
+    const sale = await fetch(`${server.url}api/v1/conversions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 25_900, clickId }),
+    });
+    expect(sale.status).toBe(201);
+    const { conversion, commissions } = await sale.json() as { conversion: { attributedBy: string }; commissions: { id: string; level: number; amount: number; availableAt: number }[] };
+    expect(conversion.attributedBy).toBe('click');
+    expect(commissions.map((c) => [c.level, c.amount])).toEqual([[1, 2590], [2, 259]]);
+    const [direct, override] = commissions as [typeof commissions[0], typeof commissions[0]];
+
+    // The member sees it pending, with the date it becomes available.
+    await member.goto(`${server.url}#/wallet`);
+    await expect.poll(() => member.getByTestId('wallet-pending').textContent()).toBe('CN¥25.90');
+    expect(await member.getByTestId('wallet-available').textContent()).toBe('CN¥0.00');
+    await member.getByTestId('wallet-commissions').click();
+    await member.getByTestId(`commission-${direct.id}`).click();
+    const date = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(direct.availableAt);
+    await expect.poll(() => member.getByTestId('commission-availability').textContent()).toBe(tr(en, 'commissions.availableOn', { date }));
+    expect(await member.getByTestId('commission-rule').innerText()).toContain(tr(en, 'commissions.rule.saleRate', { rate: '10%', base: 'CN¥259.00' }));
+    await screenshot(member, 'money-en-commission-pending');
+
+    // An operator approves it in the review queue.
+    const adminContext = await phoneContext(browser);
+    const admin = await adminContext.newPage();
+    const adminProblems = watchProblems(admin);
+    await admin.goto(`${server.url}#/login`);
+    await admin.locator('#account').fill(`boss${run}@example.com`);
+    await admin.locator('#password').fill('Admin-pass-1');
+    await admin.getByTestId('login-submit').click();
+    await admin.getByTestId('greeting').waitFor();
+    await admin.goto(`${server.url}#/admin/commissions`);
+    await admin.getByTestId(`approve-commission-${direct.id}`).click();
+    await admin.getByTestId(`approve-commission-${direct.id}`).waitFor({ state: 'detached' });
+    await screenshot(admin, 'money-en-admin-review');
+    expect(adminProblems).toEqual([]);
+    await adminContext.close();
+
+    // The member's wallet shows it available; the timeline has both steps.
+    await member.goto(`${server.url}#/wallet`);
+    await expect.poll(() => member.getByTestId('wallet-available').textContent()).toBe('CN¥25.90');
+    expect(await member.getByTestId('wallet-pending').textContent()).toBe('CN¥0.00');
+    await member.goto(`${server.url}#/commissions/${direct.id}`);
+    await expect.poll(() => member.getByTestId('commission-status').textContent()).toBe(tr(en, 'commissions.status.approved'));
+    expect(await member.getByTestId('commission-timeline').innerText()).toContain(tr(en, 'commissions.event.approved', { amount: 'CN¥25.90' }));
+
+    // The inviter sees the team override (still pending: overrides are reviewed on their own).
+    await inviter.goto(`${server.url}#/commissions`);
+    const row = inviter.getByTestId(`commission-${override.id}`);
+    await expect.poll(() => row.innerText()).toContain(tr(en, 'commissions.kind.override'));
+    expect(await row.innerText()).toContain('CN¥2.59');
+    await inviter.goto(`${server.url}#/wallet`);
+    await expect.poll(() => inviter.getByTestId('wallet-pending').textContent()).toBe('CN¥2.59');
+
+    // Every language: the member's wallet, commissions and the commission; the inviter's commissions.
+    for (const locale of LOCALES) {
+      const m = readLocale(locale);
+      await setLanguage(member, locale);
+      await member.goto(`${server.url}#/wallet`);
+      await expect.poll(() => member.locator('.page-nav-title').textContent()).toBe(tr(m, 'wallet.title'));
+      await member.getByTestId('ledger-list').waitFor();
+      await checkScreen(member, `money-${locale}-wallet`);
+      await member.goto(`${server.url}#/commissions`);
+      await member.getByTestId(`commission-${direct.id}`).waitFor();
+      await checkScreen(member, `money-${locale}-commissions`);
+      await member.goto(`${server.url}#/commissions/${direct.id}`);
+      await expect.poll(() => member.getByTestId('commission-status').textContent()).toBe(tr(m, 'commissions.status.approved'));
+      await checkScreen(member, `money-${locale}-commission`);
+      await setLanguage(inviter, locale);
+      await inviter.goto(`${server.url}#/commissions`);
+      await expect.poll(() => inviter.getByTestId(`commission-${override.id}`).innerText()).toContain(tr(m, 'commissions.kind.override'));
+      await checkScreen(inviter, `money-${locale}-inviter-commissions`);
+    }
+    expect(problems).toEqual([]);
+    expect(inviterProblems).toEqual([]);
+    await Promise.all([memberContext.close(), inviterContext.close()]);
+  });
+});
