@@ -2,7 +2,7 @@
 import { buildApp, LOG_REDACT } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
-import { seedDemo } from './db/seed-demo';
+import { seedDemo } from './seed-demo';
 import { startCommissionScheduler } from './modules/commissions/scheduler';
 import { startMaintenance } from './platform/maintenance';
 
@@ -19,7 +19,7 @@ async function main() {
   }
   const { ctx, handle } = await createContext(config);
   if (process.argv.includes('--demo')) {
-    const demo = await seedDemo(ctx.db);
+    const demo = await seedDemo(ctx);
     if (demo) {
       console.log('\nDemo data created (shown once). Sign in with:');
       console.table(demo);

@@ -16,13 +16,13 @@ export function minorUnitDigits(currency: string): number {
 }
 
 /** Formats an integer of minor units exactly (no float arithmetic on the amount). */
-export function formatMoney(minor: number, currency: string, locale: string): string {
+export function formatMoney(minor: number, currency: string, locale: string, options: { signed?: boolean } = {}): string {
   if (!Number.isSafeInteger(minor)) throw new Error('money must be an integer of minor units');
   const digits = minorUnitDigits(currency);
   const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
   const decimal = `${minor < 0 ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`;
   // Intl formats decimal strings exactly, without going through a binary float.
-  return numberFormat(locale, { style: 'currency', currency }).format(decimal as `${number}`);
+  return numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) }).format(decimal as `${number}`);
 }
 
 export function formatNumber(value: number, locale: string): string {
@@ -30,7 +30,9 @@ export function formatNumber(value: number, locale: string): string {
 }
 
 export function formatDateTime(epochMs: number, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(epochMs);
+  // Chinese readers expect 24-hour times ("05:59"), not "清晨5:59".
+  const hours = locale.startsWith('zh') ? { hourCycle: 'h23' as const } : {};
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...hours, ...(timeZone ? { timeZone } : {}) }).format(epochMs);
 }
 
 export function formatDate(epochMs: number, locale: string, timeZone?: string): string {

@@ -47,7 +47,7 @@ export default function CommissionsPage() {
       <div className="filter-bar" role="group" aria-label={t('commissions.filterStatus')}>
         {STATUSES.map((s) => (
           <button key={s} type="button" className={`chip${s === status ? ' chip-on' : ''}`} aria-pressed={s === status} onClick={() => setFilter('status', s)} data-testid={`filter-${s}`}>
-            {s === 'all' ? t('commissions.all') : t(`commissions.status.${s}`)}
+            {s === 'all' ? t('commissions.all') : t(`commissions.filter.${s}`)}
           </button>
         ))}
       </div>

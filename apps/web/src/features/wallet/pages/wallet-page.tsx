@@ -25,6 +25,11 @@ function groupByJournal(lines: LedgerLine[]) {
   return groups;
 }
 
+/** Money moving between two of the promoter's own buckets (pending → available): one neutral line. */
+function isTransfer(moves: LedgerLine[]) {
+  return moves.length === 2 && moves[0]!.amount + moves[1]!.amount === 0;
+}
+
 function LedgerList({ currency }: { currency: string }) {
   const { t, i18n } = useTranslation();
   const ledger = useLedger();
@@ -44,7 +49,12 @@ function LedgerList({ currency }: { currency: string }) {
               <span className="ledger-time">{formatDateTime(g.at, i18n.language)}</span>
             </div>
             <div className="ledger-moves">
-              {g.moves.map((m) => (
+              {isTransfer(g.moves) ? (
+                <span className="ledger-move">
+                  <span className="ledger-bucket">{t('wallet.transfer', { from: t(`wallet.bucket.${g.moves.find((m) => m.amount < 0)!.account}`), to: t(`wallet.bucket.${g.moves.find((m) => m.amount > 0)!.account}`) })}</span>
+                  <Money minor={Math.abs(g.moves[0]!.amount)} currency={currency} locale={i18n.language} />
+                </span>
+              ) : g.moves.map((m) => (
                 <span key={`${m.account}-${m.amount}`} className="ledger-move">
                   <span className="ledger-bucket">{t(`wallet.bucket.${m.account}`)}</span>
                   <Money minor={m.amount} currency={currency} locale={i18n.language} signed />
