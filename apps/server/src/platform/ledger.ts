@@ -40,35 +40,47 @@ export class LedgerError extends Error {
 
 /** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
 export async function postJournal(trx: Db, input: JournalInput): Promise<string> {
-  const entries = input.entries.filter((e) => e.amount !== 0);
-  if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
-  let sum = 0;
-  for (const e of entries) {
-    if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
-    sum += e.amount;
-  }
-  if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
-  const id = newId(input.at);
-  await trx
-    .insertInto('ledger_journals')
-    .values({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at })
-    .execute();
-  await trx
-    .insertInto('ledger_entries')
-    .values(entries.map((e) => ({ id: newId(input.at), journal_id: id, account: e.account, amount: e.amount })))
-    .execute();
-  // Same-account entries are merged so each balance row is touched once (fixed order: no deadlocks).
+  return (await postJournals(trx, [input]))[0]!;
+}
+
+/**
+ * Writes several balanced journals at once (one insert per table, one balance update per
+ * account touched) — the commissions of one sale go in together. Call inside a transaction.
+ */
+export async function postJournals(trx: Db, inputs: JournalInput[]): Promise<string[]> {
+  const journals = [];
+  const rows = [];
   const byAccount = new Map<string, number>();
-  for (const e of entries) byAccount.set(e.account, (byAccount.get(e.account) ?? 0) + e.amount);
+  for (const input of inputs) {
+    const entries = input.entries.filter((e) => e.amount !== 0);
+    if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
+    let sum = 0;
+    for (const e of entries) {
+      if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
+      sum += e.amount;
+    }
+    if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
+    const id = newId(input.at);
+    journals.push({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at });
+    for (const e of entries) {
+      rows.push({ id: newId(input.at), journal_id: id, account: e.account, amount: e.amount });
+      byAccount.set(e.account, (byAccount.get(e.account) ?? 0) + e.amount);
+    }
+  }
+  if (journals.length === 0) return [];
+  await trx.insertInto('ledger_journals').values(journals).execute();
+  await trx.insertInto('ledger_entries').values(rows).execute();
+  const at = inputs[0]!.at;
+  // Each balance row is touched once, in a fixed order (no deadlocks between concurrent writers).
   for (const [account, amount] of [...byAccount].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (amount === 0) continue;
     await trx
       .insertInto('ledger_balances')
-      .values({ account, balance: amount, updated_at: input.at })
-      .onConflict((oc) => oc.column('account').doUpdateSet({ balance: sql`ledger_balances.balance + ${amount}`, updated_at: input.at }))
+      .values({ account, balance: amount, updated_at: at })
+      .onConflict((oc) => oc.column('account').doUpdateSet({ balance: sql`ledger_balances.balance + ${amount}`, updated_at: at }))
       .execute();
   }
-  return id;
+  return journals.map((j) => j.id);
 }
 
 export type Wallet = Record<PromoterBucket, number>;

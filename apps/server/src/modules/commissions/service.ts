@@ -13,7 +13,7 @@ import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommi
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { postJournal, promoterAccount } from '../../platform/ledger';
+import { postJournal, postJournals, promoterAccount } from '../../platform/ledger';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
 
@@ -200,12 +200,13 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
   const found = attribute(await candidatesFor(trx, input, campaign, occurredAt), occurredAt, window);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: string | null = found ? null : 'no_match';
-  let promoter: { id: string; account: string; status: string; parent_id: string | null } | undefined;
+  let promoter: { id: string; account: string; status: string; parent_id: string | null; inviter_status: string | null } | undefined;
   if (found) {
     const row = await trx
       .selectFrom('users')
       .leftJoin('enrollments', (j) => j.onRef('enrollments.promoter_id', '=', 'users.id').on('enrollments.campaign_id', '=', campaign.id))
-      .select(['users.id', 'users.account', 'users.status', 'users.parent_id', 'enrollments.status as enrollment'])
+      .leftJoin('users as inviter', 'inviter.id', 'users.parent_id')
+      .select(['users.id', 'users.account', 'users.status', 'users.parent_id', 'enrollments.status as enrollment', 'inviter.status as inviter_status'])
       .where('users.id', '=', found.promoterId)
       .executeTakeFirst();
     promoter = row;
@@ -262,22 +263,21 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
   if (!level1) return id;
   const due = availableAt(occurredAt, campaign.hold_days);
   const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month, available_at: due, created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null };
-  await createCommission(trx, { ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: level1.rule, base: level1.base, rate_bps: level1.rateBps, amount: level1.amount }, now);
-
-  if (promoter.parent_id && campaign.override_bps > 0) {
-    const inviter = await trx.selectFrom('users').select(['id', 'status']).where('id', '=', promoter.parent_id).executeTakeFirst();
-    const amount = overrideCommission(level1.amount, campaign.override_bps);
-    if (inviter?.status === 'active' && amount > 0) {
-      await createCommission(trx, { ...base, id: newId(now), promoter_id: inviter.id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount }, now);
-    }
+  const rows: CommissionRow[] = [{ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: level1.rule, base: level1.base, rate_bps: level1.rateBps, amount: level1.amount }];
+  // Level 2: the inviter earns the override while their account is active.
+  const override = promoter.parent_id && promoter.inviter_status === 'active' ? overrideCommission(level1.amount, campaign.override_bps) : 0;
+  if (promoter.parent_id && override > 0) {
+    rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
+  await createCommissions(trx, rows, now);
   return id;
 }
 
-async function createCommission(trx: Db, row: CommissionRow, now: number) {
-  // Its creation is the first step of its timeline (the commission row's created_at); events record what follows.
-  await trx.insertInto('commissions').values(row).execute();
-  await postJournal(trx, {
+/** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
+async function createCommissions(trx: Db, rows: CommissionRow[], now: number) {
+  // A commission's creation is the first step of its timeline (its created_at); events record what follows.
+  await trx.insertInto('commissions').values(rows).execute();
+  await postJournals(trx, rows.map((row) => ({
     kind: 'commission_created',
     refType: 'commission',
     refId: row.id,
@@ -285,7 +285,7 @@ async function createCommission(trx: Db, row: CommissionRow, now: number) {
     memo: { level: row.level, kind: row.kind, conversionId: row.conversion_id },
     entries: [{ account: promoterAccount(row.promoter_id, 'pending'), amount: row.amount }, { account: EXPENSE, amount: -row.amount }],
     at: now,
-  });
+  })));
 }
 
 async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
