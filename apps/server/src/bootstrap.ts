@@ -25,6 +25,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     config,
     db: handle.db,
     dialect: handle.dialect,
+    ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
     master: masterKey,
     keyring,
     seals: new SealOpener(handle.db, keyring),

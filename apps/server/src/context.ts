@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/types';
 import type { MasterKey } from './platform/crypto/master-key';
@@ -12,6 +13,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dialect: Dialect;
+  /** The SQLite connection itself (SQLite only), for the prepared-statement write paths. */
+  sqlite?: BetterSqlite3.Database;
   master: MasterKey;
   keyring: RsaKeyring;
   seals: SealOpener;

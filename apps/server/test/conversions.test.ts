@@ -304,7 +304,8 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect((await wallet(p.client)).available).toBe(500);
       // Simulate the money having left (a withdrawal, in a later issue): move available to paid out in a balanced journal.
       const { postJournal, promoterAccount } = await import('../src/platform/ledger');
-      await env.ctx.db.transaction().execute((trx) => postJournal(trx, { kind: 'test_payout', refType: 'test', refId: big, promoterId: p.user.id, entries: [{ account: promoterAccount(p.user.id, 'available'), amount: -500 }, { account: promoterAccount(p.user.id, 'paid_out'), amount: 500 }], at: Date.now() }));
+      const { kyselyExec } = await import('../src/platform/sql-exec');
+      await env.ctx.db.transaction().execute((trx) => postJournal(kyselyExec(trx, env.dialect), { kind: 'test_payout', refType: 'test', refId: big, promoterId: p.user.id, entries: [{ account: promoterAccount(p.user.id, 'available'), amount: -500 }, { account: promoterAccount(p.user.id, 'paid_out'), amount: 500 }], at: Date.now() }));
       await post({ campaignId: manualCampaignId, kind: 'refund', externalId: `${big}-r`, refundOf: big, amount: 10_000 });
       expect(await wallet(p.client)).toMatchObject({ available: -500, paidOut: 500 });
       const next = (await post({ campaignId: manualCampaignId, kind: 'sale', externalId: ext('neg'), amount: 1, linkCode: p.manualLink.code })).json().commissions[0];

@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/types';
 import { newId } from './ids';
+import type { Exec } from './sql-exec';
 
 export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'paid_out'] as const;
 export type PromoterBucket = (typeof PROMOTER_BUCKETS)[number];
@@ -39,18 +40,21 @@ export class LedgerError extends Error {
 }
 
 /** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
-export async function postJournal(trx: Db, input: JournalInput): Promise<string> {
-  return (await postJournals(trx, [input]))[0]!;
+export async function postJournal(exec: Exec, input: JournalInput): Promise<string> {
+  return (await postJournals(exec, [input]))[0]!;
 }
+
+const values = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
 /**
  * Writes several balanced journals at once (one insert per table, one balance update per
  * account touched) — the commissions of one sale go in together. Call inside a transaction.
  */
-export async function postJournals(trx: Db, inputs: JournalInput[]): Promise<string[]> {
-  const journals = [];
-  const rows = [];
+export async function postJournals(exec: Exec, inputs: JournalInput[]): Promise<string[]> {
+  const journals: unknown[][] = [];
+  const rows: unknown[][] = [];
   const byAccount = new Map<string, number>();
+  const ids: string[] = [];
   for (const input of inputs) {
     const entries = input.entries.filter((e) => e.amount !== 0);
     if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
@@ -61,26 +65,26 @@ export async function postJournals(trx: Db, inputs: JournalInput[]): Promise<str
     }
     if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
     const id = newId(input.at);
-    journals.push({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at });
+    ids.push(id);
+    journals.push([id, input.kind, input.refType, input.refId, input.promoterId, JSON.stringify(input.memo ?? {}), input.at]);
     for (const e of entries) {
-      rows.push({ id: newId(input.at), journal_id: id, account: e.account, amount: e.amount });
+      rows.push([newId(input.at), id, e.account, e.amount]);
       byAccount.set(e.account, (byAccount.get(e.account) ?? 0) + e.amount);
     }
   }
-  if (journals.length === 0) return [];
-  await trx.insertInto('ledger_journals').values(journals).execute();
-  await trx.insertInto('ledger_entries').values(rows).execute();
+  if (ids.length === 0) return [];
+  await exec.run(`insert into ledger_journals (id, kind, ref_type, ref_id, promoter_id, memo_json, at) values ${values(journals.length, 7)}`, journals.flat());
+  await exec.run(`insert into ledger_entries (id, journal_id, account, amount) values ${values(rows.length, 4)}`, rows.flat());
   const at = inputs[0]!.at;
   // Each balance row is touched once, in a fixed order (no deadlocks between concurrent writers).
   for (const [account, amount] of [...byAccount].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (amount === 0) continue;
-    await trx
-      .insertInto('ledger_balances')
-      .values({ account, balance: amount, updated_at: at })
-      .onConflict((oc) => oc.column('account').doUpdateSet({ balance: sql`ledger_balances.balance + ${amount}`, updated_at: at }))
-      .execute();
+    await exec.run(
+      'insert into ledger_balances (account, balance, updated_at) values (?, ?, ?) on conflict (account) do update set balance = ledger_balances.balance + excluded.balance, updated_at = excluded.updated_at',
+      [account, amount, at],
+    );
   }
-  return journals.map((j) => j.id);
+  return ids;
 }
 
 export type Wallet = Record<PromoterBucket, number>;

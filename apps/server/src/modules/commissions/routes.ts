@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { apiKeyAuth } from '../../platform/api-keys';
+import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
 import { currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { COMMISSION_CSV } from '../../platform/i18n/csv';
@@ -81,10 +82,19 @@ function dayStart(day: string, timeZone: string): number {
   return t;
 }
 
-async function conversionResult(db: Db, id: string, locale: string) {
-  const row = await db.selectFrom('conversions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const commissions = await selectCommissions(db).where('commissions.conversion_id', '=', id).orderBy('commissions.level').execute();
-  return { conversion: toConversion(row), commissions: commissions.map((c) => toCommission(c, locale)) };
+/** The answer to a reported conversion (hand-written SQL: this is on the hot path of api/v1/conversions). */
+async function conversionResult(ctx: AppContext, id: string, locale: string) {
+  const read = async (exec: Exec) => {
+    const row = await exec.one<ConversionsTable>('select * from conversions where id = ?', [id]);
+    const commissions = await exec.all<CommissionRow>(
+      `select c.*, p.names_json, l.code as link_code from commissions c join campaigns p on p.id = c.campaign_id left join links l on l.id = c.link_id
+       where c.conversion_id = ? order by c.level`,
+      [id],
+    );
+    return { conversion: toConversion(row!), commissions: commissions.map((c) => toCommission(c, locale)) };
+  };
+  // On SQLite, hold Kysely's connection so the raw reads never land inside another transaction.
+  return ctx.sqlite ? ctx.db.connection().execute(() => read(sqliteExec(ctx.sqlite!))) : read(kyselyExec(ctx.db, ctx.dialect));
 }
 
 export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -102,7 +112,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request, reply) => {
       const { created, conversionId } = await recordConversion(ctx, request.apiKey?.id ?? null, request.body);
-      return reply.status(created ? 201 : 200).send(await conversionResult(ctx.db, conversionId, 'en'));
+      return reply.status(created ? 201 : 200).send(await conversionResult(ctx, conversionId, 'en'));
     });
 
     app.get('/api/v1/conversions/:externalId', {
@@ -118,7 +128,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => {
       const row = await findConversion(ctx.db, request.query.campaignId, request.query.kind, request.params.externalId);
       if (!row) throw new AppError('NOT_FOUND');
-      return conversionResult(ctx.db, row.id, 'en');
+      return conversionResult(ctx, row.id, 'en');
     });
 
     // ——— Operators ———

@@ -14,6 +14,7 @@ import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { postJournal, postJournals, promoterAccount } from '../../platform/ledger';
+import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
 
@@ -50,13 +51,18 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
   }
 }
 
-/** One conversion inside a transaction: the idempotency check, the campaign's state, then the money. */
+/**
+ * One conversion inside a transaction: the idempotency check, the campaign's state, then the
+ * money. The hot statements are hand-written SQL run through `execFor` (prepared statements on
+ * SQLite); refunds, rarer, use Kysely.
+ */
 async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>): Promise<RecordResult> {
-  const existing = await trx.selectFrom('conversions').select('id').where('campaign_id', '=', input.campaignId).where('kind', '=', input.kind).where('external_id', '=', input.externalId).executeTakeFirst();
+  const exec = execFor(ctx, trx);
+  const existing = await exec.one<{ id: string }>('select id from conversions where campaign_id = ? and kind = ? and external_id = ?', [input.campaignId, input.kind, input.externalId]);
   if (existing) return { created: false, conversionId: existing.id };
   let campaign = campaigns.get(input.campaignId);
   if (campaign === undefined) {
-    campaign = (await trx.selectFrom('campaigns').selectAll().where('id', '=', input.campaignId).executeTakeFirst()) ?? null;
+    campaign = (await exec.one<CampaignRow>('select * from campaigns where id = ?', [input.campaignId])) ?? null;
     campaigns.set(input.campaignId, campaign);
   }
   if (!campaign) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
@@ -66,8 +72,13 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
   if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
   const id = input.kind === 'refund'
     ? await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now)
-    : await recordEarning(ctx, trx, apiKeyId, input, campaign, occurredAt, now);
+    : await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now);
   return { created: true, conversionId: id };
+}
+
+/** Hand-written SQL inside `trx`: better-sqlite3 prepared statements on SQLite (same connection), Kysely's raw path on PostgreSQL. */
+function execFor(ctx: AppContext, trx: Db): Exec {
+  return ctx.sqlite ? sqliteExec(ctx.sqlite) : kyselyExec(trx, ctx.dialect);
 }
 
 interface Pending {
@@ -79,19 +90,28 @@ interface Pending {
 
 /**
  * Group commit for SQLite (one writer): conversions that arrive together are written in one
- * transaction, each inside its own savepoint, so one bad delivery rolls back alone. Nobody is
+ * transaction (on the raw connection, while Kysely's connection is held), each inside its own
+ * savepoint, so one bad delivery rolls back alone. Nobody is
  * answered before the commit: an acknowledged conversion is on disk. Committing costs more than
  * all of one conversion's statements, so sharing it is what lets SQLite keep up under load.
  */
 class ConversionBatcher {
   private queue: Pending[] = [];
   private running = false;
+  private statements: Record<'begin' | 'commit' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }> | undefined;
+  /** Batches written and conversions in them (for the benchmark's report). */
+  batches = 0;
+  items = 0;
   constructor(private readonly ctx: AppContext, private readonly maxBatch = 200) {}
 
   submit(apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ apiKeyId, input, resolve, reject });
-      if (!this.running) void this.drain();
+      // Start on the next turn of the event loop, so requests already received join this batch.
+      if (!this.running) {
+        this.running = true;
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
@@ -111,28 +131,39 @@ class ConversionBatcher {
     const outcomes: ({ ok: true; value: RecordResult } | { ok: false; error: unknown })[] = [];
     const now = Date.now();
     const campaigns = new Map<string, CampaignRow | null>();
-    let trx;
+    const sqlite = this.ctx.sqlite!;
+    const tx = (this.statements ??= {
+      begin: sqlite.prepare('begin'),
+      commit: sqlite.prepare('commit'),
+      savepoint: sqlite.prepare('savepoint conversion'),
+      release: sqlite.prepare('release conversion'),
+      rollbackTo: sqlite.prepare('rollback to conversion'),
+    });
+    this.batches++;
+    this.items += batch.length;
     try {
-      trx = await this.ctx.db.startTransaction().execute();
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-      return;
-    }
-    try {
-      for (const p of batch) {
-        const sp = await trx.savepoint('conversion').execute();
+      // Hold Kysely's one connection for the whole batch, so nothing else runs inside this transaction.
+      await this.ctx.db.connection().execute(async (conn) => {
+        tx.begin.run();
         try {
-          outcomes.push({ ok: true, value: await processConversion(this.ctx, sp, p.apiKeyId, p.input, now, campaigns) });
-          await sp.releaseSavepoint('conversion').execute();
+          for (const p of batch) {
+            tx.savepoint.run();
+            try {
+              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns) });
+              tx.release.run();
+            } catch (error) {
+              tx.rollbackTo.run();
+              tx.release.run();
+              outcomes.push({ ok: false, error });
+            }
+          }
+          tx.commit.run();
         } catch (error) {
-          await sp.rollbackToSavepoint('conversion').execute();
-          await sp.releaseSavepoint('conversion').execute();
-          outcomes.push({ ok: false, error });
+          if (sqlite.inTransaction) sqlite.exec('rollback');
+          throw error;
         }
-      }
-      await trx.commit().execute();
+      });
     } catch (error) {
-      await trx.rollback().execute().catch(() => undefined);
       for (const p of batch) p.reject(error);
       return;
     }
@@ -160,86 +191,81 @@ export function findConversion(db: Db, campaignId: string, kind: string, externa
 
 type CampaignRow = CampaignsTable;
 
-async function candidatesFor(trx: Db, input: ConversionInput, campaign: CampaignRow, occurredAt: number): Promise<AttributionCandidates> {
+async function candidatesFor(exec: Exec, input: ConversionInput, campaign: CampaignRow, occurredAt: number): Promise<AttributionCandidates> {
   const candidates: AttributionCandidates = {};
   if (input.couponCode) {
-    const e = await trx.selectFrom('enrollments').select(['promoter_id']).where('campaign_id', '=', campaign.id).where('status', '=', 'approved').where('coupon_code', '=', input.couponCode.toUpperCase()).executeTakeFirst();
-    if (e) {
-      const link = await trx.selectFrom('links').select('id').where('promoter_id', '=', e.promoter_id).where('campaign_id', '=', campaign.id).where('is_default', '=', 1).executeTakeFirst();
-      candidates.coupon = { promoterId: e.promoter_id, linkId: link?.id ?? null };
-    }
+    const e = await exec.one<{ promoter_id: string; link_id: string | null }>(
+      `select e.promoter_id, l.id as link_id from enrollments e left join links l on l.promoter_id = e.promoter_id and l.campaign_id = e.campaign_id and l.is_default = 1
+       where e.campaign_id = ? and e.status = 'approved' and e.coupon_code = ?`,
+      [campaign.id, input.couponCode.toUpperCase()],
+    );
+    if (e) candidates.coupon = { promoterId: e.promoter_id, linkId: e.link_id };
   }
   if (input.clickId) {
-    const c = await trx.selectFrom('clicks').select(['promoter_id', 'link_id', 'at', 'attributed', 'is_bot']).where('id', '=', input.clickId).where('campaign_id', '=', campaign.id).executeTakeFirst();
+    const c = await exec.one<{ promoter_id: string; link_id: string; at: number; attributed: number; is_bot: number }>('select promoter_id, link_id, at, attributed, is_bot from clicks where id = ? and campaign_id = ?', [input.clickId, campaign.id]);
     // Clicks that earned nothing (disabled link, paused campaign, suspended promoter) or came from bots do not attribute.
     if (c && c.attributed && !c.is_bot) candidates.click = { promoterId: c.promoter_id, linkId: c.link_id, at: Number(c.at) };
   }
   if (input.customerExternalId) {
-    const earlier = await trx
-      .selectFrom('conversions')
-      .select(['promoter_id', 'link_id', 'occurred_at'])
-      .where('campaign_id', '=', campaign.id)
-      .where('customer_external_id', '=', input.customerExternalId)
-      .where('status', '=', 'attributed')
-      .where('kind', 'in', ['lead', 'sale'])
-      .where('occurred_at', '<=', occurredAt)
-      .orderBy('occurred_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const earlier = await exec.one<{ promoter_id: string | null; link_id: string | null; occurred_at: number }>(
+      `select promoter_id, link_id, occurred_at from conversions
+       where campaign_id = ? and customer_external_id = ? and status = 'attributed' and kind in ('lead', 'sale') and occurred_at <= ?
+       order by occurred_at desc limit 1`,
+      [campaign.id, input.customerExternalId, occurredAt],
+    );
     if (earlier?.promoter_id) candidates.customer = { promoterId: earlier.promoter_id, linkId: earlier.link_id, at: Number(earlier.occurred_at) };
   }
   if (input.linkCode) {
-    const l = await trx.selectFrom('links').select(['id', 'promoter_id', 'status']).where('code_key', '=', input.linkCode.toLowerCase()).where('campaign_id', '=', campaign.id).executeTakeFirst();
+    const l = await exec.one<{ id: string; promoter_id: string; status: string }>('select id, promoter_id, status from links where code_key = ? and campaign_id = ?', [input.linkCode.toLowerCase(), campaign.id]);
     if (l && l.status === 'active') candidates.link = { promoterId: l.promoter_id, linkId: l.id };
   }
   return candidates;
 }
 
-async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number): Promise<string> {
-  const window = campaign.attribution_window_days;
-  const found = attribute(await candidatesFor(trx, input, campaign, occurredAt), occurredAt, window);
+const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
+const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
+const placeholders = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
+
+async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number): Promise<string> {
+  const found = attribute(await candidatesFor(exec, input, campaign, occurredAt), occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: string | null = found ? null : 'no_match';
-  let promoter: { id: string; account: string; status: string; parent_id: string | null; inviter_status: string | null } | undefined;
+  let promoter: { id: string; account: string; status: string; parent_id: string | null; enrollment: string | null; inviter_status: string | null } | undefined;
   if (found) {
-    const row = await trx
-      .selectFrom('users')
-      .leftJoin('enrollments', (j) => j.onRef('enrollments.promoter_id', '=', 'users.id').on('enrollments.campaign_id', '=', campaign.id))
-      .leftJoin('users as inviter', 'inviter.id', 'users.parent_id')
-      .select(['users.id', 'users.account', 'users.status', 'users.parent_id', 'enrollments.status as enrollment', 'inviter.status as inviter_status'])
-      .where('users.id', '=', found.promoterId)
-      .executeTakeFirst();
-    promoter = row;
-    if (!row || row.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
-    else if (row.enrollment !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];
-    else if (isSelfReferral(input.customerEmailSha256, emailDigest(row.account))) [status, reason] = ['rejected', 'self_referral'];
+    promoter = await exec.one(
+      `select u.id, u.account, u.status, u.parent_id, e.status as enrollment, i.status as inviter_status
+       from users u left join enrollments e on e.promoter_id = u.id and e.campaign_id = ? left join users i on i.id = u.parent_id
+       where u.id = ?`,
+      [campaign.id, found.promoterId],
+    );
+    if (!promoter || promoter.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
+    else if (promoter.enrollment !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];
+    else if (isSelfReferral(input.customerEmailSha256, emailDigest(promoter.account))) [status, reason] = ['rejected', 'self_referral'];
   }
   const id = newId(now);
-  await trx
-    .insertInto('conversions')
-    .values({
-      id,
-      campaign_id: campaign.id,
-      kind: input.kind,
-      external_id: input.externalId,
-      amount: input.amount ?? 0,
-      refunded_amount: 0,
-      refund_of: null,
-      customer_external_id: input.customerExternalId ?? null,
-      customer_email_sha256: input.customerEmailSha256 ?? null,
-      click_id: input.clickId ?? null,
-      coupon_code: input.couponCode ?? null,
-      link_code: input.linkCode ?? null,
-      promoter_id: found?.promoterId ?? null,
-      link_id: found?.linkId ?? null,
-      attributed_by: found?.by ?? null,
-      status,
-      reason,
-      occurred_at: occurredAt,
-      received_at: now,
-      api_key_id: apiKeyId,
-    })
-    .execute();
+  const conversion: ConversionRow = {
+    id,
+    campaign_id: campaign.id,
+    kind: input.kind,
+    external_id: input.externalId,
+    amount: input.amount ?? 0,
+    refunded_amount: 0,
+    refund_of: null,
+    customer_external_id: input.customerExternalId ?? null,
+    customer_email_sha256: input.customerEmailSha256 ?? null,
+    click_id: input.clickId ?? null,
+    coupon_code: input.couponCode ?? null,
+    link_code: input.linkCode ?? null,
+    promoter_id: found?.promoterId ?? null,
+    link_id: found?.linkId ?? null,
+    attributed_by: found?.by ?? null,
+    status,
+    reason,
+    occurred_at: occurredAt,
+    received_at: now,
+    api_key_id: apiKeyId,
+  };
+  await exec.run(`insert into conversions (${CONVERSION_COLUMNS.join(', ')}) values ${placeholders(1, CONVERSION_COLUMNS.length)}`, CONVERSION_COLUMNS.map((c) => conversion[c]));
   if (status !== 'attributed' || !found || !promoter) return id;
 
   const kind = input.kind as 'lead' | 'sale';
@@ -247,16 +273,10 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
   const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
   // Only volume tiers need this month's count of sales.
   const salesThisMonth = kind === 'sale' && tiers.length > 0
-    ? Number((await trx
-      .selectFrom('commissions')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('promoter_id', '=', promoter.id)
-      .where('campaign_id', '=', campaign.id)
-      .where('month', '=', month)
-      .where('level', '=', 1)
-      .where('kind', '=', 'sale')
-      .where('status', 'in', ['pending', 'approved'])
-      .executeTakeFirst())?.n ?? 0)
+    ? Number((await exec.one<{ n: number }>(
+      `select count(*) as n from commissions where promoter_id = ? and campaign_id = ? and month = ? and level = 1 and kind = 'sale' and status in ('pending', 'approved')`,
+      [promoter.id, campaign.id, month],
+    ))?.n ?? 0)
     : 0;
   const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers };
   const level1 = level1Commission(terms, { kind, amount: input.amount ?? 0 }, salesThisMonth);
@@ -269,15 +289,15 @@ async function recordEarning(ctx: AppContext, trx: Db, apiKeyId: string | null, 
   if (promoter.parent_id && override > 0) {
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
-  await createCommissions(trx, rows, now);
+  await createCommissions(exec, rows, now);
   return id;
 }
 
 /** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
-async function createCommissions(trx: Db, rows: CommissionRow[], now: number) {
+async function createCommissions(exec: Exec, rows: CommissionRow[], now: number) {
   // A commission's creation is the first step of its timeline (its created_at); events record what follows.
-  await trx.insertInto('commissions').values(rows).execute();
-  await postJournals(trx, rows.map((row) => ({
+  await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${placeholders(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
+  await postJournals(exec, rows.map((row) => ({
     kind: 'commission_created',
     refType: 'commission',
     refId: row.id,
@@ -339,7 +359,7 @@ async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, i
 }
 
 /** Takes back part or all of a commission: from pending during the hold, from available after it. */
-async function reverseCommission(_ctx: AppContext, trx: Db, c: CommissionRow, reversal: number, refundId: string, now: number) {
+async function reverseCommission(ctx: AppContext, trx: Db, c: CommissionRow, reversal: number, refundId: string, now: number) {
   const reversedAfter = Number(c.reversed_amount) + reversal;
   const full = reversedAfter === Number(c.amount);
   const updated = await trx
@@ -352,7 +372,7 @@ async function reverseCommission(_ctx: AppContext, trx: Db, c: CommissionRow, re
   if (Number(updated.numUpdatedRows) !== 1) throw new Error(`commission ${c.id} changed during its reversal`);
   const bucket = c.status === 'pending' ? 'pending' : 'available';
   await trx.insertInto('commission_events').values({ id: newId(now), commission_id: c.id, status: full ? 'reversed' : 'partially_reversed', amount: reversal, actor_id: null, reason: 'refund', at: now }).execute();
-  await postJournal(trx, {
+  await postJournal(execFor(ctx, trx), {
     kind: 'commission_reversed',
     refType: 'commission',
     refId: c.id,
@@ -384,7 +404,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
     const remaining = Number(c.amount) - Number(c.reversed_amount);
     await trx.insertInto('commission_events').values({ id: newId(now), commission_id: id, status: decision === 'approve' ? 'approved' : 'rejected', amount: remaining, actor_id: actorId, reason, at: now }).execute();
     if (remaining > 0) {
-      await postJournal(trx, {
+      await postJournal(execFor(ctx, trx), {
         kind: decision === 'approve' ? 'commission_approved' : 'commission_rejected',
         refType: 'commission',
         refId: id,
