@@ -10,7 +10,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -22,30 +21,13 @@ import { newId } from '../apps/server/src/platform/ids';
 import { checkLedger } from '../apps/server/src/platform/ledger';
 import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
 import { insertCampaign, insertUser } from './fixtures';
+import { freePort, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PROMOTERS = 500;
 const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 150; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`not up: ${url}`);
-}
 
 // A fresh database: a temp SQLite folder, or a new PostgreSQL database dropped at the end.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-conv-'));

@@ -145,3 +145,20 @@ export async function startLandingServer() {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/** Opens Me → Language on `baseUrl` and picks `locale`; waits until the page has switched. */
+export async function setLanguage(page: Page, baseUrl: string, locale: string) {
+  await page.goto(`${baseUrl}#/me/language`);
+  await page.getByTestId(`lang-${locale}`).click();
+  await page.waitForFunction((l) => document.documentElement.lang === l, locale);
+}
+
+/** Registers through the form at `url` (the register page, or an invite link) and waits for Home. */
+export async function registerThroughForm(page: Page, url: string, account: string, name: string, password: string) {
+  await page.goto(url);
+  await page.locator('#account').fill(account);
+  await page.locator('#displayName').fill(name);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('register-submit').click();
+  await page.getByTestId('greeting').waitFor();
+}

@@ -13,7 +13,7 @@ import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
 import { newId } from '../apps/server/src/platform/ids';
-import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let landing: Awaited<ReturnType<typeof startLandingServer>>;
@@ -33,21 +33,6 @@ afterAll(async () => {
 
 const en = readLocale('en');
 const NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' };
-
-async function register(page: Page, url: string, account: string, name: string) {
-  await page.goto(url);
-  await page.locator('#account').fill(account);
-  await page.locator('#displayName').fill(name);
-  await page.locator('#password').fill('Money-pass-1');
-  await page.getByTestId('register-submit').click();
-  await page.getByTestId('greeting').waitFor();
-}
-
-async function setLanguage(page: Page, locale: string) {
-  await page.goto(`${server.url}#/me/language`);
-  await page.getByTestId(`lang-${locale}`).click();
-  await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
-}
 
 async function checkScreen(page: Page, name: string) {
   await screenshot(page, name);
@@ -72,12 +57,12 @@ describe('a sale through the API becomes money in the wallet', () => {
     const inviterContext = await phoneContext(browser);
     const inviter = await inviterContext.newPage();
     const inviterProblems = watchProblems(inviter);
-    await register(inviter, `${server.url}#/register`, `ines${run}@example.com`, 'Inès Inviter');
+    await registerThroughForm(inviter, `${server.url}#/register`, `ines${run}@example.com`, 'Inès Inviter', 'Money-pass-1');
     const inviteLink = (await inviter.getByTestId('invite-link').textContent())!;
     const memberContext = await phoneContext(browser);
     const member = await memberContext.newPage();
     const problems = watchProblems(member);
-    await register(member, inviteLink, `max${run}@example.com`, 'Max Member');
+    await registerThroughForm(member, inviteLink, `max${run}@example.com`, 'Max Member', 'Money-pass-1');
     await member.goto(`${server.url}#/campaigns/${campaignId}`);
     await member.getByTestId(`join-${campaignId}`).click();
     const link = (await member.getByTestId('campaign-link').textContent())!;
@@ -146,7 +131,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     // Every language: the member's wallet, commissions and the commission; the inviter's commissions.
     for (const locale of LOCALES) {
       const m = readLocale(locale);
-      await setLanguage(member, locale);
+      await setLanguage(member, server.url, locale);
       await member.goto(`${server.url}#/wallet`);
       await expect.poll(() => member.locator('.page-nav-title').textContent()).toBe(tr(m, 'wallet.title'));
       await member.getByTestId('ledger-list').waitFor();
@@ -157,7 +142,7 @@ describe('a sale through the API becomes money in the wallet', () => {
       await member.goto(`${server.url}#/commissions/${direct.id}`);
       await expect.poll(() => member.getByTestId('commission-status').textContent()).toBe(tr(m, 'commissions.status.approved'));
       await checkScreen(member, `money-${locale}-commission`);
-      await setLanguage(inviter, locale);
+      await setLanguage(inviter, server.url, locale);
       await inviter.goto(`${server.url}#/commissions`);
       await expect.poll(() => inviter.getByTestId(`commission-${override.id}`).innerText()).toContain(tr(m, 'commissions.kind.override'));
       await checkScreen(inviter, `money-${locale}-inviter-commissions`);

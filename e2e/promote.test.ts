@@ -11,7 +11,7 @@ import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LOCALES } from '@pa/shared/locales';
-import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, registerThroughForm, setLanguage, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
@@ -100,12 +100,6 @@ async function signIn(page: Page, account: string, password: string) {
   await page.getByTestId('greeting').waitFor();
 }
 
-async function setLanguage(page: Page, locale: string) {
-  await page.goto(`${server.url}#/me/language`);
-  await page.getByTestId(`lang-${locale}`).click();
-  await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
-}
-
 async function clipboard(page: Page) {
   return page.evaluate(() => navigator.clipboard.readText());
 }
@@ -149,12 +143,7 @@ describe('campaign → link → poster → tracked visit', () => {
     const page = await context.newPage();
     const problems = watchProblems(page);
     const name = `Mia ${run}`;
-    await page.goto(`${server.url}#/register`);
-    await page.locator('#account').fill(`mia${run}@example.com`);
-    await page.locator('#displayName').fill(name);
-    await page.locator('#password').fill('Promoter-pass-1');
-    await page.getByTestId('register-submit').click();
-    await page.getByTestId('greeting').waitFor();
+    await registerThroughForm(page, `${server.url}#/register`, `mia${run}@example.com`, name, 'Promoter-pass-1');
     await page.getByTestId('tab-promote').click();
     await page.getByTestId(`open-${campaignId}`).click();
     await expect.poll(() => page.getByTestId('campaign-name').textContent()).toBe('Summer Tea');
@@ -212,7 +201,7 @@ describe('campaign → link → poster → tracked visit', () => {
     // 7. The four screens in every language, with nothing left untranslated or overflowing.
     for (const locale of LOCALES) {
       const m = readLocale(locale);
-      await setLanguage(page, locale);
+      await setLanguage(page, server.url, locale);
       await page.goto(`${server.url}#/promote`);
       await expect.poll(() => page.getByTestId(`campaign-${campaignId}`).locator('h2').textContent()).toBe(NAMES[locale]);
       await screenshot(page, `promote-${locale}-promote`);
@@ -243,12 +232,7 @@ describe('campaign → link → poster → tracked visit', () => {
     const context = await phoneContext(browser, 'zh-CN');
     const page = await context.newPage();
     const problems = watchProblems(page);
-    await page.goto(`${server.url}#/register`);
-    await page.locator('#account').fill(`lei${run}@example.com`);
-    await page.locator('#displayName').fill('李雷');
-    await page.locator('#password').fill('Promoter-pass-1');
-    await page.getByTestId('register-submit').click();
-    await page.getByTestId('greeting').waitFor();
+    await registerThroughForm(page, `${server.url}#/register`, `lei${run}@example.com`, '李雷', 'Promoter-pass-1');
     await page.getByTestId('tab-team').click();
     const invite = (await page.getByTestId('team-invite-link').textContent())!;
     expect(invite).toMatch(/#\/register\?invite=[0-9A-Z]{8}$/);

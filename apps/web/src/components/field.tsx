@@ -3,22 +3,25 @@ import type { InputHTMLAttributes, ReactNode } from 'react';
 
 interface FieldProps {
   id: string;
-  label: string;
+  label: ReactNode;
   /** A field code (translated here) or nothing. */
   error?: string;
-  help?: string;
+  /** An error already in words (overrides `error`), for messages that carry values. */
+  errorText?: string;
+  help?: ReactNode;
   children: ReactNode;
 }
 
 /** Label, control, and either its error (field code, translated) or a help line. */
-export function Field({ id, label, error, help, children }: FieldProps) {
+export function Field({ id, label, error, errorText, help, children }: FieldProps) {
   const { t } = useTranslation();
+  const message = errorText ?? (error ? t(`fields.${error}`, { defaultValue: t('fields.invalid') }) : undefined);
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
+    <div className={`field${message ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
       {children}
-      {error ? (
-        <p className="field-error" id={`${id}-msg`} data-testid={`${id}-error`}>{t(`fields.${error}`, { defaultValue: t('fields.invalid') })}</p>
+      {message ? (
+        <p className="field-error" id={`${id}-msg`} data-testid={`${id}-error`}>{message}</p>
       ) : help ? (
         <p className="field-help" id={`${id}-msg`}>{help}</p>
       ) : null}

@@ -50,10 +50,9 @@ export function money(dialect: Dialect): Migration {
         .addColumn('api_key_id', 'text')
         .addUniqueConstraint('conversions_campaign_kind_external_uq', ['campaign_id', 'kind', 'external_id'])
         .execute();
-      await db.schema.createIndex('conversions_received_idx').on('conversions').columns(['received_at']).execute();
+      // Few secondary indexes on the write-heavy tables: each one costs every insert (bench:conversions).
       await db.schema.createIndex('conversions_status_idx').on('conversions').columns(['status', 'received_at']).execute();
       await db.schema.createIndex('conversions_customer_idx').on('conversions').columns(['campaign_id', 'customer_external_id', 'occurred_at']).execute();
-      await db.schema.createIndex('conversions_promoter_idx').on('conversions').columns(['promoter_id', 'occurred_at']).execute();
 
       await db.schema
         .createTable('commissions')

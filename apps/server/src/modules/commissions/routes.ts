@@ -101,6 +101,8 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // ——— Server to server ———
     app.post('/api/v1/conversions', {
+      // A JSON API for servers: the page security headers (CSP and the rest) are for browsers.
+      helmet: false,
       preValidation: apiKeyAuth(ctx, 'conversions:write'),
       schema: {
         tags: ['conversions'],
@@ -111,6 +113,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         response: { 200: ConversionResultSchema, 201: ConversionResultSchema, ...errorResponses },
       },
     }, async (request, reply) => {
+      reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
       const { created, conversionId } = await recordConversion(ctx, request.apiKey?.id ?? null, request.body);
       return reply.status(created ? 201 : 200).send(await conversionResult(ctx, conversionId, 'en'));
     });

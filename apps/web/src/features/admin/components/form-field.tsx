@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { ReactNode, TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Field } from '../../../components/field';
 import type { FieldError } from '../lib/campaign-form';
 
 /** A field error in words: the editor's own messages first, then the shared field codes. */
@@ -8,20 +9,10 @@ export function fieldErrorText(t: TFunction, error: FieldError): string {
   return t([`campaignAdmin.errors.${error.code}`, `fields.${error.code}`, 'fields.invalid'], error.values ?? {});
 }
 
-/** Like components/field's Field, for errors that carry values (limits, the offending host). */
+/** components/field's Field, for errors that carry values (limits, the offending host). */
 export function FormField({ id, label, error, help, children }: { id: string; label: ReactNode; error?: FieldError; help?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation();
-  return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {error ? (
-        <p className="field-error" id={`${id}-msg`} data-testid={`${id}-error`}>{fieldErrorText(t, error)}</p>
-      ) : help ? (
-        <p className="field-help" id={`${id}-msg`}>{help}</p>
-      ) : null}
-    </div>
-  );
+  return <Field id={id} label={label} errorText={error ? fieldErrorText(t, error) : undefined} help={help}>{children}</Field>;
 }
 
 type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'> & {

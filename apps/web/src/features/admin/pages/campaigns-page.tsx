@@ -12,6 +12,7 @@ import { useCurrency } from '../api/currency';
 import { CampaignStatusTag } from '../components/campaign-status-tag';
 import { campaignName } from '../lib/campaign-form';
 import { rewardSummary } from '../lib/rewards';
+import { LoadMore } from '../../../components/load-more';
 
 const FILTERS: CampaignFilter[] = ['all', 'draft', 'active', 'paused', 'ended'];
 
@@ -57,11 +58,7 @@ function CampaignList({ filter, canCreate }: { filter: CampaignFilter; canCreate
           </List.Item>
         ))}
       </List>
-      {campaigns.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={campaigns.isFetchingNextPage} onClick={() => void campaigns.fetchNextPage()}>{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={campaigns} />
     </>
   );
 }

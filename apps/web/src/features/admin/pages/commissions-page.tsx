@@ -10,6 +10,7 @@ import { formatDate, formatMoney } from '../../../lib/format';
 import { useAdminCommissions, useCommissionBulk, useCommissionDecision, type AdminCommission, type CommissionStatus } from '../api/commissions';
 import { useCurrency } from '../api/currency';
 import { TextArea } from '../components/form-field';
+import { LoadMore } from '../../../components/load-more';
 
 const STATUSES: CommissionStatus[] = ['pending', 'approved', 'rejected', 'reversed'];
 const TAG_COLORS: Record<CommissionStatus, 'warning' | 'success' | 'danger' | 'default'> = { pending: 'warning', approved: 'success', rejected: 'danger', reversed: 'default' };
@@ -216,11 +217,7 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
           />
         ))}
       </List>
-      {commissions.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={commissions.isFetchingNextPage} onClick={() => void commissions.fetchNextPage()} data-testid="load-more">{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={commissions} />
       {chosen.length > 0 ? (
         <>
           <div className="ca-bulk-spacer" aria-hidden />

@@ -1,4 +1,4 @@
-import { Button, List, Tabs, Tag } from 'antd-mobile';
+import { List, Tabs, Tag } from 'antd-mobile';
 import { ReceiptOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { useConversions, type AdminConversion, type ConversionStatus } from '../api/conversions';
 import { useCurrency } from '../api/currency';
+import { LoadMore } from '../../../components/load-more';
 
 const STATUSES: ConversionStatus[] = ['attributed', 'unattributed', 'rejected'];
 
@@ -58,11 +59,7 @@ function ConversionList({ status }: { status: ConversionStatus }) {
       <List data-testid={`conversions-${status}`}>
         {items.map((c) => <ConversionRow key={c.id} c={c} currency={currency} />)}
       </List>
-      {conversions.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={conversions.isFetchingNextPage} onClick={() => void conversions.fetchNextPage()} data-testid="load-more">{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={conversions} />
     </>
   );
 }

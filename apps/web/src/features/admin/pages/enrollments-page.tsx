@@ -7,6 +7,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format';
 import { useEnrollmentAction, useEnrollments, type AdminEnrollment, type EnrollmentAction, type EnrollmentStatus } from '../api/enrollments';
+import { LoadMore } from '../../../components/load-more';
 
 const STATUSES: EnrollmentStatus[] = ['pending', 'approved', 'rejected'];
 
@@ -61,11 +62,7 @@ function EnrollmentList({ status }: { status: EnrollmentStatus }) {
           </List.Item>
         ))}
       </List>
-      {enrollments.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={enrollments.isFetchingNextPage} onClick={() => void enrollments.fetchNextPage()}>{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={enrollments} />
     </>
   );
 }

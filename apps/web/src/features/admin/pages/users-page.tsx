@@ -10,6 +10,7 @@ import { formatDate } from '../../../lib/format';
 import { useMe } from '../../../lib/session';
 import { useUsers } from '../api/get-users';
 import { useUserAction, type UserAction } from '../api/user-action';
+import { LoadMore } from '../../../components/load-more';
 
 const STATUSES: UserStatus[] = ['pending', 'active', 'suspended', 'rejected'];
 const ACTIONS: Record<UserStatus, UserAction[]> = { pending: ['approve', 'reject'], active: ['suspend'], suspended: ['reactivate'], rejected: [] };
@@ -66,11 +67,7 @@ function UserList({ status }: { status: UserStatus }) {
           );
         })}
       </List>
-      {users.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={users.isFetchingNextPage} onClick={() => void users.fetchNextPage()}>{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={users} />
     </>
   );
 }

@@ -7,6 +7,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { navigate } from '../../../lib/router';
 import { useLinks } from '../api/links';
 import { LinkRow } from '../components/link-row';
+import { LoadMore } from '../../../components/load-more';
 
 export default function LinksPage() {
   const { t, i18n } = useTranslation();
@@ -30,11 +31,7 @@ export default function LinksPage() {
           <List data-testid="links-list">
             {items.map((l) => <LinkRow key={l.id} link={l} showCampaign />)}
           </List>
-          {links.hasNextPage ? (
-            <div className="load-more">
-              <Button size="small" loading={links.isFetchingNextPage} onClick={() => void links.fetchNextPage()}>{t('admin.loadMore')}</Button>
-            </div>
-          ) : null}
+          <LoadMore query={links} />
         </>
       )}
     </div>

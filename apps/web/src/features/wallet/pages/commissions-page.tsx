@@ -1,4 +1,4 @@
-import { Button, List } from 'antd-mobile';
+import { List } from 'antd-mobile';
 import { BillOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { CommissionStatus } from '@pa/shared';
@@ -11,6 +11,7 @@ import { useCommissions, useWallet, type CommissionFilters } from '../api/wallet
 import { Money } from '../components/money';
 import { CommissionStatusTag } from '../components/status-tag';
 import { commissionTitle } from '../lib/describe';
+import { LoadMore } from '../../../components/load-more';
 
 const STATUSES: (CommissionStatus | 'all')[] = ['all', 'pending', 'approved', 'reversed', 'rejected'];
 const PERIODS = ['all', 'month', '30d'] as const;
@@ -80,11 +81,7 @@ export default function CommissionsPage() {
               </List.Item>
             ))}
           </List>
-          {list.hasNextPage ? (
-            <div className="load-more">
-              <Button size="small" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>{t('admin.loadMore')}</Button>
-            </div>
-          ) : null}
+          <LoadMore query={list} />
         </>
       )}
     </div>

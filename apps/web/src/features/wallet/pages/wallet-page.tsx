@@ -1,4 +1,4 @@
-import { Button, Toast } from 'antd-mobile';
+import { Toast } from 'antd-mobile';
 import { BillOutline, DownlandOutline, RightOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { Link } from '../../../lib/router';
 import { downloadBlob } from '../../../lib/share';
 import { useLedger, useWallet } from '../api/wallet';
 import { Money } from '../components/money';
+import { LoadMore } from '../../../components/load-more';
 
 /** Ledger lines of one journal belong together: "Commission approved: pending −10, available +10". */
 function groupByJournal(lines: LedgerLine[]) {
@@ -64,11 +65,7 @@ function LedgerList({ currency }: { currency: string }) {
           </li>
         ))}
       </ul>
-      {ledger.hasNextPage ? (
-        <div className="load-more">
-          <Button size="small" loading={ledger.isFetchingNextPage} onClick={() => void ledger.fetchNextPage()}>{t('admin.loadMore')}</Button>
-        </div>
-      ) : null}
+      <LoadMore query={ledger} />
     </>
   );
 }
