@@ -49,8 +49,10 @@ const values = (rows: number, columns: number) => Array.from({ length: rows }, (
 /**
  * Writes several balanced journals at once (one insert per table, one balance update per
  * account touched) — the commissions of one sale go in together. Call inside a transaction.
+ * With `deferred`, the balance changes are added there instead, for the caller to apply before
+ * its commit (the SQLite group commit writes each balance once per batch).
  */
-export async function postJournals(exec: Exec, inputs: JournalInput[]): Promise<string[]> {
+export async function postJournals(exec: Exec, inputs: JournalInput[], deferred?: BalanceDeltas): Promise<string[]> {
   const journals: unknown[][] = [];
   const rows: unknown[][] = [];
   const byAccount = new Map<string, number>();
@@ -75,16 +77,26 @@ export async function postJournals(exec: Exec, inputs: JournalInput[]): Promise<
   if (ids.length === 0) return [];
   await exec.run(`insert into ledger_journals (id, kind, ref_type, ref_id, promoter_id, memo_json, at) values ${values(journals.length, 7)}`, journals.flat());
   await exec.run(`insert into ledger_entries (id, journal_id, account, amount) values ${values(rows.length, 4)}`, rows.flat());
-  const at = inputs[0]!.at;
-  // Each balance row is touched once, in a fixed order (no deadlocks between concurrent writers).
-  for (const [account, amount] of [...byAccount].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  if (deferred) {
+    for (const [account, amount] of byAccount) deferred.set(account, (deferred.get(account) ?? 0) + amount);
+  } else {
+    await applyBalanceDeltas(exec, byAccount, inputs[0]!.at);
+  }
+  return ids;
+}
+
+/** Balance changes collected over several journals, written together before the commit. */
+export type BalanceDeltas = Map<string, number>;
+
+/** Moves the stored balances: each row touched once, in a fixed order (no deadlocks between writers). */
+export async function applyBalanceDeltas(exec: Exec, deltas: BalanceDeltas, at: number) {
+  for (const [account, amount] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (amount === 0) continue;
     await exec.run(
       'insert into ledger_balances (account, balance, updated_at) values (?, ?, ?) on conflict (account) do update set balance = ledger_balances.balance + excluded.balance, updated_at = excluded.updated_at',
       [account, amount, at],
     );
   }
-  return ids;
 }
 
 export type Wallet = Record<PromoterBucket, number>;

@@ -81,7 +81,6 @@ export function money(dialect: Dialect): Migration {
         .execute();
       await db.schema.createIndex('commissions_promoter_idx').on('commissions').columns(['promoter_id', 'created_at']).execute();
       await db.schema.createIndex('commissions_due_idx').on('commissions').columns(['status', 'available_at']).execute();
-      await db.schema.createIndex('commissions_month_idx').on('commissions').columns(['promoter_id', 'campaign_id', 'month']).execute();
 
       await db.schema
         .createTable('commission_events')

@@ -103,6 +103,8 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post('/api/v1/conversions', {
       // A JSON API for servers: the page security headers (CSP and the rest) are for browsers.
       helmet: false,
+      // The answer is built by this code from stored rows: plain JSON, no second validation pass.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       preValidation: apiKeyAuth(ctx, 'conversions:write'),
       schema: {
         tags: ['conversions'],
@@ -114,8 +116,11 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request, reply) => {
       reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
-      const { created, conversionId } = await recordConversion(ctx, request.apiKey?.id ?? null, request.body);
-      return reply.status(created ? 201 : 200).send(await conversionResult(ctx, conversionId, 'en'));
+      const { created, conversionId, written } = await recordConversion(ctx, request.apiKey?.id ?? null, request.body);
+      const body = written
+        ? { conversion: toConversion(written.conversion), commissions: written.commissions.map((c) => toCommission({ ...c, names_json: written.campaignNamesJson, link_code: c.link_id ? written.linkCode : null }, 'en')) }
+        : await conversionResult(ctx, conversionId, 'en');
+      return reply.status(created ? 201 : 200).send(body);
     });
 
     app.get('/api/v1/conversions/:externalId', {

@@ -13,7 +13,7 @@ import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommi
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { postJournal, postJournals, promoterAccount } from '../../platform/ledger';
+import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
 import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
@@ -29,6 +29,8 @@ const emailDigest = (account: string) => (account.includes('@') ? createHash('sh
 export interface RecordResult {
   created: boolean;
   conversionId: string;
+  /** For a new lead or sale: what was written (so the answer needs no second read). */
+  written?: { conversion: ConversionRow; commissions: CommissionRow[]; campaignNamesJson: string; linkCode: string | null };
 }
 
 /** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
@@ -56,7 +58,7 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
  * money. The hot statements are hand-written SQL run through `execFor` (prepared statements on
  * SQLite); refunds, rarer, use Kysely.
  */
-async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>): Promise<RecordResult> {
+async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>, deltas?: BalanceDeltas): Promise<RecordResult> {
   const exec = execFor(ctx, trx);
   const existing = await exec.one<{ id: string }>('select id from conversions where campaign_id = ? and kind = ? and external_id = ?', [input.campaignId, input.kind, input.externalId]);
   if (existing) return { created: false, conversionId: existing.id };
@@ -70,10 +72,9 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
   if (input.kind !== 'refund' && campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
   const occurredAt = input.occurredAt ?? now;
   if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
-  const id = input.kind === 'refund'
-    ? await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now)
-    : await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now);
-  return { created: true, conversionId: id };
+  if (input.kind === 'refund') return { created: true, conversionId: await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now) };
+  const written = await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now, deltas);
+  return { created: true, conversionId: written.conversion.id, written };
 }
 
 /** Hand-written SQL inside `trx`: better-sqlite3 prepared statements on SQLite (same connection), Kysely's raw path on PostgreSQL. */
@@ -146,17 +147,22 @@ class ConversionBatcher {
       await this.ctx.db.connection().execute(async (conn) => {
         tx.begin.run();
         try {
+          const balances: BalanceDeltas = new Map();
           for (const p of batch) {
             tx.savepoint.run();
+            const mine: BalanceDeltas = new Map();
             try {
-              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns) });
+              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, mine) });
               tx.release.run();
+              for (const [account, amount] of mine) balances.set(account, (balances.get(account) ?? 0) + amount);
             } catch (error) {
               tx.rollbackTo.run();
               tx.release.run();
               outcomes.push({ ok: false, error });
             }
           }
+          // Each balance the batch moved is written once, just before the commit.
+          await applyBalanceDeltas(sqliteExec(sqlite), balances, now);
           tx.commit.run();
         } catch (error) {
           if (sqlite.inTransaction) sqlite.exec('rollback');
@@ -191,33 +197,41 @@ export function findConversion(db: Db, campaignId: string, kind: string, externa
 
 type CampaignRow = CampaignsTable;
 
-async function candidatesFor(exec: Exec, input: ConversionInput, campaign: CampaignRow, occurredAt: number): Promise<AttributionCandidates> {
-  const candidates: AttributionCandidates = {};
+/** The attribution candidates, and the codes of the links they name (for the answer). */
+async function candidatesFor(exec: Exec, input: ConversionInput, campaign: CampaignRow, occurredAt: number): Promise<AttributionCandidates & { codes: Map<string, string> }> {
+  const candidates: AttributionCandidates & { codes: Map<string, string> } = { codes: new Map() };
   if (input.couponCode) {
-    const e = await exec.one<{ promoter_id: string; link_id: string | null }>(
-      `select e.promoter_id, l.id as link_id from enrollments e left join links l on l.promoter_id = e.promoter_id and l.campaign_id = e.campaign_id and l.is_default = 1
+    const e = await exec.one<{ promoter_id: string; link_id: string | null; code: string | null }>(
+      `select e.promoter_id, l.id as link_id, l.code from enrollments e left join links l on l.promoter_id = e.promoter_id and l.campaign_id = e.campaign_id and l.is_default = 1
        where e.campaign_id = ? and e.status = 'approved' and e.coupon_code = ?`,
       [campaign.id, input.couponCode.toUpperCase()],
     );
     if (e) candidates.coupon = { promoterId: e.promoter_id, linkId: e.link_id };
+    if (e?.link_id && e.code) candidates.codes.set(e.link_id, e.code);
   }
   if (input.clickId) {
-    const c = await exec.one<{ promoter_id: string; link_id: string; at: number; attributed: number; is_bot: number }>('select promoter_id, link_id, at, attributed, is_bot from clicks where id = ? and campaign_id = ?', [input.clickId, campaign.id]);
+    const c = await exec.one<{ promoter_id: string; link_id: string; at: number; attributed: number; is_bot: number; code: string | null }>(
+      'select c.promoter_id, c.link_id, c.at, c.attributed, c.is_bot, l.code from clicks c left join links l on l.id = c.link_id where c.id = ? and c.campaign_id = ?',
+      [input.clickId, campaign.id],
+    );
+    if (c?.code) candidates.codes.set(c.link_id, c.code);
     // Clicks that earned nothing (disabled link, paused campaign, suspended promoter) or came from bots do not attribute.
     if (c && c.attributed && !c.is_bot) candidates.click = { promoterId: c.promoter_id, linkId: c.link_id, at: Number(c.at) };
   }
   if (input.customerExternalId) {
-    const earlier = await exec.one<{ promoter_id: string | null; link_id: string | null; occurred_at: number }>(
-      `select promoter_id, link_id, occurred_at from conversions
-       where campaign_id = ? and customer_external_id = ? and status = 'attributed' and kind in ('lead', 'sale') and occurred_at <= ?
-       order by occurred_at desc limit 1`,
+    const earlier = await exec.one<{ promoter_id: string | null; link_id: string | null; occurred_at: number; code: string | null }>(
+      `select v.promoter_id, v.link_id, v.occurred_at, l.code from conversions v left join links l on l.id = v.link_id
+       where v.campaign_id = ? and v.customer_external_id = ? and v.status = 'attributed' and v.kind in ('lead', 'sale') and v.occurred_at <= ?
+       order by v.occurred_at desc limit 1`,
       [campaign.id, input.customerExternalId, occurredAt],
     );
     if (earlier?.promoter_id) candidates.customer = { promoterId: earlier.promoter_id, linkId: earlier.link_id, at: Number(earlier.occurred_at) };
+    if (earlier?.link_id && earlier.code) candidates.codes.set(earlier.link_id, earlier.code);
   }
   if (input.linkCode) {
-    const l = await exec.one<{ id: string; promoter_id: string; status: string }>('select id, promoter_id, status from links where code_key = ? and campaign_id = ?', [input.linkCode.toLowerCase(), campaign.id]);
+    const l = await exec.one<{ id: string; promoter_id: string; status: string; code: string }>('select id, promoter_id, status, code from links where code_key = ? and campaign_id = ?', [input.linkCode.toLowerCase(), campaign.id]);
     if (l && l.status === 'active') candidates.link = { promoterId: l.promoter_id, linkId: l.id };
+    if (l) candidates.codes.set(l.id, l.code);
   }
   return candidates;
 }
@@ -226,8 +240,9 @@ const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount'
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
 const placeholders = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
-async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number): Promise<string> {
-  const found = attribute(await candidatesFor(exec, input, campaign, occurredAt), occurredAt, campaign.attribution_window_days);
+async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, deltas?: BalanceDeltas): Promise<NonNullable<RecordResult['written']>> {
+  const candidates = await candidatesFor(exec, input, campaign, occurredAt);
+  const found = attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: string | null = found ? null : 'no_match';
   let promoter: { id: string; account: string; status: string; parent_id: string | null; enrollment: string | null; inviter_status: string | null } | undefined;
@@ -266,7 +281,8 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     api_key_id: apiKeyId,
   };
   await exec.run(`insert into conversions (${CONVERSION_COLUMNS.join(', ')}) values ${placeholders(1, CONVERSION_COLUMNS.length)}`, CONVERSION_COLUMNS.map((c) => conversion[c]));
-  if (status !== 'attributed' || !found || !promoter) return id;
+  const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode: found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null };
+  if (status !== 'attributed' || !found || !promoter) return written;
 
   const kind = input.kind as 'lead' | 'sale';
   const month = dayKey(occurredAt, ctx.config.timeZone).slice(0, 7);
@@ -280,7 +296,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     : 0;
   const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers };
   const level1 = level1Commission(terms, { kind, amount: input.amount ?? 0 }, salesThisMonth);
-  if (!level1) return id;
+  if (!level1) return written;
   const due = availableAt(occurredAt, campaign.hold_days);
   const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month, available_at: due, created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null };
   const rows: CommissionRow[] = [{ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: level1.rule, base: level1.base, rate_bps: level1.rateBps, amount: level1.amount }];
@@ -289,12 +305,13 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   if (promoter.parent_id && override > 0) {
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
-  await createCommissions(exec, rows, now);
-  return id;
+  await createCommissions(exec, rows, now, deltas);
+  written.commissions = rows;
+  return written;
 }
 
 /** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
-async function createCommissions(exec: Exec, rows: CommissionRow[], now: number) {
+async function createCommissions(exec: Exec, rows: CommissionRow[], now: number, deltas?: BalanceDeltas) {
   // A commission's creation is the first step of its timeline (its created_at); events record what follows.
   await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${placeholders(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
   await postJournals(exec, rows.map((row) => ({
@@ -305,7 +322,7 @@ async function createCommissions(exec: Exec, rows: CommissionRow[], now: number)
     memo: { level: row.level, kind: row.kind, conversionId: row.conversion_id },
     entries: [{ account: promoterAccount(row.promoter_id, 'pending'), amount: row.amount }, { account: EXPENSE, amount: -row.amount }],
     at: now,
-  })));
+  })), deltas);
 }
 
 async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
