@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 
 const main = path.resolve(import.meta.dirname, '../src/main.ts');
+const ledgerCheck = path.resolve(import.meta.dirname, '../src/ledger-check.ts');
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -33,7 +35,7 @@ describe('the server process', () => {
     expect(p.output()).toContain('PORT must be a whole number');
   });
 
-  it('seeds demo data once, serves, and shuts down gracefully on SIGTERM', async () => {
+  it('seeds demo data once, serves, shuts down gracefully on SIGTERM; ledger:check passes, and fails on a tampered balance', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-proc-'));
     try {
       const port = await freePort();
@@ -59,6 +61,26 @@ describe('the server process', () => {
       again.child.kill('SIGINT');
       expect(await again.exited).toBe(0);
       expect(again.output()).not.toContain('Demo data created');
+
+      // The demo's conversions went through the real services: the ledger check passes…
+      const check = () => {
+        const c = spawn(process.execPath, ['--import', 'tsx', ledgerCheck], { env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        c.stdout.on('data', (d) => (out += d));
+        c.stderr.on('data', (d) => (out += d));
+        return new Promise<{ code: number | null; out: string }>((resolve) => c.on('exit', (code) => resolve({ code, out })));
+      };
+      const clean = await check();
+      expect(clean.code, clean.out).toBe(0);
+      expect(clean.out).toMatch(/^ledger ok: \d+ journals balanced/);
+      // …and a tampered balance makes it fail with the account named.
+      const db = new Database(path.join(dataDir, 'promotion-assistant.db'));
+      const row = db.prepare("select account from ledger_balances where account like 'promoter:%:pending' limit 1").get() as { account: string };
+      db.prepare('update ledger_balances set balance = balance + 1 where account = ?').run(row.account);
+      db.close();
+      const broken = await check();
+      expect(broken.code).toBe(1);
+      expect(broken.out).toContain(`balance_mismatch ${row.account}`);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
