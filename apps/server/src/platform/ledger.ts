@@ -141,7 +141,7 @@ export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Pr
   const accounts = ids.flatMap((id) => PROMOTER_BUCKETS.map((b) => promoterAccount(id, b)));
   const unbalanced = await db
     .selectFrom('ledger_journals')
-    .$if(!!scope, (q) => q.where('ledger_journals.promoter_id', 'in', ids))
+    .$if(!!scope, (q) => q.where('ledger_journals.id', 'in', (eb) => eb.selectFrom('ledger_entries').select('journal_id').where('account', 'in', accounts)))
     .leftJoin('ledger_entries', 'ledger_entries.journal_id', 'ledger_journals.id')
     .select(['ledger_journals.id', (eb) => eb.fn.coalesce(eb.fn.sum<number>('ledger_entries.amount'), sql<number>`0`).as('total'), (eb) => eb.fn.count<number>('ledger_entries.id').as('n')])
     .groupBy('ledger_journals.id')
@@ -165,7 +165,7 @@ export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Pr
     .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
     .select(['ledger_journals.ref_id', 'ledger_entries.account', (eb) => eb.fn.sum<number>('ledger_entries.amount').as('total')])
     .where('ledger_journals.ref_type', '=', 'commission')
-    .$if(!!scope, (q) => q.where('ledger_journals.promoter_id', 'in', ids))
+    .$if(!!scope, (q) => q.where('ledger_journals.id', 'in', (eb) => eb.selectFrom('ledger_entries').select('journal_id').where('account', 'in', accounts)))
     .groupBy(['ledger_journals.ref_id', 'ledger_entries.account'])
     .execute();
   const net = new Map<string, { pending: number; available: number }>();
