@@ -175,6 +175,10 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       const results = await Promise.all(Array.from({ length: 20 }, () => post(body)));
       expect(results.map((r) => r.statusCode).sort()).toEqual([...Array(19).fill(200), 201]);
       expect(new Set(results.map((r) => r.json().conversion.id)).size).toBe(1);
+      // The first answer (built from what was written) and the repeats (read back) are the same, the member's name masked.
+      const answers = results.map((r) => r.json());
+      for (const a of answers) expect(a).toEqual(answers[0]);
+      expect(answers[0].commissions[1]).toMatchObject({ level: 2, sourceName: 'p********n' });
       const rows = await env.ctx.db.selectFrom('commissions').innerJoin('conversions', 'conversions.id', 'commissions.conversion_id').select(['commissions.level', 'commissions.amount']).where('conversions.external_id', '=', body.externalId).orderBy('commissions.level').execute();
       expect(rows.map((r) => [r.level, Number(r.amount)])).toEqual([[1, 1000], [2, 100]]);
       expect((await wallet(client)).pending).toBe(1000);

@@ -91,3 +91,14 @@ export function checkChannel(raw: string): FieldCode | null {
 export function fillShareText(template: string, values: { link: string; code: string; name: string }): string {
   return template.replace(/\{(link|code|name)\}/g, (_, key: 'link' | 'code' | 'name') => values[key]);
 }
+
+/**
+ * A team member's name as others see it: the first and last character kept, the rest starred
+ * ("Max Member" → "M********r", "李雷" → "李*", "王小明" → "王*明"). Characters, not UTF-16 units.
+ */
+export function maskName(name: string): string {
+  const chars = [...name.trim()];
+  if (chars.length <= 1) return chars.join('') || '*';
+  if (chars.length === 2) return `${chars[0]}*`;
+  return `${chars[0]}${'*'.repeat(Math.min(chars.length - 2, 8))}${chars[chars.length - 1]}`;
+}

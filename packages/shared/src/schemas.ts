@@ -384,6 +384,8 @@ export const CommissionSchema = z.object({
   promoterId: z.string(),
   linkId: z.string().nullable(),
   linkCode: z.string().nullable(),
+  /** Level 2: the team member whose sale earned it, masked. */
+  sourceName: z.string().nullable(),
   level: z.number().int(),
   kind: z.enum(['lead', 'sale']),
   rule: z.string(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode } from '../src/rules';
+import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode, maskName } from '../src/rules';
 import { RegisterBodySchema } from '../src/schemas';
 
 describe('validation rules (PRODUCT.md §6)', () => {
@@ -47,5 +47,19 @@ describe('validation rules (PRODUCT.md §6)', () => {
     const codes = result.error!.issues.map((i) => i.code);
     expect(codes).toContain('unrecognized_keys');
     expect(codes).toContain('custom');
+  });
+});
+
+describe('maskName', () => {
+  it.each([
+    ['Max Member', 'M********r'],
+    ['李雷', '李*'],
+    ['王小明', '王*明'],
+    ['  Zoë  ', 'Z*ë'],
+    ['A', 'A'],
+    ['', '*'],
+    ['Bartholomew Featherstonehaugh', 'B********h'],
+  ])('%s → %s', (name, masked) => {
+    expect(maskName(name)).toBe(masked);
   });
 });

@@ -11,6 +11,7 @@ import { apiKeyAuth } from '../../platform/api-keys';
 import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
 import { currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
+import { maskName } from '@pa/shared/rules';
 import { COMMISSION_CSV } from '../../platform/i18n/csv';
 import { checkLedger, PROMOTER_BUCKETS, walletOf } from '../../platform/ledger';
 import { olderThan, pageOf } from '../../platform/listing';
@@ -42,7 +43,7 @@ const toConversion = (r: ConversionsTable): Conversion => ({
   receivedAt: Number(r.received_at),
 });
 
-type CommissionRow = CommissionsTable & { names_json: string; link_code: string | null };
+type CommissionRow = CommissionsTable & { names_json: string; link_code: string | null; source_name?: string | null };
 
 const toCommission = (r: CommissionRow, locale: string): Commission => ({
   id: r.id,
@@ -52,6 +53,7 @@ const toCommission = (r: CommissionRow, locale: string): Commission => ({
   promoterId: r.promoter_id,
   linkId: r.link_id,
   linkCode: r.link_code,
+  sourceName: r.source_name ? maskName(r.source_name) : null,
   level: r.level,
   kind: r.kind,
   rule: r.rule,
@@ -72,8 +74,9 @@ const selectCommissions = (db: Db) =>
     .selectFrom('commissions')
     .innerJoin('campaigns', 'campaigns.id', 'commissions.campaign_id')
     .leftJoin('links', 'links.id', 'commissions.link_id')
+    .leftJoin('users as source', 'source.id', 'commissions.source_promoter_id')
     .selectAll('commissions')
-    .select(['campaigns.names_json', 'links.code as link_code']);
+    .select(['campaigns.names_json', 'links.code as link_code', 'source.display_name as source_name']);
 
 /** Epoch ms of 00:00 on a YYYY-MM-DD day in the installation's zone (found by stepping from UTC noon). */
 function dayStart(day: string, timeZone: string): number {
@@ -87,7 +90,8 @@ async function conversionResult(ctx: AppContext, id: string, locale: string) {
   const read = async (exec: Exec) => {
     const row = await exec.one<ConversionsTable>('select * from conversions where id = ?', [id]);
     const commissions = await exec.all<CommissionRow>(
-      `select c.*, p.names_json, l.code as link_code from commissions c join campaigns p on p.id = c.campaign_id left join links l on l.id = c.link_id
+      `select c.*, p.names_json, l.code as link_code, s.display_name as source_name from commissions c join campaigns p on p.id = c.campaign_id
+       left join links l on l.id = c.link_id left join users s on s.id = c.source_promoter_id
        where c.conversion_id = ? order by c.level`,
       [id],
     );
@@ -118,7 +122,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.header('x-content-type-options', 'nosniff').header('cache-control', 'no-store');
       const { created, conversionId, written } = await recordConversion(ctx, request.apiKey?.id ?? null, request.body);
       const body = written
-        ? { conversion: toConversion(written.conversion), commissions: written.commissions.map((c) => toCommission({ ...c, names_json: written.campaignNamesJson, link_code: c.link_id ? written.linkCode : null }, 'en')) }
+        ? { conversion: toConversion(written.conversion), commissions: written.commissions.map((c) => toCommission({ ...c, names_json: written.campaignNamesJson, link_code: c.link_id ? written.linkCode : null, source_name: c.level === 2 ? written.promoterName : null }, 'en')) }
         : await conversionResult(ctx, conversionId, 'en');
       return reply.status(created ? 201 : 200).send(body);
     });

@@ -30,7 +30,7 @@ export interface RecordResult {
   created: boolean;
   conversionId: string;
   /** For a new lead or sale: what was written (so the answer needs no second read). */
-  written?: { conversion: ConversionRow; commissions: CommissionRow[]; campaignNamesJson: string; linkCode: string | null };
+  written?: { conversion: ConversionRow; commissions: CommissionRow[]; campaignNamesJson: string; linkCode: string | null; promoterName: string | null };
 }
 
 /** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
@@ -245,10 +245,10 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   const found = attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: string | null = found ? null : 'no_match';
-  let promoter: { id: string; account: string; status: string; parent_id: string | null; enrollment: string | null; inviter_status: string | null } | undefined;
+  let promoter: { id: string; account: string; display_name: string; status: string; parent_id: string | null; enrollment: string | null; inviter_status: string | null } | undefined;
   if (found) {
     promoter = await exec.one(
-      `select u.id, u.account, u.status, u.parent_id, e.status as enrollment, i.status as inviter_status
+      `select u.id, u.account, u.display_name, u.status, u.parent_id, e.status as enrollment, i.status as inviter_status
        from users u left join enrollments e on e.promoter_id = u.id and e.campaign_id = ? left join users i on i.id = u.parent_id
        where u.id = ?`,
       [campaign.id, found.promoterId],
@@ -281,7 +281,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     api_key_id: apiKeyId,
   };
   await exec.run(`insert into conversions (${CONVERSION_COLUMNS.join(', ')}) values ${placeholders(1, CONVERSION_COLUMNS.length)}`, CONVERSION_COLUMNS.map((c) => conversion[c]));
-  const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode: found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null };
+  const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode: found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null, promoterName: promoter?.display_name ?? null };
   if (status !== 'attributed' || !found || !promoter) return written;
 
   const kind = input.kind as 'lead' | 'sale';

@@ -33,6 +33,7 @@ function Detail({ data }: { data: CommissionDetail }) {
       </section>
       <List className="info-list" header={t('commissions.whatWasSold')}>
         <List.Item extra={<span className="list-value">{t(`commissions.conversionKind.${conversion.kind}`)}</span>}>{t('commissions.type')}</List.Item>
+        {c.sourceName ? <List.Item extra={<span className="list-value">{c.sourceName}</span>}>{t('commissions.teamMember')}</List.Item> : null}
         <List.Item extra={<span className="list-value" data-testid="commission-order">{conversion.externalId}</span>}>{t('commissions.order')}</List.Item>
         {conversion.kind === 'sale' ? <List.Item extra={<span className="list-value">{money(conversion.amount)}</span>}>{t('commissions.orderAmount')}</List.Item> : null}
         {conversion.refundedAmount > 0 ? <List.Item extra={<span className="list-value">{money(conversion.refundedAmount)}</span>}>{t('commissions.refunded')}</List.Item> : null}

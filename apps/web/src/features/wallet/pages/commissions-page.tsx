@@ -69,7 +69,7 @@ export default function CommissionsPage() {
                 key={c.id}
                 onClick={() => navigate(`/commissions/${encodeURIComponent(c.id)}`)}
                 data-testid={`commission-${c.id}`}
-                description={<>{c.campaignName} · {formatDate(c.occurredAt, i18n.language)}</>}
+                description={<>{c.sourceName ? `${t('commissions.fromMember', { name: c.sourceName })} · ` : ''}{c.campaignName} · {formatDate(c.occurredAt, i18n.language)}</>}
                 extra={
                   <span className="commission-figures">
                     <Money minor={c.amount - c.reversedAmount} currency={currency} locale={i18n.language} className="commission-amount" />
