@@ -109,6 +109,15 @@ describe('a sale through the API becomes money in the wallet', () => {
     await admin.getByTestId(`approve-commission-${direct.id}`).click();
     await admin.getByTestId(`approve-commission-${direct.id}`).waitFor({ state: 'detached' });
     await screenshot(admin, 'money-en-admin-review');
+    // The operator also gives the member a coupon code, which the member then sees on the campaign.
+    const enrollment = await server.ctx.db.selectFrom('enrollments').innerJoin('users', 'users.id', 'enrollments.promoter_id').select('enrollments.id').where('users.account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
+    await admin.goto(`${server.url}#/admin/enrollments`);
+    await admin.getByTestId('enrollment-tab-approved').click();
+    await admin.getByTestId(`edit-coupon-${enrollment.id}`).click();
+    await admin.getByTestId('coupon-input').fill(`max-${run}`);
+    await admin.locator('.adm-dialog-button-bold').click();
+    await expect.poll(() => admin.getByTestId(`coupon-${enrollment.id}`).textContent()).toBe(`MAX-${run.toUpperCase()}`);
+    await screenshot(admin, 'money-en-admin-coupon');
     expect(adminProblems).toEqual([]);
     await adminContext.close();
 
@@ -116,6 +125,8 @@ describe('a sale through the API becomes money in the wallet', () => {
     await member.goto(`${server.url}#/wallet`);
     await expect.poll(() => member.getByTestId('wallet-available').textContent()).toBe('CN¥25.90');
     expect(await member.getByTestId('wallet-pending').textContent()).toBe('CN¥0.00');
+    await member.goto(`${server.url}#/campaigns/${campaignId}`);
+    await expect.poll(() => member.getByTestId('campaign-coupon').textContent()).toBe(`MAX-${run.toUpperCase()}`);
     await member.goto(`${server.url}#/commissions/${direct.id}`);
     await expect.poll(() => member.getByTestId('commission-status').textContent()).toBe(tr(en, 'commissions.status.approved'));
     expect(await member.getByTestId('commission-timeline').innerText()).toContain(tr(en, 'commissions.event.approved', { amount: 'CN¥25.90' }));

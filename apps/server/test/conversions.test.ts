@@ -190,8 +190,16 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       const a = await promoterWithLinks();
       const b = await promoterWithLinks();
       const c = await promoterWithLinks();
-      await env.ctx.db.updateTable('enrollments').set({ coupon_code: `CPN${seq++}A` }).where('promoter_id', '=', a.user.id).where('campaign_id', '=', campaignId).execute();
-      const coupon = (await env.ctx.db.selectFrom('enrollments').select('coupon_code').where('promoter_id', '=', a.user.id).where('campaign_id', '=', campaignId).executeTakeFirstOrThrow()).coupon_code!;
+      // An operator gives A a coupon code; A sees it on the campaign.
+      const enrollmentOf = async (p: { client: Client }) => (await p.client.request('GET', `/api/campaigns/${campaignId}`)).json().campaign.enrollment;
+      const aEnrollment = await enrollmentOf(a);
+      const coupon = `Tea-${seq++}`;
+      expect((await operator.request('PATCH', `/api/admin/enrollments/${aEnrollment.id}`, { couponCode: coupon })).statusCode).toBe(200);
+      expect((await enrollmentOf(a)).couponCode).toBe(coupon.toUpperCase());
+      expect((await operator.request('PATCH', `/api/admin/enrollments/${(await enrollmentOf(b)).id}`, { couponCode: coupon.toLowerCase() })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { couponCode: 'taken' } });
+      expect((await operator.request('PATCH', `/api/admin/enrollments/${aEnrollment.id}`, { couponCode: 'no spaces' })).json().error.fields).toHaveProperty('couponCode');
+      expect(errorCode(await a.client.request('PATCH', `/api/admin/enrollments/${aEnrollment.id}`, { couponCode: 'MINE' }))).toBe('FORBIDDEN');
+      expect(errorCode(await operator.request('PATCH', '/api/admin/enrollments/missing', { couponCode: 'NOPE' }))).toBe('NOT_FOUND');
       const clickB = await clickOn(b.link.code);
       const byCoupon = (await post({ campaignId, kind: 'lead', externalId: ext('o'), couponCode: coupon.toLowerCase(), clickId: clickB, linkCode: c.link.code })).json().conversion;
       expect([byCoupon.attributedBy, byCoupon.promoterId]).toEqual(['coupon', a.user.id]);

@@ -238,7 +238,11 @@ export const AdminCampaignEnvelopeSchema = z.object({ campaign: AdminCampaignSch
 export const AdminCampaignListSchema = z.object({ items: z.array(AdminCampaignSchema), nextCursor: z.string().nullable() });
 
 export const EnrollmentStatusSchema = z.enum(['pending', 'approved', 'rejected']);
-export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int() });
+export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int(), couponCode: z.string().nullable() });
+/** Operators give an enrolled promoter a coupon code (shoppers type it at checkout; it attributes before any click). */
+export const EnrollmentPatchSchema = z.strictObject({
+  couponCode: z.string().trim().regex(/^[A-Za-z0-9_-]{3,32}$/).transform((v) => v.toUpperCase()).nullable(),
+});
 
 export const CampaignSchema = z.object({
   ...campaignTerms,

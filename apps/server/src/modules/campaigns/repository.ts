@@ -78,7 +78,7 @@ export function toCampaign(
   row: CampaignRow,
   images: ImageRow[],
   locale: string,
-  enrollment: { id: string; status: 'pending' | 'approved' | 'rejected'; created_at: number } | null,
+  enrollment: { id: string; status: 'pending' | 'approved' | 'rejected'; created_at: number; coupon_code: string | null } | null,
   currency: string,
 ): Campaign {
   return {
@@ -86,7 +86,7 @@ export function toCampaign(
     name: pickLocalized(row.names_json, locale),
     description: pickLocalized(row.descriptions_json, locale),
     shareText: pickLocalized(row.share_texts_json, locale),
-    enrollment: enrollment ? { id: enrollment.id, campaignId: row.id, status: enrollment.status, createdAt: enrollment.created_at } : null,
+    enrollment: enrollment ? { id: enrollment.id, campaignId: row.id, status: enrollment.status, createdAt: enrollment.created_at, couponCode: enrollment.coupon_code } : null,
     currency,
   };
 }

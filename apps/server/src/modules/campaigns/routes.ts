@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import {
   AdminCampaignEnvelopeSchema, AdminCampaignListSchema, AdminEnrollmentListSchema, CampaignCreateSchema, CampaignListSchema,
-  CampaignPatchSchema, CampaignQuerySchema, CampaignSchema, EnrollmentActionParamsSchema, EnrollmentSchema, EnrollmentStatusSchema,
+  CampaignPatchSchema, CampaignQuerySchema, CampaignSchema, EnrollmentActionParamsSchema, EnrollmentPatchSchema, EnrollmentSchema, EnrollmentStatusSchema,
   IdParamsSchema, ImageSchema, OkSchema, PageQuerySchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
+import { audit } from '../../platform/audit';
 import { AppError, requestLocale } from '../../platform/errors';
+import { isUniqueViolation } from '../users/repository';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
 import { readSettings } from '../../platform/settings';
@@ -107,7 +109,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         .selectFrom('enrollments')
         .innerJoin('users', 'users.id', 'enrollments.promoter_id')
         .innerJoin('campaigns', 'campaigns.id', 'enrollments.campaign_id')
-        .select(['enrollments.id', 'enrollments.campaign_id', 'enrollments.status', 'enrollments.created_at', 'enrollments.promoter_id', 'users.display_name', 'users.account', 'campaigns.names_json'])
+        .select(['enrollments.id', 'enrollments.campaign_id', 'enrollments.status', 'enrollments.created_at', 'enrollments.coupon_code', 'enrollments.promoter_id', 'users.display_name', 'users.account', 'campaigns.names_json'])
         .orderBy('enrollments.created_at', 'desc')
         .orderBy('enrollments.id', 'desc')
         .limit(limit + 1);
@@ -116,9 +118,31 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { rows, nextCursor } = pageOf(await q.execute(), limit);
       const locale = requestLocale(request);
       return {
-        items: rows.map((r) => ({ id: r.id, campaignId: r.campaign_id, status: r.status, createdAt: r.created_at, promoterId: r.promoter_id, promoterName: r.display_name, promoterAccount: r.account, campaignName: pickLocalized(r.names_json, locale) })),
+        items: rows.map((r) => ({ id: r.id, campaignId: r.campaign_id, status: r.status, createdAt: r.created_at, couponCode: r.coupon_code, promoterId: r.promoter_id, promoterName: r.display_name, promoterAccount: r.account, campaignName: pickLocalized(r.names_json, locale) })),
         nextCursor,
       };
+    });
+
+    app.patch('/api/admin/enrollments/:id', {
+      preValidation: staffOnly,
+      schema: { tags: ['campaigns'], summary: 'Give an enrolled promoter a coupon code (or take it away with null)', params: IdParamsSchema, body: EnrollmentPatchSchema, response: { 200: OkSchema, ...errorResponses } },
+    }, async (request) => {
+      const auth = requireAuth(request);
+      const { couponCode } = request.body;
+      const now = Date.now();
+      try {
+        await ctx.db.transaction().execute(async (trx) => {
+          const row = await trx.selectFrom('enrollments').select(['id', 'status', 'coupon_code']).where('id', '=', request.params.id).executeTakeFirst();
+          if (!row) throw new AppError('NOT_FOUND');
+          if (row.status !== 'approved' && couponCode !== null) throw new AppError('INVALID_STATE_TRANSITION');
+          await trx.updateTable('enrollments').set({ coupon_code: couponCode }).where('id', '=', row.id).execute();
+          await audit(trx, { actorId: auth.userId, action: 'enrollment.coupon', entity: 'enrollment', entityId: row.id, before: { couponCode: row.coupon_code }, after: { couponCode } }, now);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('VALIDATION_FAILED', { couponCode: 'taken' });
+        throw error;
+      }
+      return { ok: true as const };
     });
 
     app.post('/api/admin/enrollments/:id/:action', {
@@ -139,14 +163,14 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ctx.db
           .selectFrom('campaigns')
           .leftJoin('enrollments', (j) => j.onRef('enrollments.campaign_id', '=', 'campaigns.id').on('enrollments.promoter_id', '=', userId))
-          .select([...CAMPAIGN_COLUMNS, 'enrollments.id as enrollment_id', 'enrollments.status as enrollment_status', 'enrollments.created_at as enrolled_at'])
+          .select([...CAMPAIGN_COLUMNS, 'enrollments.id as enrollment_id', 'enrollments.status as enrollment_status', 'enrollments.created_at as enrolled_at', 'enrollments.coupon_code'])
           .where((eb) => eb.or([eb('campaigns.status', '=', 'active'), eb.and([eb('campaigns.status', '!=', 'draft'), eb('enrollments.id', 'is not', null)])]));
 
       const present = async (rows: Awaited<ReturnType<ReturnType<typeof visible>['execute']>>, locale: string) => {
         const images = await imagesOf(ctx.db, rows.map((r) => r.id));
         const { currency } = await readSettings(ctx.db);
         return rows.map((r) =>
-          toCampaign(r, images.get(r.id) ?? [], locale, r.enrollment_id && r.enrollment_status && r.enrolled_at !== null ? { id: r.enrollment_id, status: r.enrollment_status, created_at: r.enrolled_at } : null, currency),
+          toCampaign(r, images.get(r.id) ?? [], locale, r.enrollment_id && r.enrollment_status && r.enrolled_at !== null ? { id: r.enrollment_id, status: r.enrollment_status, created_at: r.enrolled_at, coupon_code: r.coupon_code } : null, currency),
         );
       };
 
@@ -179,7 +203,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const auth = requireAuth(request);
         if (auth.role !== 'promoter') throw new AppError('FORBIDDEN');
         const { enrollment, created } = await join(ctx, auth.userId, request.params.id);
-        return reply.status(created ? 201 : 200).send({ enrollment: { id: enrollment.id, campaignId: request.params.id, status: enrollment.status, createdAt: enrollment.created_at } });
+        return reply.status(created ? 201 : 200).send({ enrollment: { id: enrollment.id, campaignId: request.params.id, status: enrollment.status, createdAt: enrollment.created_at, couponCode: enrollment.coupon_code } });
       });
     });
   };

@@ -152,7 +152,7 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
   return ctx.db.transaction().execute(async (trx) => {
     const campaign = await trx.selectFrom('campaigns').select(['status', 'join_mode']).where('id', '=', campaignId).executeTakeFirst();
     if (!campaign || campaign.status === 'draft') throw new AppError('NOT_FOUND');
-    const existing = await trx.selectFrom('enrollments').select(['id', 'status', 'created_at']).where('promoter_id', '=', promoterId).where('campaign_id', '=', campaignId).executeTakeFirst();
+    const existing = await trx.selectFrom('enrollments').select(['id', 'status', 'created_at', 'coupon_code']).where('promoter_id', '=', promoterId).where('campaign_id', '=', campaignId).executeTakeFirst();
     if (existing) return { enrollment: existing, created: false };
     if (campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
     const now = Date.now();
@@ -160,7 +160,7 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
     const enrollment = { id: newId(now), promoter_id: promoterId, campaign_id: campaignId, status, coupon_code: null, created_at: now, decided_at: status === 'approved' ? now : null, decided_by: null };
     await trx.insertInto('enrollments').values(enrollment).onConflict((oc) => oc.columns(['promoter_id', 'campaign_id']).doNothing()).execute();
     if (status === 'approved') await approveWithLink(trx, enrollment);
-    return { enrollment: { id: enrollment.id, status, created_at: now }, created: true };
+    return { enrollment: { id: enrollment.id, status, created_at: now, coupon_code: null as string | null }, created: true };
   });
 }
 

@@ -10,6 +10,7 @@ export interface AdminEnrollment {
   campaignId: string;
   status: EnrollmentStatus;
   createdAt: number;
+  couponCode: string | null;
   promoterId: string;
   promoterName: string;
   promoterAccount: string;
@@ -32,6 +33,15 @@ export function useEnrollmentAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action }: { id: string; action: EnrollmentAction }) => api<{ ok: true }>('POST', `admin/enrollments/${encodeURIComponent(id)}/${action}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'enrollments'] }),
+  });
+}
+
+/** Gives an approved enrollment a coupon code, or removes it (null). */
+export function useSetCoupon() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, couponCode }: { id: string; couponCode: string | null }) => api<{ ok: true }>('PATCH', `admin/enrollments/${encodeURIComponent(id)}`, { couponCode }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'enrollments'] }),
   });
 }

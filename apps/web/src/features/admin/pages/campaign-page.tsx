@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { CopyField } from '../../../components/copy-field';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { useParams } from '../../../lib/router';
@@ -20,6 +21,11 @@ function EditCampaign({ id, currency, canEdit }: { id: string; currency: string;
   return (
     <>
       <PageNav title={campaignName(campaign.data.names, i18n.language) || t('campaignAdmin.edit')} fallback="/admin/campaigns" />
+      {/* Integrators send this id with every conversion (api/v1/conversions). */}
+      <section className="card ca-api-id">
+        <CopyField label={t('campaignAdmin.apiId')} value={campaign.data.id} buttonLabel={t('app.copy')} testId="campaign-api-id" />
+        <p className="hint">{t('campaignAdmin.apiIdHelp')}</p>
+      </section>
       {/* Keyed by id: the form starts from the campaign once; later saves reset it themselves. */}
       <CampaignForm key={campaign.data.id} campaign={campaign.data} currency={currency} canEdit={canEdit} />
     </>

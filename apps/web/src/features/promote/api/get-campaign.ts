@@ -9,4 +9,4 @@ export const campaignQuery = (id: string, locale: string) =>
   });
 
 /** Waits (stays pending) while the id is not known yet. */
-export const useCampaign = (id: string, locale: string) => useQuery({ ...campaignQuery(id, locale), enabled: id !== '' });
+export const useCampaign = (id: string, locale: string) => useQuery({ ...campaignQuery(id, locale), enabled: id !== '', staleTime: 0 });

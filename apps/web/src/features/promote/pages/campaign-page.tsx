@@ -42,6 +42,9 @@ function MyMaterials({ campaign }: { campaign: Campaign }) {
         <section className="card" aria-labelledby="share-title">
           <h2 id="share-title">{t('campaign.shareTitle')}</h2>
           <CopyField label={t('links.url')} value={trackedLink(main.code)} buttonLabel={t('links.copyLink')} testId="campaign-link" />
+          {campaign.enrollment?.couponCode ? (
+            <CopyField label={t('campaign.coupon')} value={campaign.enrollment.couponCode} buttonLabel={t('links.copyText')} testId="campaign-coupon" />
+          ) : null}
           <CopyField
             label={t('campaign.shareText')}
             value={shareTextFor(campaign.shareText, { link: trackedLink(main.code), code: main.code, name: campaign.name }, t)}
