@@ -71,7 +71,7 @@ function EnrollmentList({ status }: { status: EnrollmentStatus }) {
                 <span className="ca-enrollment-campaign">{e.campaignName}</span>
                 <br />
                 <span>{t('campaignAdmin.enrollments.requested', { date: formatDate(e.createdAt, i18n.language) })}</span>
-                {e.couponCode ? <><br /><span>{t('campaignAdmin.enrollments.coupon')}: </span><strong className="ca-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong></> : null}
+                {e.couponCode ? <><br /><span>{t('campaignAdmin.enrollments.couponLabel')} </span><strong className="ca-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong></> : null}
               </>
             }
             extra={status === 'pending' ? (
