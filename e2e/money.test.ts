@@ -118,6 +118,10 @@ describe('a sale through the API becomes money in the wallet', () => {
     await admin.locator('.adm-dialog-button-bold').click();
     await expect.poll(() => admin.getByTestId(`coupon-${enrollment.id}`).textContent()).toBe(`MAX-${run.toUpperCase()}`);
     await screenshot(admin, 'money-en-admin-coupon');
+    // The admin's ledger check screen agrees that everything balances.
+    await admin.goto(`${server.url}#/me`);
+    await admin.getByTestId('me-ledger-check').click();
+    await expect.poll(() => admin.locator('.ca-ledger-ok').textContent()).toContain(tr(en, 'moneyAdmin.ledgerCheck.ok'));
     expect(adminProblems).toEqual([]);
     await adminContext.close();
 

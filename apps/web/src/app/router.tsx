@@ -34,6 +34,7 @@ const EnrollmentsPage = lazy(() => import('../features/admin/pages/enrollments-p
 const ConversionsPage = lazy(() => import('../features/admin/pages/conversions-page'));
 const CommissionsReviewPage = lazy(() => import('../features/admin/pages/commissions-page'));
 const ApiKeysPage = lazy(() => import('../features/admin/pages/api-keys-page'));
+const LedgerCheckPage = lazy(() => import('../features/admin/pages/ledger-check-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -71,6 +72,7 @@ export const routes: RouteDef[] = [
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
   { path: '/admin/commissions', page: CommissionsReviewPage, layouts: staff },
   { path: '/admin/api-keys', page: ApiKeysPage, layouts: admins },
+  { path: '/admin/ledger-check', page: LedgerCheckPage, layouts: admins },
 ];
 
 export function AppRoutes(): ReactNode {
