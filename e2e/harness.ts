@@ -162,3 +162,20 @@ export async function registerThroughForm(page: Page, url: string, account: stri
   await page.getByTestId('register-submit').click();
   await page.getByTestId('greeting').waitFor();
 }
+
+/** A server, the HTTPS landing page and Chromium for one journey file; `close` stops all three. */
+export async function startJourney() {
+  const server = await startServer();
+  const landing = await startLandingServer();
+  const browser = await launchBrowser();
+  return {
+    server,
+    landing,
+    browser,
+    async close() {
+      await browser.close();
+      await landing.close();
+      await server.close();
+    },
+  };
+}

@@ -13,22 +13,20 @@ import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
 import { newId } from '../apps/server/src/platform/ids';
-import { createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
 
-let server: Awaited<ReturnType<typeof startServer>>;
-let landing: Awaited<ReturnType<typeof startLandingServer>>;
+let journey: Awaited<ReturnType<typeof startJourney>>;
+let server: typeof journey.server;
+let landing: typeof journey.landing;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startServer();
-  landing = await startLandingServer();
-  browser = await launchBrowser();
+  journey = await startJourney();
+  ({ server, landing, browser } = journey);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await landing?.close();
-  await server?.close();
+  await journey?.close();
 });
 
 const en = readLocale('en');

@@ -11,24 +11,22 @@ import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LOCALES } from '@pa/shared/locales';
-import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, registerThroughForm, setLanguage, startLandingServer, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, phoneContext, readLocale, screenshot, registerThroughForm, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
 
-let server: Awaited<ReturnType<typeof startServer>>;
+let journey: Awaited<ReturnType<typeof startJourney>>;
+let server: typeof journey.server;
+let landing: typeof journey.landing;
 let browser: Browser;
-let landing: Awaited<ReturnType<typeof startLandingServer>>;
 let landingUrl: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  landing = await startLandingServer();
+  journey = await startJourney();
+  ({ server, landing, browser } = journey);
   landingUrl = landing.url;
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await landing?.close();
-  await server?.close();
+  await journey?.close();
 });
 
 const en = readLocale('en');

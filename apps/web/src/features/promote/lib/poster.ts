@@ -130,27 +130,16 @@ export async function drawPoster(canvas: HTMLCanvasElement, content: PosterConte
     ctx.arc(640, 180, 260, 0, Math.PI * 2);
     ctx.arc(80, 820, 200, 0, Math.PI * 2);
     ctx.fill();
-    ctx.fillStyle = '#ffffff';
     ctx.textBaseline = 'top';
-    ctx.font = font(700, 64);
-    const titleLines = wrapText((s) => ctx.measureText(s).width, content.title, 630, 4);
-    ctx.font = font(400, 32);
-    const subtitleLines = wrapText((s) => ctx.measureText(s).width, content.subtitle, 630, 6);
     // The text block sits in the middle of the space above the card.
-    const blockHeight = titleLines.length * 84 + (subtitleLines.length ? 24 + subtitleLines.length * 48 : 0);
-    let y = Math.max(120, Math.round((1010 - blockHeight) / 2) - 40);
     ctx.font = font(700, 64);
-    for (const line of titleLines) {
-      ctx.fillText(line, 60, y);
-      y += 84;
-    }
+    const titleLines = wrapText((s) => ctx.measureText(s).width, content.title, 630, 4).length;
     ctx.font = font(400, 32);
-    ctx.fillStyle = 'rgba(255,255,255,0.9)';
-    y += 24;
-    for (const line of subtitleLines) {
-      ctx.fillText(line, 60, y);
-      y += 48;
-    }
+    const subtitleLines = wrapText((s) => ctx.measureText(s).width, content.subtitle, 630, 6).length;
+    const blockHeight = titleLines * 84 + (subtitleLines ? 24 + subtitleLines * 48 : 0);
+    const top = Math.max(120, Math.round((1010 - blockHeight) / 2) - 40);
+    const below = drawLines(ctx, content.title, { font: font(700, 64), color: '#ffffff', x: 60, y: top, width: 630, maxLines: 4, lineHeight: 84 });
+    drawLines(ctx, content.subtitle, { font: font(400, 32), color: 'rgba(255,255,255,0.9)', x: 60, y: below + 24, width: 630, maxLines: 6, lineHeight: 48 });
   }
 
   // The card: QR on the left, who and what on the right.
@@ -172,26 +161,22 @@ export async function drawPoster(canvas: HTMLCanvasElement, content: PosterConte
 
   const textX = card.x + 24 + qrSize + 28;
   const textW = card.x + card.w - 24 - textX;
-  const measure = (s: string) => ctx.measureText(s).width;
   ctx.textBaseline = 'top';
-  let y = card.y + 40;
-  ctx.fillStyle = '#1f2329';
-  ctx.font = font(700, 38);
-  for (const line of wrapText(measure, content.name, textW, 2)) {
-    ctx.fillText(line, textX, y);
-    y += 50;
+  let y = drawLines(ctx, content.name, { font: font(700, 38), color: '#1f2329', x: textX, y: card.y + 40, width: textW, maxLines: 2, lineHeight: 50 });
+  y = drawLines(ctx, content.cta, { font: font(400, 30), color: '#4e5969', x: textX, y: y + 8, width: textW, maxLines: 2, lineHeight: 40 });
+  drawLines(ctx, content.codeLine, { font: font(600, 30), color: '#1677ff', x: textX, y: y + 10, width: textW, maxLines: 1, lineHeight: 40 });
+}
+
+/** Wraps `text` into at most `maxLines` lines at (x, y) and returns the y below the last one. */
+function drawLines(ctx: CanvasRenderingContext2D, text: string, o: { font: string; color: string; x: number; y: number; width: number; maxLines: number; lineHeight: number }): number {
+  ctx.font = o.font;
+  ctx.fillStyle = o.color;
+  let y = o.y;
+  for (const line of wrapText((s) => ctx.measureText(s).width, text, o.width, o.maxLines)) {
+    ctx.fillText(line, o.x, y);
+    y += o.lineHeight;
   }
-  y += 8;
-  ctx.fillStyle = '#4e5969';
-  ctx.font = font(400, 30);
-  for (const line of wrapText(measure, content.cta, textW, 2)) {
-    ctx.fillText(line, textX, y);
-    y += 40;
-  }
-  y += 10;
-  ctx.fillStyle = '#1677ff';
-  ctx.font = font(600, 30);
-  for (const line of wrapText(measure, content.codeLine, textW, 1)) ctx.fillText(line, textX, y);
+  return y;
 }
 
 export function canvasToPng(canvas: HTMLCanvasElement): Promise<Blob> {
