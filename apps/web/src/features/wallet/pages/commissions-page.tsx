@@ -69,7 +69,7 @@ export default function CommissionsPage() {
                 key={c.id}
                 onClick={() => navigate(`/commissions/${encodeURIComponent(c.id)}`)}
                 data-testid={`commission-${c.id}`}
-                description={<>{c.sourceName ? `${t('commissions.fromMember', { name: c.sourceName })} · ` : ''}{c.campaignName} · {formatDate(c.occurredAt, i18n.language)}</>}
+                description={<>{commissionTitle(c, t)}{c.sourceName ? ` · ${t('commissions.fromMember', { name: c.sourceName })}` : ''} · {formatDate(c.occurredAt, i18n.language)}</>}
                 extra={
                   <span className="commission-figures">
                     <Money minor={c.amount - c.reversedAmount} currency={currency} locale={i18n.language} className="commission-amount" />
@@ -77,7 +77,8 @@ export default function CommissionsPage() {
                   </span>
                 }
               >
-                {commissionTitle(c, t)}
+                {/* What was promoted leads; the kind of commission and the date follow. */}
+                {c.campaignName}
               </List.Item>
             ))}
           </List>
