@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/types';
 import { newId } from './ids';
-import type { Exec } from './sql-exec';
+import { valueRows, type Exec } from './sql-exec';
 
 export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'paid_out'] as const;
 export type PromoterBucket = (typeof PROMOTER_BUCKETS)[number];
@@ -44,8 +44,6 @@ export async function postJournal(exec: Exec, input: JournalInput): Promise<stri
   return (await postJournals(exec, [input]))[0]!;
 }
 
-const values = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
-
 /**
  * Writes several balanced journals at once (one insert per table, one balance update per
  * account touched) — the commissions of one sale go in together. Call inside a transaction.
@@ -75,8 +73,8 @@ export async function postJournals(exec: Exec, inputs: JournalInput[], deferred?
     }
   }
   if (ids.length === 0) return [];
-  await exec.run(`insert into ledger_journals (id, kind, ref_type, ref_id, promoter_id, memo_json, at) values ${values(journals.length, 7)}`, journals.flat());
-  await exec.run(`insert into ledger_entries (id, journal_id, account, amount) values ${values(rows.length, 4)}`, rows.flat());
+  await exec.run(`insert into ledger_journals (id, kind, ref_type, ref_id, promoter_id, memo_json, at) values ${valueRows(journals.length, 7)}`, journals.flat());
+  await exec.run(`insert into ledger_entries (id, journal_id, account, amount) values ${valueRows(rows.length, 4)}`, rows.flat());
   if (deferred) {
     for (const [account, amount] of byAccount) deferred.set(account, (deferred.get(account) ?? 0) + amount);
   } else {

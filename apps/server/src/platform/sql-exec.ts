@@ -14,6 +14,12 @@ export interface Exec {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
+/** `(?, ?, …), (?, ?, …)` for a multi-row insert of `rows` rows of `columns` values. */
+export function valueRows(rows: number, columns: number): string {
+  const one = `(${Array(columns).fill('?').join(', ')})`;
+  return Array(rows).fill(one).join(', ');
+}
+
 /** `?` → `$1, $2, …` (our statements never contain a literal question mark). */
 export function toPostgres(sql: string): string {
   let n = 0;

@@ -25,6 +25,11 @@ export function formatMoney(minor: number, currency: string, locale: string, opt
   return numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) }).format(decimal as `${number}`);
 }
 
+/** A rate in basis points as a percentage in the reader's locale ("10%", "12,5 %"). */
+export function formatPercent(bps: number, locale: string): string {
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
+}
+
 export function formatNumber(value: number, locale: string): string {
   return numberFormat(locale, {}).format(value);
 }

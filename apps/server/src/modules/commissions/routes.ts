@@ -13,7 +13,7 @@ import { currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { maskName } from '@pa/shared/rules';
 import { COMMISSION_CSV } from '../../platform/i18n/csv';
-import { checkLedger, PROMOTER_BUCKETS, walletOf } from '../../platform/ledger';
+import { checkLedger, PROMOTER_BUCKETS, promoterAccount, walletOf } from '../../platform/ledger';
 import { olderThan, pageOf } from '../../platform/listing';
 import { pickLocalized } from '../../platform/localized';
 import { errorResponses } from '../../platform/openapi';
@@ -338,7 +338,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }, async (request) => {
         const auth = requireAuth(request);
         const { limit, cursor } = request.query;
-        const accounts = PROMOTER_BUCKETS.map((b) => `promoter:${auth.userId}:${b}`);
+        const accounts = PROMOTER_BUCKETS.map((b) => promoterAccount(auth.userId, b));
         let q = ctx.db
           .selectFrom('ledger_entries')
           .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')

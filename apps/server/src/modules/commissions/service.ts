@@ -14,7 +14,7 @@ import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
-import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
+import { kyselyExec, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
 
@@ -35,11 +35,9 @@ export interface RecordResult {
 
 /** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
 export async function recordConversion(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
-  // A click id from a visit a moment ago may still be in this instance's write buffer.
-  if (input.clickId && input.kind !== 'refund') {
-    const known = await ctx.db.selectFrom('clicks').select('id').where('id', '=', input.clickId).executeTakeFirst();
-    if (!known) await ctx.clicks.flush();
-  }
+  // A click id from a visit a moment ago may still be in this instance's write buffer: write it
+  // first (no query needed to know — only whether anything is buffered).
+  if (input.clickId && input.kind !== 'refund' && ctx.clicks.pending > 0) await ctx.clicks.flush();
   if (ctx.dialect === 'sqlite') return batcherFor(ctx).submit(apiKeyId, input);
   try {
     return await ctx.db.transaction().execute((trx) => processConversion(ctx, trx, apiKeyId, input, Date.now(), new Map()));
@@ -238,7 +236,6 @@ async function candidatesFor(exec: Exec, input: ConversionInput, campaign: Campa
 
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
-const placeholders = (rows: number, columns: number) => Array.from({ length: rows }, () => `(${Array(columns).fill('?').join(', ')})`).join(', ');
 
 async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, deltas?: BalanceDeltas): Promise<NonNullable<RecordResult['written']>> {
   const candidates = await candidatesFor(exec, input, campaign, occurredAt);
@@ -280,7 +277,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     received_at: now,
     api_key_id: apiKeyId,
   };
-  await exec.run(`insert into conversions (${CONVERSION_COLUMNS.join(', ')}) values ${placeholders(1, CONVERSION_COLUMNS.length)}`, CONVERSION_COLUMNS.map((c) => conversion[c]));
+  await exec.run(`insert into conversions (${CONVERSION_COLUMNS.join(', ')}) values ${valueRows(1, CONVERSION_COLUMNS.length)}`, CONVERSION_COLUMNS.map((c) => conversion[c]));
   const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode: found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null, promoterName: promoter?.display_name ?? null };
   if (status !== 'attributed' || !found || !promoter) return written;
 
@@ -313,7 +310,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
 /** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
 async function createCommissions(exec: Exec, rows: CommissionRow[], now: number, deltas?: BalanceDeltas) {
   // A commission's creation is the first step of its timeline (its created_at); events record what follows.
-  await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${placeholders(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
+  await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${valueRows(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
   await postJournals(exec, rows.map((row) => ({
     kind: 'commission_created',
     refType: 'commission',

@@ -1,10 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { AdminCampaign } from '@pa/shared';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, formatPercent as formatBps } from '../../../lib/format';
 
-export function formatBps(bps: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
-}
 
 /** "10% per sale · CN¥5.00 per lead", or that there is no reward yet. */
 export function rewardSummary(c: Pick<AdminCampaign, 'saleReward' | 'saleRewardType' | 'leadReward' | 'tiers'>, currency: string, locale: string, t: TFunction): string {

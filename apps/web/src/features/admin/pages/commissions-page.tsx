@@ -6,7 +6,7 @@ import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
 import { useAdminCommissions, useCommissionBulk, useCommissionDecision, type AdminCommission, type CommissionStatus } from '../api/commissions';
 import { useCurrency } from '../api/currency';
 import { TextArea } from '../components/form-field';
@@ -16,9 +16,6 @@ const STATUSES: CommissionStatus[] = ['pending', 'approved', 'rejected', 'revers
 const TAG_COLORS: Record<CommissionStatus, 'warning' | 'success' | 'danger' | 'default'> = { pending: 'warning', approved: 'success', rejected: 'danger', reversed: 'default' };
 const REASON_MAX = 500;
 
-function percent(bps: number, locale: string) {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
-}
 
 /** Asks for the reason the promoter will see; one reason for one or many commissions. */
 function RejectDialog({ title, onCancel, onConfirm }: { title: string; onCancel: () => void; onConfirm: (reason: string) => Promise<void> }) {
@@ -102,7 +99,7 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
           <span className="ca-line ca-strong">{c.campaignName}</span>
           <span className="ca-line">
             {t(`moneyAdmin.kind.${c.kind}`)} · {t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}
-            {c.rateBps !== null ? ` · ${t('moneyAdmin.commissions.rate', { rate: percent(c.rateBps, i18n.language), base: money(c.base) })}` : ''}
+            {c.rateBps !== null ? ` · ${t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}` : ''}
           </span>
           <span className="ca-line">{t('moneyAdmin.commissions.availableFrom', { date: formatDate(c.availableAt, i18n.language) })}</span>
           {c.reason ? <span className="ca-line ca-reason">{t('moneyAdmin.commissions.reason', { reason: c.reason })}</span> : null}

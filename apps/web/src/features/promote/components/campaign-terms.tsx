@@ -1,11 +1,8 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Campaign } from '@pa/shared';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatDate, formatMoney, formatPercent as percent } from '../../../lib/format';
 
-export function percent(bps: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
-}
 
 /** The sale reward as a short figure: "10%" or "¥5.00". */
 export function saleRewardValue(c: Campaign, locale: string): string | null {

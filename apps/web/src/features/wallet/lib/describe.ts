@@ -1,10 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Commission } from '@pa/shared';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney, formatPercent as percent } from '../../../lib/format';
 
-export function percent(bps: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
-}
 
 /** What earned the commission, in one line: "Sale", "Lead", "Team override". */
 export function commissionTitle(c: Commission, t: TFunction): string {
