@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBody } from '../src/platform/api-keys';
 import { checkLedger } from '../src/platform/ledger';
-import { approveDue } from '../src/modules/commissions/service';
+import { approveDue, conversionBatchStats } from '../src/modules/commissions/service';
 import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const DAY = 86_400_000;
@@ -186,6 +186,27 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       await ledgerOk();
     });
 
+
+    it('a bad delivery arriving together with good ones fails alone; the good ones are all stored', async () => {
+      const { client, link } = await promoterWithLinks();
+      const good = Array.from({ length: 8 }, (_, i) => ({ campaignId, kind: 'sale', externalId: ext(`mix${i}`), amount: 1_000, linkCode: link.code }));
+      const bad = [
+        { campaignId, kind: 'refund', externalId: ext('mixr'), amount: 100, refundOf: 'no-such-sale' },
+        { campaignId: '01J00000000000000000000000', kind: 'sale', externalId: ext('mixc'), amount: 100, linkCode: link.code },
+      ];
+      const before = conversionBatchStats(env.ctx);
+      const results = await Promise.all([...good.slice(0, 4), bad[0]!, ...good.slice(4), bad[1]!].map((b) => post(b)));
+      // On SQLite they share a group commit: the failure sent the batch round again, one savepoint per delivery.
+      if (dialect === 'sqlite') expect(conversionBatchStats(env.ctx).retried).toBeGreaterThan(before.retried);
+      expect(results.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 400, 201, 201, 201, 201, 404]);
+      expect(errorCode(results[4]!)).toBe('VALIDATION_FAILED');
+      const stored = await env.ctx.db.selectFrom('conversions').select('external_id').where('external_id', 'in', [...good, ...bad].map((b) => b.externalId)).execute();
+      expect(stored.map((r) => r.external_id).sort()).toEqual(good.map((b) => b.externalId).sort());
+      const earned = await env.ctx.db.selectFrom('commissions').innerJoin('conversions', 'conversions.id', 'commissions.conversion_id').select('commissions.amount').where('conversions.external_id', 'in', good.map((b) => b.externalId)).execute();
+      expect(earned).toHaveLength(8);
+      expect((await wallet(client)).pending).toBe(earned.reduce((sum, c) => sum + Number(c.amount), 0));
+      await ledgerOk();
+    });
     it('attribution order: coupon beats click, click beats known customer, which beats link code; old clicks expire', async () => {
       const a = await promoterWithLinks();
       const b = await promoterWithLinks();

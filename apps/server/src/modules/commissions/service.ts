@@ -97,10 +97,12 @@ interface Pending {
 class ConversionBatcher {
   private queue: Pending[] = [];
   private running = false;
-  private statements: Record<'begin' | 'commit' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }> | undefined;
+  private statements: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }> | undefined;
   /** Batches written and conversions in them (for the benchmark's report). */
   batches = 0;
   items = 0;
+  /** Batches written again with a savepoint per delivery, after one of their deliveries failed. */
+  retried = 0;
   constructor(private readonly ctx: AppContext, private readonly maxBatch = 200) {}
 
   submit(apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
@@ -127,19 +129,42 @@ class ConversionBatcher {
   }
 
   private async write(batch: Pending[]) {
-    const outcomes: ({ ok: true; value: RecordResult } | { ok: false; error: unknown })[] = [];
+    // Optimistic pass: the whole batch without savepoints. A delivery that fails (a refund of an
+    // unknown sale, say) rolls the whole batch back, which is then written again with a savepoint
+    // around each delivery, so that one rolls back alone. Nobody has been answered before either commit.
+    let outcomes = await this.attempt(batch, false);
+    if (outcomes === 'retry') outcomes = await this.attempt(batch, true);
+    if (outcomes === 'retry' || outcomes === 'failed') return;
+    batch.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) p.resolve(o.value);
+      else p.reject(o.error);
+    });
+  }
+
+  /**
+   * One transaction for the batch. Without savepoints it gives up at the first failing delivery
+   * (rolls back, 'retry'); with them it records each failure and goes on. A failure of the
+   * transaction itself rejects every delivery of the batch ('failed'; none was acknowledged).
+   */
+  private async attempt(batch: Pending[], savepoints: boolean): Promise<Outcome[] | 'retry' | 'failed'> {
+    const outcomes: Outcome[] = [];
     const now = Date.now();
     const campaigns = new Map<string, CampaignRow | null>();
     const sqlite = this.ctx.sqlite!;
     const tx = (this.statements ??= {
       begin: sqlite.prepare('begin'),
       commit: sqlite.prepare('commit'),
+      rollback: sqlite.prepare('rollback'),
       savepoint: sqlite.prepare('savepoint conversion'),
       release: sqlite.prepare('release conversion'),
       rollbackTo: sqlite.prepare('rollback to conversion'),
     });
-    this.batches++;
-    this.items += batch.length;
+    if (!savepoints) {
+      this.batches++;
+      this.items += batch.length;
+    } else this.retried++;
+    let gaveUp = false;
     try {
       // Hold Kysely's one connection for the whole batch, so nothing else runs inside this transaction.
       await this.ctx.db.connection().execute(async (conn) => {
@@ -147,13 +172,18 @@ class ConversionBatcher {
         try {
           const balances: BalanceDeltas = new Map();
           for (const p of batch) {
-            tx.savepoint.run();
+            if (savepoints) tx.savepoint.run();
             const mine: BalanceDeltas = new Map();
             try {
               outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, mine) });
-              tx.release.run();
+              if (savepoints) tx.release.run();
               for (const [account, amount] of mine) balances.set(account, (balances.get(account) ?? 0) + amount);
             } catch (error) {
+              if (!savepoints) {
+                gaveUp = true;
+                tx.rollback.run();
+                return;
+              }
               tx.rollbackTo.run();
               tx.release.run();
               outcomes.push({ ok: false, error });
@@ -169,17 +199,21 @@ class ConversionBatcher {
       });
     } catch (error) {
       for (const p of batch) p.reject(error);
-      return;
+      return 'failed';
     }
-    batch.forEach((p, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) p.resolve(o.value);
-      else p.reject(o.error);
-    });
+    return gaveUp ? 'retry' : outcomes;
   }
 }
 
+type Outcome = { ok: true; value: RecordResult } | { ok: false; error: unknown };
+
 const batchers = new WeakMap<AppContext, ConversionBatcher>();
+/** How the SQLite group commit has gone in this process: batches, deliveries, batches written again one by one. */
+export function conversionBatchStats(ctx: AppContext) {
+  const b = batchers.get(ctx);
+  return { batches: b?.batches ?? 0, items: b?.items ?? 0, retried: b?.retried ?? 0 };
+}
+
 function batcherFor(ctx: AppContext): ConversionBatcher {
   let b = batchers.get(ctx);
   if (!b) {
