@@ -16,6 +16,8 @@ import { apiKeyRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
 import { commissionRoutes } from './modules/commissions/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { withdrawalRoutes } from './modules/withdrawals/routes';
 import { linkRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
 import { systemRoutes } from './modules/system/routes';
@@ -87,6 +89,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(linkRoutes(ctx));
   await app.register(apiKeyRoutes(ctx));
   await app.register(commissionRoutes(ctx));
+  await app.register(withdrawalRoutes(ctx));
+  await app.register(notificationRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
 }

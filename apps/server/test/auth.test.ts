@@ -281,7 +281,9 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
       const op = new Client(env.app);
       await op.login(operator.account, operator.password);
       expect((await op.request('GET', '/api/admin/users')).statusCode).toBe(200);
-      expect(errorCode(await op.request('GET', '/api/admin/settings'))).toBe('FORBIDDEN');
+      // Operators read the settings (currency, withdrawal limits) but cannot change them.
+      expect((await op.request('GET', '/api/admin/settings')).statusCode).toBe(200);
+      expect(errorCode(await op.request('PATCH', '/api/admin/settings', { registrationMode: 'open' }))).toBe('FORBIDDEN');
     });
 
     it('localizes the message from Accept-Language, keeping the code', async () => {
@@ -300,7 +302,7 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
     const admin = await createUser(env.ctx, 'admin');
     const a = new Client(env.app);
     await a.login(admin.account, admin.password);
-    expect((await a.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).json()).toEqual({ registrationMode: 'approval', currency: 'CNY' });
+    expect((await a.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).json()).toMatchObject({ registrationMode: 'approval', currency: 'CNY', withdrawalMin: 1_000, withdrawalsPerDay: 3 });
 
     const account = uniqueAccount('pending');
     const pending = new Client(env.app);

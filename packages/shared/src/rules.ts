@@ -102,3 +102,75 @@ export function maskName(name: string): string {
   if (chars.length === 2) return `${chars[0]}*`;
   return `${chars[0]}${'*'.repeat(Math.min(chars.length - 2, 8))}${chars[chars.length - 1]}`;
 }
+
+// ——— Withdrawals and payout accounts ———
+
+export const PAYOUT_METHODS = ['bank', 'alipay', 'paypal', 'other'] as const;
+export type PayoutMethod = (typeof PAYOUT_METHODS)[number];
+export const HOLDER_NAME_MAX = 64;
+
+/** An account number as stored: spaces and dashes between groups removed; e-mail addresses lower-cased. */
+export function normalizePayoutNumber(method: PayoutMethod, raw: string): string {
+  const compact = raw.trim().replace(/[\s-]+/g, '');
+  return compact.includes('@') ? compact.toLowerCase() : compact.toUpperCase();
+}
+
+const EMAIL_FORM = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * bank: 6–34 letters and digits (domestic numbers and IBANs); alipay: a phone number (6–15
+ * digits, optional +) or an e-mail address; paypal: an e-mail address; other: 4–64 printable characters.
+ */
+export function checkPayoutNumber(method: PayoutMethod, raw: string): FieldCode | null {
+  const v = normalizePayoutNumber(method, raw);
+  if (!v) return 'required';
+  switch (method) {
+    case 'bank':
+      return /^[A-Z0-9]{6,34}$/.test(v) ? null : 'invalid';
+    case 'alipay':
+      return /^\+?\d{6,15}$/.test(v) || (v.length <= 254 && EMAIL_FORM.test(v)) ? null : 'invalid';
+    case 'paypal':
+      return v.length <= 254 && EMAIL_FORM.test(v) ? null : 'invalid';
+    default:
+      return v.length >= 4 && v.length <= 64 && !/[\u0000-\u001f]/.test(v) ? null : 'invalid';
+  }
+}
+
+export function checkHolderName(raw: string): FieldCode | null {
+  const v = raw.trim();
+  if (!v) return 'required';
+  if ([...v].length > HOLDER_NAME_MAX) return 'too_long';
+  return null;
+}
+
+/** What a promoter sees of an account number: its last four characters. */
+export const payoutLast4 = (normalized: string) => [...normalized].slice(-4).join('');
+
+export interface WithdrawalTerms {
+  /** Minor units. */
+  min: number;
+  max: number;
+  perDay: number;
+  feeBps: number;
+  feeFixed: number;
+}
+
+/** The fee for a withdrawal: basis points of the amount (rounded half up, integer maths) plus the fixed part. */
+export function withdrawalFee(amount: number, terms: Pick<WithdrawalTerms, 'feeBps' | 'feeFixed'>): number {
+  return Math.floor((amount * terms.feeBps + 5_000) / 10_000) + terms.feeFixed;
+}
+
+export type WithdrawalProblem = 'WITHDRAWAL_BELOW_MINIMUM' | 'WITHDRAWAL_ABOVE_MAXIMUM' | 'NEGATIVE_BALANCE' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWAL_DAILY_LIMIT';
+
+/**
+ * The checks of a withdrawal request, in the order the server applies them (the form shows the
+ * same answer inline): amount limits, a negative balance, the balance, the day's count. The fee
+ * comes out of the amount; an amount that would leave nothing after the fee is below the minimum.
+ */
+export function checkWithdrawal(amount: number, available: number, usedToday: number, terms: WithdrawalTerms): WithdrawalProblem | null {
+  if (!Number.isSafeInteger(amount) || amount < terms.min || amount - withdrawalFee(amount, terms) <= 0) return 'WITHDRAWAL_BELOW_MINIMUM';
+  if (amount > terms.max) return 'WITHDRAWAL_ABOVE_MAXIMUM';
+  if (available < 0) return 'NEGATIVE_BALANCE';
+  if (amount > available) return 'INSUFFICIENT_BALANCE';
+  if (usedToday >= terms.perDay) return 'WITHDRAWAL_DAILY_LIMIT';
+  return null;
+}

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
-import { checkAccount, checkChannel, checkDisplayName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX } from './rules';
+import { checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS } from './rules';
 import type { FieldCode } from './errors';
 
 /** Turns a rule function into a zod refinement that reports the rule's field code. */
@@ -102,9 +102,27 @@ export const HealthSchema = z.object({ status: z.literal('ok'), version: z.strin
 export const ReadySchema = z.object({ status: z.literal('ready'), database: z.literal('ok') });
 
 export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/);
-export const SettingsSchema = z.object({ registrationMode: RegistrationModeSchema, currency: CurrencySchema });
+const MoneySettingSchema = z.number().int().min(0).max(1_000_000_000_000);
+export const SettingsSchema = z.object({
+  registrationMode: RegistrationModeSchema,
+  currency: CurrencySchema,
+  /** Withdrawals (PRODUCT.md §10): limits in minor units, the fee as basis points plus a fixed part. */
+  withdrawalMin: MoneySettingSchema,
+  withdrawalMax: MoneySettingSchema,
+  withdrawalsPerDay: z.number().int().min(1).max(100),
+  withdrawalFeeBps: z.number().int().min(0).max(10_000),
+  withdrawalFeeFixed: MoneySettingSchema,
+});
 export type Settings = z.infer<typeof SettingsSchema>;
-export const SettingsPatchSchema = z.strictObject({ registrationMode: RegistrationModeSchema.optional(), currency: CurrencySchema.optional() });
+export const SettingsPatchSchema = z.strictObject({
+  registrationMode: RegistrationModeSchema.optional(),
+  currency: CurrencySchema.optional(),
+  withdrawalMin: MoneySettingSchema.optional(),
+  withdrawalMax: MoneySettingSchema.optional(),
+  withdrawalsPerDay: z.number().int().min(1).max(100).optional(),
+  withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
+  withdrawalFeeFixed: MoneySettingSchema.optional(),
+}).refine((s) => s.withdrawalMin === undefined || s.withdrawalMax === undefined || s.withdrawalMin <= s.withdrawalMax, { path: ['withdrawalMax'], message: 'invalid' });
 
 export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
@@ -431,7 +449,7 @@ export const LedgerLineSchema = z.object({
   kind: z.string(),
   refType: z.string(),
   refId: z.string(),
-  account: z.enum(['pending', 'available', 'withdrawing', 'paid_out']),
+  account: z.enum(['pending', 'available', 'withdrawing', 'payable', 'paid_out']),
   amount: z.number().int(),
   memo: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
   at: z.number().int(),
@@ -450,3 +468,105 @@ export const CommissionBulkSchema = z.strictObject({
   reason: z.string().trim().min(1).max(500).optional(),
 });
 export const LedgerCheckSchema = z.object({ ok: z.boolean(), breaches: z.array(z.object({ kind: z.string(), ref: z.string(), detail: z.string() })) });
+
+// ——— Payout accounts, withdrawals, notifications ———
+
+export const PayoutMethodSchema = z.enum(PAYOUT_METHODS);
+export const PayoutAccountCreateSchema = z.strictObject({
+  method: PayoutMethodSchema,
+  holderName: z.string().max(200).superRefine(rule(checkHolderName)).transform((v) => v.trim()),
+  accountNumber: SealedSchema,
+  isDefault: z.boolean().optional(),
+});
+export type PayoutAccountCreate = z.input<typeof PayoutAccountCreateSchema>;
+export const PayoutAccountSchema = z.object({
+  id: z.string(),
+  method: PayoutMethodSchema,
+  holderName: z.string(),
+  last4: z.string(),
+  isDefault: z.boolean(),
+  /** A withdrawal that is requested or approved uses it (it cannot be deleted until that ends). */
+  inUse: z.boolean(),
+  createdAt: z.number().int(),
+});
+export type PayoutAccount = z.infer<typeof PayoutAccountSchema>;
+export const PayoutAccountEnvelopeSchema = z.object({ payoutAccount: PayoutAccountSchema });
+export const PayoutAccountListSchema = z.object({ items: z.array(PayoutAccountSchema) });
+
+export const WithdrawalStatusSchema = z.enum(['requested', 'approved', 'paid', 'failed', 'rejected', 'cancelled']);
+export type WithdrawalStatus = z.infer<typeof WithdrawalStatusSchema>;
+export const WithdrawalCreateSchema = z.strictObject({
+  amount: z.number().int().min(1).max(MAX_AMOUNT),
+  payoutAccountId: z.string().min(1).max(64).optional(),
+});
+export type WithdrawalCreate = z.input<typeof WithdrawalCreateSchema>;
+export const WithdrawalEventSchema = z.object({ status: WithdrawalStatusSchema, reason: z.string().nullable(), reference: z.string().nullable(), at: z.number().int() });
+export const WithdrawalSchema = z.object({
+  id: z.string(),
+  amount: z.number().int(),
+  fee: z.number().int(),
+  net: z.number().int(),
+  currency: z.string(),
+  status: WithdrawalStatusSchema,
+  /** The payout account as it was when requested (it may have been deleted since). */
+  account: z.object({ method: PayoutMethodSchema, holderName: z.string(), last4: z.string() }),
+  requestedAt: z.number().int(),
+  decidedAt: z.number().int().nullable(),
+  paidAt: z.number().int().nullable(),
+  payoutReference: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+export type Withdrawal = z.infer<typeof WithdrawalSchema>;
+export const WithdrawalEnvelopeSchema = z.object({ withdrawal: WithdrawalSchema });
+export const WithdrawalDetailSchema = z.object({ withdrawal: WithdrawalSchema, events: z.array(WithdrawalEventSchema) });
+export const WithdrawalListSchema = z.object({ items: z.array(WithdrawalSchema), nextCursor: z.string().nullable() });
+export const WithdrawalQuerySchema = PageQuerySchema.extend({ status: WithdrawalStatusSchema.optional() });
+/** What the withdrawal form needs before the promoter types: balance, limits, fee, today's count. */
+export const WithdrawalTermsSchema = z.object({
+  currency: z.string(),
+  available: z.number().int(),
+  min: z.number().int(),
+  max: z.number().int(),
+  perDay: z.number().int(),
+  usedToday: z.number().int(),
+  feeBps: z.number().int(),
+  feeFixed: z.number().int(),
+});
+export type WithdrawalTermsView = z.infer<typeof WithdrawalTermsSchema>;
+
+export const AdminWithdrawalSchema = WithdrawalSchema.extend({
+  promoterId: z.string(),
+  promoterName: z.string(),
+  promoterAccount: z.string(),
+  /** The same account number is registered by another promoter (compared by keyed digest). */
+  sharedAccount: z.boolean(),
+});
+export type AdminWithdrawal = z.infer<typeof AdminWithdrawalSchema>;
+export const AdminWithdrawalListSchema = z.object({ items: z.array(AdminWithdrawalSchema), nextCursor: z.string().nullable() });
+export const AdminWithdrawalQuerySchema = PageQuerySchema.extend({ status: WithdrawalStatusSchema.optional(), q: z.string().trim().max(100).optional() });
+export const WithdrawalActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'pay', 'fail', 'reject']) });
+export const WithdrawalActionBodySchema = z.strictObject({
+  reference: z.string().trim().min(1).max(100).optional(),
+  reason: z.string().trim().min(1).max(500).optional(),
+});
+export const AdminWithdrawalEnvelopeSchema = z.object({ withdrawal: AdminWithdrawalSchema });
+
+export const NOTIFICATION_TYPES = [
+  'enrollment.approved', 'enrollment.rejected',
+  'commission.created', 'commission.approved', 'commission.rejected', 'commission.reversed',
+  'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
+] as const;
+export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
+export type NotificationType = z.infer<typeof NotificationTypeSchema>;
+export const NotificationSchema = z.object({
+  id: z.string(),
+  type: NotificationTypeSchema,
+  /** Parameters for the message: amounts in minor units, `campaign` as names per locale, ids to link to. */
+  params: z.record(z.string(), z.unknown()),
+  readAt: z.number().int().nullable(),
+  createdAt: z.number().int(),
+});
+export type Notification = z.infer<typeof NotificationSchema>;
+export const NotificationListSchema = z.object({ items: z.array(NotificationSchema), nextCursor: z.string().nullable(), unread: z.number().int(), currency: z.string() });
+export const NotificationQuerySchema = PageQuerySchema.extend({ unread: z.enum(['true', 'false']).optional() });
+export const UnreadCountSchema = z.object({ unread: z.number().int() });

@@ -91,6 +91,10 @@ export interface Database {
   ledger_journals: LedgerJournalsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_balances: LedgerBalancesTable;
+  payout_accounts: PayoutAccountsTable;
+  withdrawals: WithdrawalsTable;
+  withdrawal_events: WithdrawalEventsTable;
+  notifications: NotificationsTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -298,4 +302,60 @@ export interface LedgerBalancesTable {
   account: string;
   balance: number;
   updated_at: number;
+}
+
+export interface PayoutAccountsTable {
+  id: string;
+  promoter_id: string;
+  method: 'bank' | 'alipay' | 'paypal' | 'other';
+  holder_name: string;
+  number_sealed: string;
+  number_digest: string;
+  last4: string;
+  is_default: number;
+  created_at: number;
+}
+
+export interface WithdrawalsTable {
+  id: string;
+  promoter_id: string;
+  amount: number;
+  fee: number;
+  net: number;
+  currency: string;
+  status: 'requested' | 'approved' | 'paid' | 'failed' | 'rejected' | 'cancelled';
+  payout_account_id: string | null;
+  account_method: 'bank' | 'alipay' | 'paypal' | 'other';
+  account_holder: string;
+  account_last4: string;
+  account_sealed: string;
+  account_digest: string;
+  idempotency_key: string | null;
+  request_hash: string;
+  day: string;
+  requested_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  paid_at: number | null;
+  payout_reference: string | null;
+  reason: string | null;
+}
+
+export interface WithdrawalEventsTable {
+  id: string;
+  withdrawal_id: string;
+  status: WithdrawalsTable['status'];
+  actor_id: string | null;
+  reason: string | null;
+  reference: string | null;
+  at: number;
+}
+
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  type: string;
+  params_json: string;
+  read_at: number | null;
+  created_at: number;
 }

@@ -12,7 +12,11 @@ import type { Db } from '../db/types';
 import { newId } from './ids';
 import { valueRows, type Exec } from './sql-exec';
 
-export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'paid_out'] as const;
+/**
+ * `withdrawing` holds requested withdrawals, `payable` approved ones being paid (the wallet shows
+ * both as withdrawing), `paid_out` what was paid (net of fees, which go to `platform:fees`).
+ */
+export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'payable', 'paid_out'] as const;
 export type PromoterBucket = (typeof PROMOTER_BUCKETS)[number];
 export const PLATFORM_ACCOUNTS = ['platform:commissions', 'platform:payouts', 'platform:fees', 'platform:adjustments'] as const;
 export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
@@ -106,7 +110,7 @@ export async function walletOf(db: Db, promoterId: string): Promise<Wallet> {
     .select(['account', 'balance'])
     .where('account', 'in', PROMOTER_BUCKETS.map((b) => promoterAccount(promoterId, b)))
     .execute();
-  const wallet: Wallet = { pending: 0, available: 0, withdrawing: 0, paid_out: 0 };
+  const wallet: Wallet = { pending: 0, available: 0, withdrawing: 0, payable: 0, paid_out: 0 };
   for (const r of rows) wallet[r.account.slice(r.account.lastIndexOf(':') + 1) as PromoterBucket] = Number(r.balance);
   return wallet;
 }

@@ -2,7 +2,15 @@
 import type { Settings } from '@pa/shared';
 import type { Db } from '../db/types';
 
-export const DEFAULT_SETTINGS: Settings = { registrationMode: 'open', currency: 'CNY' };
+export const DEFAULT_SETTINGS: Settings = {
+  registrationMode: 'open',
+  currency: 'CNY',
+  withdrawalMin: 1_000,
+  withdrawalMax: 5_000_000,
+  withdrawalsPerDay: 3,
+  withdrawalFeeBps: 0,
+  withdrawalFeeFixed: 0,
+};
 
 export async function readSettings(db: Db): Promise<Settings> {
   const rows = await db.selectFrom('settings').select(['key', 'value']).execute();

@@ -5,6 +5,7 @@
  */
 import { CompiledQuery } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { AppContext } from '../context';
 import type { Db } from '../db/types';
 
 export interface Exec {
@@ -56,4 +57,9 @@ export function kyselyExec(db: Db, dialect: 'sqlite' | 'postgres'): Exec {
     all: async <T>(sql: string, params: readonly unknown[] = []) => (await q(sql, params)).rows as T[],
     run: async (sql: string, params: readonly unknown[] = []) => Number((await q(sql, params)).numAffectedRows ?? 0n),
   };
+}
+
+/** The executor for hand-written SQL inside a Kysely transaction: the raw connection on SQLite (one connection, so the same transaction), Kysely on PostgreSQL. */
+export function execFor(ctx: Pick<AppContext, 'sqlite' | 'dialect'>, trx: Db): Exec {
+  return ctx.sqlite ? sqliteExec(ctx.sqlite) : kyselyExec(trx, ctx.dialect);
 }

@@ -3,6 +3,7 @@ import type { Dialect } from '../types';
 import { foundation } from './001-foundation';
 import { campaignsLinksClicks } from './002-campaigns-links-clicks';
 import { money } from './003-money';
+import { withdrawals } from './004-withdrawals';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '001-foundation': foundation(dialect),
         '002-campaigns-links-clicks': campaignsLinksClicks(dialect),
         '003-money': money(dialect),
+        '004-withdrawals': withdrawals(dialect),
       };
     },
   };

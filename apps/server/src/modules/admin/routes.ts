@@ -68,8 +68,9 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { user: toUser((await findUserById(ctx.db, id))!) };
     });
 
+    // Operators read the settings too (the currency, the withdrawal limits); only admins change them.
     app.get('/api/admin/settings', {
-      preValidation: adminOnly,
+      preValidation: staffOnly,
       schema: { tags: ['admin'], summary: 'Installation settings', response: { 200: SettingsSchema, ...errorResponses } },
     }, async () => readSettings(ctx.db));
 
@@ -80,6 +81,8 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const auth = requireAuth(request);
       await ctx.db.transaction().execute(async (trx) => {
         const before = await readSettings(trx);
+        const after = { ...before, ...request.body };
+        if (after.withdrawalMin > after.withdrawalMax) throw new AppError('VALIDATION_FAILED', { withdrawalMax: 'invalid' });
         await writeSettings(trx, request.body);
         await audit(trx, { actorId: auth.userId, action: 'settings.update', entity: 'settings', before, after: request.body });
       });

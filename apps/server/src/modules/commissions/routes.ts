@@ -246,7 +246,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }, async (request) => {
         const auth = requireAuth(request);
         const [wallet, settings] = await Promise.all([walletOf(ctx.db, auth.userId), readSettings(ctx.db)]);
-        return { currency: settings.currency, available: wallet.available, pending: wallet.pending, withdrawing: wallet.withdrawing, paidOut: wallet.paid_out };
+        return { currency: settings.currency, available: wallet.available, pending: wallet.pending, withdrawing: wallet.withdrawing + wallet.payable, paidOut: wallet.paid_out };
       });
 
       const myCommissions = (userId: string, query: z.infer<typeof CommissionQuerySchema>) => {

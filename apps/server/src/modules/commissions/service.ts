@@ -14,7 +14,8 @@ import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
-import { kyselyExec, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
+import { campaignParam, notify } from '../../platform/notifications';
+import { execFor, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
 
@@ -76,10 +77,6 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
 }
 
 /** Hand-written SQL inside `trx`: better-sqlite3 prepared statements on SQLite (same connection), Kysely's raw path on PostgreSQL. */
-function execFor(ctx: AppContext, trx: Db): Exec {
-  return ctx.sqlite ? sqliteExec(ctx.sqlite) : kyselyExec(trx, ctx.dialect);
-}
-
 interface Pending {
   apiKeyId: string | null;
   input: ConversionInput;
@@ -336,13 +333,13 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   if (promoter.parent_id && override > 0) {
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
-  await createCommissions(exec, rows, now, deltas);
+  await createCommissions(exec, rows, campaign.names_json, now, deltas);
   written.commissions = rows;
   return written;
 }
 
 /** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
-async function createCommissions(exec: Exec, rows: CommissionRow[], now: number, deltas?: BalanceDeltas) {
+async function createCommissions(exec: Exec, rows: CommissionRow[], campaignNamesJson: string, now: number, deltas?: BalanceDeltas) {
   // A commission's creation is the first step of its timeline (its created_at); events record what follows.
   await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${valueRows(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
   await postJournals(exec, rows.map((row) => ({
@@ -354,6 +351,8 @@ async function createCommissions(exec: Exec, rows: CommissionRow[], now: number,
     entries: [{ account: promoterAccount(row.promoter_id, 'pending'), amount: row.amount }, { account: EXPENSE, amount: -row.amount }],
     at: now,
   })), deltas);
+  const campaign = campaignParam(campaignNamesJson);
+  await notify(exec, rows.map((r) => ({ userId: r.promoter_id, type: 'commission.created' as const, params: { commissionId: r.id, amount: r.amount, level: r.level, kind: r.kind, campaign } })), now);
 }
 
 async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
@@ -429,6 +428,13 @@ async function reverseCommission(ctx: AppContext, trx: Db, c: CommissionRow, rev
     entries: [{ account: promoterAccount(c.promoter_id, bucket), amount: -reversal }, { account: EXPENSE, amount: reversal }],
     at: now,
   });
+  await notifyCommission(ctx, trx, c, 'commission.reversed', reversal, null, now);
+}
+
+/** A commission's decision or reversal, told to its promoter. */
+async function notifyCommission(ctx: AppContext, trx: Db, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind'>, type: 'commission.approved' | 'commission.rejected' | 'commission.reversed', amount: number, reason: string | null, now: number) {
+  const campaign = await trx.selectFrom('campaigns').select('names_json').where('id', '=', c.campaign_id).executeTakeFirstOrThrow();
+  await notify(execFor(ctx, trx), [{ userId: c.promoter_id, type, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaign: campaignParam(campaign.names_json), ...(reason ? { reason } : {}) } }], now);
 }
 
 export type Decision = 'approve' | 'reject';
@@ -464,6 +470,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
         at: now,
       });
     }
+    await notifyCommission(ctx, trx, c, decision === 'approve' ? 'commission.approved' : 'commission.rejected', remaining, reason, now);
     if (actorId) await audit(trx, { actorId, action: `commission.${decision}`, entity: 'commission', entityId: id, before: { status: 'pending' }, after: { status: decision === 'approve' ? 'approved' : 'rejected', reason } }, now);
     return true;
   });

@@ -44,6 +44,7 @@ const en: ErrorMessages = {
   INVALID_STATE_TRANSITION: 'This action is not possible in the current state.',
   IDEMPOTENCY_CONFLICT: 'This idempotency key was already used with a different request.',
   UNSUPPORTED_MEDIA_TYPE: 'This content type is not supported.',
+  PAYOUT_ACCOUNT_IN_USE: 'A withdrawal in progress uses this payout account.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 };
 
@@ -79,6 +80,7 @@ const zhHans: ErrorMessages = {
   INVALID_STATE_TRANSITION: '当前状态下无法执行此操作。',
   IDEMPOTENCY_CONFLICT: '该幂等键已用于另一个不同的请求。',
   UNSUPPORTED_MEDIA_TYPE: '不支持该内容类型。',
+  PAYOUT_ACCOUNT_IN_USE: '有进行中的提现使用此收款账户。',
   INTERNAL: '服务器出现问题，请重试。',
 };
 
@@ -114,6 +116,7 @@ const zhHant: ErrorMessages = {
   INVALID_STATE_TRANSITION: '目前狀態下無法執行此操作。',
   IDEMPOTENCY_CONFLICT: '此冪等鍵已用於另一個不同的請求。',
   UNSUPPORTED_MEDIA_TYPE: '不支援此內容類型。',
+  PAYOUT_ACCOUNT_IN_USE: '有進行中的提領使用此收款帳戶。',
   INTERNAL: '伺服器發生問題，請重試。',
 };
 
@@ -149,6 +152,7 @@ const fr: ErrorMessages = {
   INVALID_STATE_TRANSITION: "Cette action n'est pas possible dans l'état actuel.",
   IDEMPOTENCY_CONFLICT: "Cette clé d'idempotence a déjà servi pour une autre requête.",
   UNSUPPORTED_MEDIA_TYPE: "Ce type de contenu n'est pas pris en charge.",
+  PAYOUT_ACCOUNT_IN_USE: 'Un retrait en cours utilise ce compte de versement.',
   INTERNAL: 'Un problème est survenu de notre côté. Veuillez réessayer.',
 };
 
@@ -184,6 +188,7 @@ const es: ErrorMessages = {
   INVALID_STATE_TRANSITION: 'Esta acción no es posible en el estado actual.',
   IDEMPOTENCY_CONFLICT: 'Esta clave de idempotencia ya se usó con otra solicitud.',
   UNSUPPORTED_MEDIA_TYPE: 'Este tipo de contenido no es compatible.',
+  PAYOUT_ACCOUNT_IN_USE: 'Un retiro en curso usa esta cuenta de cobro.',
   INTERNAL: 'Algo salió mal por nuestra parte. Vuelve a intentarlo.',
 };
 

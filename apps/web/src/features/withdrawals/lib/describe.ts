@@ -1,0 +1,18 @@
+import type { TFunction } from 'i18next';
+import type { PayoutMethod } from '@pa/shared/rules';
+import { formatMoney, formatPercent } from '../../../lib/format';
+
+/** "Alipay •••• 6789": the method and the last four characters, never more of the number. */
+export function accountLabel(account: { method: PayoutMethod; last4: string }, t: TFunction): string {
+  return `${t(`payoutAccounts.method.${account.method}`)} ${t('payoutAccounts.masked', { last4: account.last4 })}`;
+}
+
+/** The fee rule in plain words: "No fee", "1%", "CN¥2.00 per withdrawal", "1% + CN¥2.00". */
+export function feeRuleText(terms: { feeBps: number; feeFixed: number; currency: string }, t: TFunction, locale: string): string {
+  const rate = formatPercent(terms.feeBps, locale);
+  const amount = formatMoney(terms.feeFixed, terms.currency, locale);
+  if (terms.feeBps > 0 && terms.feeFixed > 0) return t('withdraw.feeBoth', { rate, amount });
+  if (terms.feeBps > 0) return t('withdraw.feeRate', { rate });
+  if (terms.feeFixed > 0) return t('withdraw.feeFixed', { amount });
+  return t('withdraw.feeNone');
+}

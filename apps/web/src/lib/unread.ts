@@ -1,0 +1,26 @@
+/**
+ * The number of unread notifications, shared by the tab bar badge, the Me page and the home bell
+ * (features do not import each other). Polled: on window focus and every minute.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from './api-client';
+
+export const NOTIFICATIONS_KEY = ['notifications'] as const;
+
+export const unreadCountQuery = queryOptions({
+  queryKey: [...NOTIFICATIONS_KEY, 'unread-count'] as const,
+  queryFn: ({ signal }) => api<{ unread: number }>('GET', 'notifications/unread-count', undefined, { signal }).then((r) => r.unread),
+  staleTime: 15_000,
+  refetchOnWindowFocus: true,
+  refetchInterval: 60_000,
+  // A missing count is not worth an error screen or a retry storm: the badge just stays empty.
+  retry: false,
+});
+
+/** Unread notifications of the signed-in promoter (staff have no inbox: `enabled` false). */
+export function useUnreadCount(enabled = true) {
+  return useQuery({ ...unreadCountQuery, enabled });
+}
+
+/** "99+" past two digits, so the badge keeps its size. */
+export const badgeText = (count: number) => (count > 99 ? '99+' : String(count));
