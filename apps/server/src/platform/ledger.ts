@@ -127,14 +127,15 @@ export async function lockBalance(trx: Db, account: string, dialect: 'sqlite' | 
 }
 
 export interface LedgerBreach {
-  kind: 'journal_unbalanced' | 'balance_mismatch' | 'commission_mismatch';
+  kind: 'journal_unbalanced' | 'balance_mismatch' | 'commission_mismatch' | 'withdrawal_mismatch';
   ref: string;
   detail: string;
 }
 
 /**
  * Verifies every invariant: each journal sums to zero; each stored balance equals the sum of its
- * entries; each commission's pending and available movements match its status and amounts.
+ * entries; each commission's pending and available movements match its status and amounts; each
+ * withdrawal's movements match its status (the money sits where the status says, and only there).
  */
 export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Promise<LedgerBreach[]> {
   const breaches: LedgerBreach[] = [];
@@ -193,5 +194,43 @@ export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Pr
     net.delete(c.id);
   }
   for (const ref of net.keys()) breaches.push({ kind: 'commission_mismatch', ref, detail: 'journals for an unknown commission' });
+  breaches.push(...(await checkWithdrawals(db, scope ? ids : null)));
+  return breaches;
+}
+
+/** Per withdrawal: the net it moved through the promoter's accounts, against what its status says. */
+async function checkWithdrawals(db: Db, promoterIds: string[] | null): Promise<LedgerBreach[]> {
+  const breaches: LedgerBreach[] = [];
+  const moved = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
+    .select(['ledger_journals.ref_id', 'ledger_entries.account', (eb) => eb.fn.sum<number>('ledger_entries.amount').as('total')])
+    .where('ledger_journals.ref_type', '=', 'withdrawal')
+    .$if(!!promoterIds, (q) => q.where('ledger_journals.promoter_id', 'in', promoterIds!))
+    .groupBy(['ledger_journals.ref_id', 'ledger_entries.account'])
+    .execute();
+  type Net = Record<'available' | 'withdrawing' | 'payable' | 'paid_out' | 'fees', number>;
+  const zero = (): Net => ({ available: 0, withdrawing: 0, payable: 0, paid_out: 0, fees: 0 });
+  const net = new Map<string, Net>();
+  for (const m of moved) {
+    const n = net.get(m.ref_id) ?? zero();
+    const bucket = m.account === 'platform:fees' ? 'fees' : (m.account.slice(m.account.lastIndexOf(':') + 1) as keyof Net);
+    if (bucket in n) n[bucket] += Number(m.total);
+    net.set(m.ref_id, n);
+  }
+  const rows = await db.selectFrom('withdrawals').select(['id', 'status', 'amount', 'fee', 'net']).$if(!!promoterIds, (q) => q.where('promoter_id', 'in', promoterIds!)).execute();
+  for (const w of rows) {
+    const a = Number(w.amount);
+    const want = zero();
+    if (w.status === 'requested') Object.assign(want, { available: -a, withdrawing: a });
+    else if (w.status === 'approved') Object.assign(want, { available: -a, payable: a });
+    else if (w.status === 'paid') Object.assign(want, { available: -a, paid_out: Number(w.net), fees: Number(w.fee) });
+    const got = net.get(w.id) ?? zero();
+    const off = (Object.keys(want) as (keyof Net)[]).filter((k) => want[k] !== got[k]);
+    if (off.length > 0) breaches.push({ kind: 'withdrawal_mismatch', ref: w.id, detail: `${w.status}: ${off.map((k) => `${k} ${got[k]} (want ${want[k]})`).join(', ')}` });
+    if (Number(w.fee) + Number(w.net) !== a) breaches.push({ kind: 'withdrawal_mismatch', ref: w.id, detail: `fee ${w.fee} + net ${w.net} ≠ amount ${a}` });
+    net.delete(w.id);
+  }
+  for (const ref of net.keys()) breaches.push({ kind: 'withdrawal_mismatch', ref, detail: 'journals for an unknown withdrawal' });
   return breaches;
 }

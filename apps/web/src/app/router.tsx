@@ -33,6 +33,8 @@ const AdminCampaignPage = lazy(() => import('../features/admin/pages/campaign-pa
 const EnrollmentsPage = lazy(() => import('../features/admin/pages/enrollments-page'));
 const ConversionsPage = lazy(() => import('../features/admin/pages/conversions-page'));
 const CommissionsReviewPage = lazy(() => import('../features/admin/pages/commissions-page'));
+const AdminWithdrawalsPage = lazy(() => import('../features/admin/pages/withdrawals-page'));
+const AdminWithdrawalPage = lazy(() => import('../features/admin/pages/withdrawal-page'));
 const ApiKeysPage = lazy(() => import('../features/admin/pages/api-keys-page'));
 const LedgerCheckPage = lazy(() => import('../features/admin/pages/ledger-check-page'));
 
@@ -71,6 +73,8 @@ export const routes: RouteDef[] = [
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
   { path: '/admin/commissions', page: CommissionsReviewPage, layouts: staff },
+  { path: '/admin/withdrawals', page: AdminWithdrawalsPage, layouts: staff },
+  { path: '/admin/withdrawals/:id', page: AdminWithdrawalPage, layouts: staff },
   { path: '/admin/api-keys', page: ApiKeysPage, layouts: admins },
   { path: '/admin/ledger-check', page: LedgerCheckPage, layouts: admins },
 ];

@@ -222,7 +222,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['admin'],
           summary: 'Approve, mark paid (reference), mark failed (reason; money returns) or reject (reason; money returns)',
           params: WithdrawalActionParamsSchema,
-          body: WithdrawalActionBodySchema.optional(),
+          body: WithdrawalActionBodySchema.nullish(),
           response: { 200: AdminWithdrawalEnvelopeSchema, ...errorResponses },
         },
       }, async (request) => {

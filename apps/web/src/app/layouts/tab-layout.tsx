@@ -4,6 +4,8 @@ import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from '../../lib/router';
 import { PageLoading } from '../../components/page-status';
+import { useMe } from '../../lib/session';
+import { badgeText, useUnreadCount } from '../../lib/unread';
 
 const TABS = [
   { key: '/', icon: <AppOutline />, label: 'tabs.home', id: 'home' },
@@ -16,6 +18,10 @@ export function TabLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
+  // Only promoters have an inbox; the count is polled (focus, every minute) while a tab page is open.
+  const me = useMe();
+  const unread = useUnreadCount(me.data?.role === 'promoter').data ?? 0;
+  const meBadge = unread > 0 ? <><span data-testid="tab-badge-me">{badgeText(unread)}</span><span className="visually-hidden">{t('tabs.unread', { count: unread })}</span></> : undefined;
   return (
     <div className="tab-shell">
       <main className="tab-content">
@@ -24,7 +30,7 @@ export function TabLayout({ children }: { children: ReactNode }) {
       <nav className="tab-bar">
         <TabBar activeKey={location.pathname} onChange={(key) => navigate(key)} safeArea>
           {TABS.map((tab) => (
-            <TabBar.Item key={tab.key} icon={tab.icon} title={<span data-testid={`tab-${tab.id}`}>{t(tab.label)}</span>} />
+            <TabBar.Item key={tab.key} icon={tab.icon} badge={tab.id === 'me' ? meBadge : undefined} title={<span data-testid={`tab-${tab.id}`}>{t(tab.label)}</span>} />
           ))}
         </TabBar>
       </nav>

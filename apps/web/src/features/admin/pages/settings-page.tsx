@@ -5,6 +5,7 @@ import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
 import { useSettings, useUpdateSettings } from '../api/settings';
+import { WithdrawalSettingsForm } from '../components/withdrawal-settings-form';
 
 const MODES: RegistrationMode[] = ['open', 'approval', 'invite-only'];
 
@@ -16,29 +17,32 @@ export default function SettingsPage() {
     <div className="sub-page">
       <PageNav title={t('admin.settings')} fallback="/me" />
       {settings.isPending ? <PageLoading /> : settings.isError ? <PageError error={settings.error} onRetry={() => settings.refetch()} /> : (
-        <section className="card">
-          <h2>{t('admin.registrationMode')}</h2>
-          <Radio.Group
-            value={settings.data.registrationMode}
-            onChange={async (value) => {
-              try {
-                await update.mutateAsync({ registrationMode: value as RegistrationMode });
-                Toast.show({ icon: 'success', content: t('app.saved') });
-              } catch (error) {
-                Toast.show({ content: errorText(t, error) });
-              }
-            }}
-          >
-            <Space direction="vertical" block>
-              {MODES.map((mode) => (
-                <Radio key={mode} value={mode} block data-testid={`mode-${mode}`}>
-                  <span className="radio-title">{t(`admin.modes.${mode}`)}</span>
-                  <span className="radio-desc">{t(`admin.modeHelp.${mode}`)}</span>
-                </Radio>
-              ))}
-            </Space>
-          </Radio.Group>
-        </section>
+        <>
+          <section className="card">
+            <h2>{t('admin.registrationMode')}</h2>
+            <Radio.Group
+              value={settings.data.registrationMode}
+              onChange={async (value) => {
+                try {
+                  await update.mutateAsync({ registrationMode: value as RegistrationMode });
+                  Toast.show({ icon: 'success', content: t('app.saved') });
+                } catch (error) {
+                  Toast.show({ content: errorText(t, error) });
+                }
+              }}
+            >
+              <Space direction="vertical" block>
+                {MODES.map((mode) => (
+                  <Radio key={mode} value={mode} block data-testid={`mode-${mode}`}>
+                    <span className="radio-title">{t(`admin.modes.${mode}`)}</span>
+                    <span className="radio-desc">{t(`admin.modeHelp.${mode}`)}</span>
+                  </Radio>
+                ))}
+              </Space>
+            </Radio.Group>
+          </section>
+          {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm settings={settings.data} /> : null}
+        </>
       )}
     </div>
   );

@@ -1,0 +1,104 @@
+/**
+ * A notification is stored as a type and parameters; this turns it into words in the reader's
+ * current language (so switching language re-renders the whole inbox), with the place it opens.
+ * Pure: given `t`, the same input always gives the same text.
+ */
+import type { TFunction } from 'i18next';
+import { LOCALES } from '@pa/shared/locales';
+import { formatMoney } from '../../../lib/format';
+
+export interface NotificationMessage {
+  title: string;
+  body: string;
+  /** Extra lines: the operator's reason, a payout reference. */
+  details: string[];
+  /** Hash path it opens, or null. */
+  target: string | null;
+  group: 'enrollment' | 'commission' | 'withdrawal' | 'other';
+  /** Good news, bad news, or neither (for the icon colour). */
+  tone: 'good' | 'bad' | 'info';
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
+
+/** A campaign name given per locale: the reader's, else English, else any (as campaign names everywhere). */
+export function pickName(names: unknown, locale: string): string | null {
+  if (typeof names === 'string') return str(names);
+  if (!names || typeof names !== 'object') return null;
+  const map = names as Record<string, unknown>;
+  return str(map[locale]) ?? str(map.en) ?? LOCALES.map((l) => str(map[l])).find(Boolean) ?? Object.values(map).map(str).find(Boolean) ?? null;
+}
+
+const TONE: Record<string, NotificationMessage['tone']> = {
+  'enrollment.approved': 'good',
+  'enrollment.rejected': 'bad',
+  'commission.created': 'info',
+  'commission.approved': 'good',
+  'commission.rejected': 'bad',
+  'commission.reversed': 'bad',
+  'withdrawal.requested': 'info',
+  'withdrawal.approved': 'info',
+  'withdrawal.paid': 'good',
+  'withdrawal.failed': 'bad',
+  'withdrawal.rejected': 'bad',
+  'withdrawal.cancelled': 'info',
+};
+
+export function describeNotification(n: { type: string; params: Record<string, unknown> }, t: TFunction, locale: string, currency: string): NotificationMessage {
+  const p = n.params ?? {};
+  const money = (v: unknown) => {
+    const minor = int(v);
+    return minor === null ? '—' : formatMoney(minor, currency, locale);
+  };
+  const campaign = pickName(p.campaign, locale) ?? t('notifications.aCampaign');
+  const reason = str(p.reason);
+  const reference = str(p.reference);
+  const details: string[] = [];
+  if (reason) details.push(t('notifications.reason', { reason }));
+  if (reference) details.push(t('notifications.reference', { reference }));
+  const [group, event] = n.type.split('.') as [string, string | undefined];
+  const id = (key: string) => {
+    const v = str(p[key]);
+    return v ? encodeURIComponent(v) : null;
+  };
+
+  if (group === 'enrollment' && (event === 'approved' || event === 'rejected')) {
+    const campaignId = id('campaignId');
+    return {
+      title: t(`notifications.enrollment.${event}.title`, { campaign }),
+      body: t(`notifications.enrollment.${event}.body`, { campaign }),
+      details,
+      target: campaignId ? `/campaigns/${campaignId}` : null,
+      group,
+      tone: TONE[n.type]!,
+    };
+  }
+  if (group === 'commission' && (event === 'created' || event === 'approved' || event === 'rejected' || event === 'reversed')) {
+    const commissionId = id('commissionId');
+    const team = int(p.level) === 2;
+    const values = { amount: money(p.amount), campaign };
+    return {
+      title: t(`notifications.commission.${event}.${team ? 'titleTeam' : 'title'}`, values),
+      body: t(`notifications.commission.${event}.${team ? 'bodyTeam' : 'body'}`, values),
+      details,
+      target: commissionId ? `/commissions/${commissionId}` : null,
+      group,
+      tone: TONE[n.type]!,
+    };
+  }
+  if (group === 'withdrawal' && (event === 'requested' || event === 'approved' || event === 'paid' || event === 'failed' || event === 'rejected' || event === 'cancelled')) {
+    const withdrawalId = id('withdrawalId');
+    const values = { amount: money(p.amount), net: money(p.net) };
+    return {
+      title: t(`notifications.withdrawal.${event}.title`, values),
+      body: t(`notifications.withdrawal.${event}.body`, values),
+      details,
+      target: withdrawalId ? `/withdrawals/${withdrawalId}` : null,
+      group,
+      tone: TONE[n.type]!,
+    };
+  }
+  // A type this version of the app does not know yet (a newer server): say something honest.
+  return { title: t('notifications.unknown.title'), body: t('notifications.unknown.body'), details, target: null, group: 'other', tone: 'info' };
+}
