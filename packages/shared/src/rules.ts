@@ -131,7 +131,7 @@ export function checkPayoutNumber(method: PayoutMethod, raw: string): FieldCode 
     case 'paypal':
       return v.length <= 254 && EMAIL_FORM.test(v) ? null : 'invalid';
     default:
-      return v.length >= 4 && v.length <= 64 && !/[\u0000-\u001f]/.test(v) ? null : 'invalid';
+      return v.length >= 4 && v.length <= 64 && [...v].every((ch) => ch.charCodeAt(0) >= 0x20) ? null : 'invalid';
   }
 }
 

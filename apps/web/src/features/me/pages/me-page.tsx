@@ -1,9 +1,10 @@
-import { Button, Dialog, List } from 'antd-mobile';
-import { BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import { Badge, Button, Dialog, List } from 'antd-mobile';
+import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { useMe, useSignOut } from '../../../lib/session';
+import { badgeText, useUnreadCount } from '../../../lib/unread';
 
 export default function MePage() {
   const { t, i18n } = useTranslation();
@@ -11,6 +12,7 @@ export default function MePage() {
   const me = useMe();
   const signOut = useSignOut(false);
   const signOutAll = useSignOut(true);
+  const unread = useUnreadCount(me.data?.role === 'promoter').data ?? 0;
 
   if (me.isPending) return <PageLoading />;
   if (me.isError) return <PageError error={me.error} onRetry={() => me.refetch()} />;
@@ -28,7 +30,17 @@ export default function MePage() {
       </header>
       {user.role === 'promoter' ? (
         <List className="me-list">
+          <List.Item
+            prefix={<BellOutline />}
+            extra={unread > 0 ? <Badge content={<span data-testid="me-unread">{badgeText(unread)}</span>} aria-label={t('tabs.unread', { count: unread })} /> : null}
+            onClick={() => navigate('/notifications')}
+            data-testid="me-notifications"
+          >
+            {t('me.notifications')}
+          </List.Item>
           <List.Item prefix={<PayCircleOutline />} onClick={() => navigate('/wallet')} data-testid="me-wallet">{t('me.wallet')}</List.Item>
+          <List.Item prefix={<ReceivePaymentOutline />} onClick={() => navigate('/withdrawals')} data-testid="me-withdrawals">{t('me.withdrawals')}</List.Item>
+          <List.Item prefix={<BankcardOutline />} onClick={() => navigate('/payout-accounts')} data-testid="me-payout-accounts">{t('me.payoutAccounts')}</List.Item>
           <List.Item prefix={<BillOutline />} onClick={() => navigate('/commissions')} data-testid="me-commissions">{t('me.commissions')}</List.Item>
           <List.Item prefix={<LinkOutline />} onClick={() => navigate('/links')} data-testid="me-links">{t('me.links')}</List.Item>
         </List>
