@@ -1,15 +1,19 @@
 /**
  * Property test of the money engine: random sequences of leads, sales, duplicate deliveries,
- * partial and full refunds, operator approvals and rejections and scheduler runs, against the
- * real services and database. After every step: every journal balances, stored balances equal the
- * entries, each commission matches its journals, no conversion is counted twice, and each
- * promoter's pending and available balances equal the sum of their commissions in that state.
+ * partial and full refunds, operator approvals and rejections, scheduler runs, withdrawal
+ * requests (with repeated and conflicting idempotency keys) and every withdrawal step (approve,
+ * pay, fail, reject, cancel), against the real services and database. After every step: every
+ * journal balances, stored balances equal the entries, each commission and each withdrawal
+ * matches its journals, no conversion is counted twice, and each promoter's balances equal the
+ * sum of their commissions and withdrawals in each state.
  *
  * PROPERTY_RUNS sets the number of sequences on SQLite (default 2000); PostgreSQL runs a fifth.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkWithdrawal } from '@pa/shared';
 import { approveDue, decideCommission, recordConversion } from '../src/modules/commissions/service';
+import { moveWithdrawal, numberDigest, requestWithdrawal, type WithdrawalAction } from '../src/modules/withdrawals/service';
 import { checkLedger, walletOf } from '../src/platform/ledger';
 import { AppError } from '../src/platform/errors';
 import { insertUser } from '../src/modules/users/repository';
@@ -17,6 +21,7 @@ import { campaignBody, createUser, DIALECTS, makeEnv, signedIn, type TestEnv } f
 
 const DAY = 86_400_000;
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 2000);
+const WITHDRAWAL_SETTINGS = { withdrawalMin: 100, withdrawalMax: 5_000_000, withdrawalsPerDay: 4, withdrawalFeeBps: 150, withdrawalFeeFixed: 10 };
 
 type Action =
   | { type: 'lead'; who: number; ext: number; manual: boolean }
@@ -24,15 +29,19 @@ type Action =
   | { type: 'repeat'; pick: number }
   | { type: 'refund'; pick: number; part: number; ext: number }
   | { type: 'decide'; pick: number; approve: boolean }
-  | { type: 'scheduler'; daysAhead: number };
+  | { type: 'scheduler'; daysAhead: number }
+  | { type: 'withdraw'; who: number; part: number; key: number; sameBody: boolean }
+  | { type: 'wstep'; pick: number; step: WithdrawalAction };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant('lead' as const), who: fc.nat(1), ext: fc.nat(5), manual: fc.boolean() }),
   { arbitrary: fc.record({ type: fc.constant('sale' as const), who: fc.nat(1), ext: fc.nat(5), amount: fc.integer({ min: 1, max: 200_000 }), manual: fc.boolean(), daysAgo: fc.nat(10) }), weight: 3 },
   fc.record({ type: fc.constant('repeat' as const), pick: fc.nat(20) }),
   { arbitrary: fc.record({ type: fc.constant('refund' as const), pick: fc.nat(20), part: fc.integer({ min: 1, max: 4 }), ext: fc.nat(3) }), weight: 2 },
-  { arbitrary: fc.record({ type: fc.constant('decide' as const), pick: fc.nat(20), approve: fc.boolean() }), weight: 2 },
+  { arbitrary: fc.record({ type: fc.constant('decide' as const), pick: fc.nat(20), approve: fc.boolean() }), weight: 3 },
   fc.record({ type: fc.constant('scheduler' as const), daysAhead: fc.nat(10) }),
+  { arbitrary: fc.record({ type: fc.constant('withdraw' as const), who: fc.nat(1), part: fc.integer({ min: 1, max: 4 }), key: fc.nat(3), sameBody: fc.boolean() }), weight: 3 },
+  { arbitrary: fc.record({ type: fc.constant('wstep' as const), pick: fc.nat(10), step: fc.constantFrom<WithdrawalAction>('approve', 'pay', 'fail', 'reject', 'cancel') }), weight: 5 },
 );
 
 describe.each(DIALECTS)('ledger invariants under random sequences on %s', (dialect) => {
@@ -49,6 +58,8 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
     auto = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ holdDays: 3, overrideBps: 1000, leadReward: 150, saleReward: 1234, tiers: [{ minSales: 3, bps: 2000 }] }))).json().campaign.id;
     manual = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ approvalMode: 'manual', holdDays: 0, saleRewardType: 'fixed', saleReward: 999, leadReward: 0, overrideBps: 2500 }))).json().campaign.id;
     for (const id of [auto, manual]) await admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' });
+    // Small commissions must be withdrawable for withdrawals to happen often; a fee so paid-out ≠ amount.
+    expect((await admin.request('PATCH', '/api/admin/settings', WITHDRAWAL_SETTINGS)).statusCode).toBe(200);
   });
   afterAll(async () => {
     await env?.close();
@@ -71,6 +82,12 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
         links[p.id]![c] = code;
       }
     }
+    // A default payout account each (stored as the service stores it: sealed, with its digest).
+    for (const p of [inviter, member]) {
+      const id = `${p.id}-pa`;
+      const number = `6222${p.id.slice(-12).replace(/[^0-9]/g, '7').padStart(12, '0')}`;
+      await env.ctx.db.insertInto('payout_accounts').values({ id, promoter_id: p.id, method: 'bank', holder_name: 'Holder', number_sealed: env.ctx.master.encrypt(number, `payout:${id}`), number_digest: numberDigest(env.ctx, number), last4: number.slice(-4), is_default: 1, created_at: now }).execute();
+    }
     return { promoters: [inviter.id, member.id], links };
   }
 
@@ -90,26 +107,42 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
       .having((eb) => eb.fn.countAll(), '>', 1)
       .execute();
     expect(perLevel).toEqual([]);
-    // Promoter totals equal the sum of their commissions.
+    // Promoter totals equal the sum of their commissions and withdrawals.
     for (const id of promoters) {
       const rows = await env.ctx.db.selectFrom('commissions').select(['status', 'amount', 'reversed_amount']).where('promoter_id', '=', id).execute();
       const left = (status: string) => rows.filter((r) => r.status === status).reduce((s, r) => s + Number(r.amount) - Number(r.reversed_amount), 0);
+      const ws = await env.ctx.db.selectFrom('withdrawals').select(['status', 'amount', 'net']).where('promoter_id', '=', id).execute();
+      const sum = (statuses: string[], field: 'amount' | 'net' = 'amount') => ws.filter((w) => statuses.includes(w.status)).reduce((s, w) => s + Number(w[field]), 0);
       const wallet = await walletOf(env.ctx.db, id);
       expect(wallet.pending).toBe(left('pending'));
-      expect(wallet.available).toBe(left('approved'));
+      expect(wallet.available).toBe(left('approved') - sum(['requested', 'approved', 'paid']));
+      expect(wallet.withdrawing).toBe(sum(['requested']));
+      expect(wallet.payable).toBe(sum(['approved']));
+      expect(wallet.paid_out).toBe(sum(['paid'], 'net'));
       expect(rows.filter((r) => r.status === 'reversed').every((r) => r.amount === r.reversed_amount)).toBe(true);
     }
   }
 
   it('keeps every invariant after each step', async () => {
+    // How often the interesting paths ran (asserted below, so a generator change cannot quietly skip them).
+    const seen = { withdrawals: 0, refused: 0, steps: 0 };
     const runs = dialect === 'postgres' ? Math.max(20, Math.round(RUNS / 5)) : RUNS;
     await fc.assert(
-      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 12 }), async (actions) => {
+      fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 20 }), async (actions) => {
         const { promoters, links } = await team();
         const tag = `s${(run++).toString(36)}`;
         const sent = new Map<string, Parameters<typeof recordConversion>[2]>();
         const sales: { campaignId: string; externalId: string; amount: number }[] = [];
         let refunds = 0;
+        // Each sequence starts with money available to both promoters (an approved sale each), so withdrawals have something to move.
+        for (const [i, id] of promoters.entries()) {
+          const body = { campaignId: auto, kind: 'sale' as const, externalId: `${tag}-seed-${i}`, amount: 50_000, linkCode: links[id]![auto]! };
+          const { conversionId } = await recordConversion(env.ctx, null, body);
+          sent.set(`${auto}|sale|${body.externalId}`, body);
+          sales.push({ campaignId: auto, externalId: body.externalId, amount: body.amount });
+          const c = await env.ctx.db.selectFrom('commissions').select('id').where('conversion_id', '=', conversionId).where('level', '=', 1).executeTakeFirstOrThrow();
+          expect(await decideCommission(env.ctx, c.id, 'approve', operatorId, null)).toBe(true);
+        }
         for (const a of actions) {
           if (a.type === 'lead' || a.type === 'sale') {
             const campaignId = a.manual ? manual : auto;
@@ -150,6 +183,46 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
             const c = pending[a.pick % pending.length]!;
             const changed = await decideCommission(env.ctx, c.id, a.approve ? 'approve' : 'reject', operatorId, a.approve ? null : 'property test');
             expect(changed).toBe(c.status === 'pending');
+          } else if (a.type === 'withdraw') {
+            // `who` 0: the promoter with more available (so withdrawals happen often); 1: the other one.
+            const wallets = await Promise.all(promoters.map((id) => walletOf(env.ctx.db, id)));
+            const richer = wallets[0]!.available >= wallets[1]!.available ? 0 : 1;
+            const index = a.who === 0 ? richer : 1 - richer;
+            const promoterId = promoters[index]!;
+            const before = wallets[index]!;
+            // part 1–3: a share of what is available; 4: one unit more than available.
+            const amount = a.part === 4 ? before.available + 1 : Math.floor((Math.max(before.available, 0) * a.part) / 3);
+            const key = `${tag}-w${index}-${a.key}`;
+            const earlier = await env.ctx.db.selectFrom('withdrawals').select(['amount', 'id']).where('promoter_id', '=', promoterId).where('idempotency_key', '=', key).executeTakeFirst();
+            const body = { amount: earlier && a.sameBody ? Number(earlier.amount) : amount };
+            const used = await env.ctx.db.selectFrom('withdrawals').select('id').where('promoter_id', '=', promoterId).where('status', '!=', 'cancelled').execute();
+            const expected = earlier
+              ? (Number(earlier.amount) === body.amount ? null : 'IDEMPOTENCY_CONFLICT')
+              : checkWithdrawal(body.amount, before.available, used.length, { min: WITHDRAWAL_SETTINGS.withdrawalMin, max: WITHDRAWAL_SETTINGS.withdrawalMax, perDay: WITHDRAWAL_SETTINGS.withdrawalsPerDay, feeBps: WITHDRAWAL_SETTINGS.withdrawalFeeBps, feeFixed: WITHDRAWAL_SETTINGS.withdrawalFeeFixed });
+            try {
+              const result = await requestWithdrawal(env.ctx, promoterId, body, key);
+              expect(expected).toBeNull();
+              if (!result.replayed) seen.withdrawals++;
+              expect(result.replayed).toBe(!!earlier);
+              if (earlier) expect(result.withdrawal.id).toBe(earlier.id);
+            } catch (error) {
+              expect(error).toBeInstanceOf(AppError);
+              expect((error as AppError).code).toBe(expected);
+              seen.refused++;
+            }
+            // A withdrawal never takes the balance below zero.
+            const after = await walletOf(env.ctx.db, promoterId);
+            if (after.available !== before.available) expect(after.available).toBeGreaterThanOrEqual(0);
+          } else if (a.type === 'wstep') {
+            const ws = await env.ctx.db.selectFrom('withdrawals').select(['id', 'status', 'promoter_id']).where('promoter_id', 'in', promoters).orderBy('id').execute();
+            if (ws.length === 0) continue;
+            const w = ws[a.pick % ws.length]!;
+            const from = { approve: 'requested', pay: 'approved', fail: 'approved', reject: 'requested', cancel: 'requested' }[a.step];
+            const actor = a.step === 'cancel' ? { userId: w.promoter_id, promoterOnly: true } : { userId: operatorId, promoterOnly: false };
+            const run = moveWithdrawal(env.ctx, w.id, a.step, actor, { reason: 'property test', reference: 'REF' });
+            if (w.status === from) seen.steps++;
+            if (w.status === from) expect((await run).status).toBe({ approve: 'approved', pay: 'paid', fail: 'failed', reject: 'rejected', cancel: 'cancelled' }[a.step]);
+            else await expect(run).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
           } else {
             await approveDue(env.ctx, Date.now() + a.daysAhead * DAY);
           }
@@ -158,6 +231,9 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
       }),
       { numRuns: runs },
     );
+    console.warn(`property runs on ${dialect}: ${runs} sequences, ${seen.withdrawals} withdrawals, ${seen.refused} refused, ${seen.steps} withdrawal steps`);
+    expect(seen.withdrawals).toBeGreaterThan(runs / 10);
+    expect(seen.steps).toBeGreaterThan(runs / 10);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
   }, 900_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings, type WithdrawalSettings } from '../src/features/admin/lib/withdrawal-settings';
+import { minimumPreview, settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings, type WithdrawalSettings } from '../src/features/admin/lib/withdrawal-settings';
 
 const defaults: WithdrawalSettings = { withdrawalMin: 1000, withdrawalMax: 5_000_000, withdrawalsPerDay: 3, withdrawalFeeBps: 0, withdrawalFeeFixed: 0 };
 
@@ -41,5 +41,11 @@ describe('withdrawal settings editor', () => {
     expect(unchanged({ ...valuesFromSettings(defaults, 'CNY'), withdrawalMin: '10' }, defaults, 'CNY', 'en')).toBe(true);
     expect(unchanged({ ...valuesFromSettings(defaults, 'CNY'), withdrawalsPerDay: '4' }, defaults, 'CNY', 'en')).toBe(false);
     expect(settingsServerErrors({ withdrawalMax: 'invalid', other: 'x' })).toEqual({ withdrawalMax: { code: 'invalid' } });
+  });
+
+  it('previews what the minimum withdrawal pays out, with the shared fee rule', () => {
+    expect(minimumPreview({ ...valuesFromSettings(defaults, 'CNY'), withdrawalFeeBps: '1', withdrawalFeeFixed: '0.5' }, 'CNY')).toEqual({ amount: 1000, fee: 60, net: 940 });
+    expect(minimumPreview({ ...valuesFromSettings(defaults, 'CNY'), withdrawalFeeFixed: '10' }, 'CNY')).toEqual({ amount: 1000, fee: 1000, net: 0 });
+    expect(minimumPreview({ ...valuesFromSettings(defaults, 'CNY'), withdrawalMin: 'x' }, 'CNY')).toBeNull();
   });
 });

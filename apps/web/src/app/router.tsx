@@ -19,6 +19,11 @@ const PosterPage = lazy(() => import('../features/promote/pages/poster-page'));
 const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page'));
 const CommissionsPage = lazy(() => import('../features/wallet/pages/commissions-page'));
 const CommissionPage = lazy(() => import('../features/wallet/pages/commission-page'));
+const WithdrawPage = lazy(() => import('../features/withdrawals/pages/withdraw-page'));
+const WithdrawalsPage = lazy(() => import('../features/withdrawals/pages/withdrawals-page'));
+const WithdrawalPage = lazy(() => import('../features/withdrawals/pages/withdrawal-page'));
+const PayoutAccountsPage = lazy(() => import('../features/withdrawals/pages/payout-accounts-page'));
+const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
 const TeamPage = lazy(() => import('../features/team/pages/team-page'));
 const MePage = lazy(() => import('../features/me/pages/me-page'));
 const ProfilePage = lazy(() => import('../features/me/pages/profile-page'));
@@ -57,6 +62,11 @@ export const routes: RouteDef[] = [
   { path: '/wallet', page: WalletPage, layouts: signedIn },
   { path: '/commissions', page: CommissionsPage, layouts: signedIn },
   { path: '/commissions/:id', page: CommissionPage, layouts: signedIn },
+  { path: '/withdraw', page: WithdrawPage, layouts: signedIn },
+  { path: '/withdrawals', page: WithdrawalsPage, layouts: signedIn },
+  { path: '/withdrawals/:id', page: WithdrawalPage, layouts: signedIn },
+  { path: '/payout-accounts', page: PayoutAccountsPage, layouts: signedIn },
+  { path: '/notifications', page: NotificationsPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/me', page: MePage, layouts: tabs },
   { path: '/me/profile', page: ProfilePage, layouts: signedIn },

@@ -3,7 +3,6 @@ import type { TFunction } from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Settings } from '@pa/shared';
-import { withdrawalFee } from '@pa/shared/rules';
 import { Field, TextInput } from '../../../components/field';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
@@ -11,7 +10,7 @@ import { formatMoney } from '../../../lib/format';
 import { useUpdateSettings } from '../api/settings';
 import { decimalSeparator, type FieldError, type FormErrors } from '../lib/campaign-form';
 import {
-  settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings,
+  minimumPreview, settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings,
   type WithdrawalSettings, type WithdrawalSettingsValues,
 } from '../lib/withdrawal-settings';
 import { WithUnit } from './form-field';
@@ -117,9 +116,7 @@ export function WithdrawalSettingsForm({ settings }: { settings: Settings }) {
   };
 
   // What a withdrawal of the minimum would cost and pay out, with the values as typed.
-  const preview = toSettingsPatch(values, currency, locale).body;
-  const feeAtMin = preview ? withdrawalFee(preview.withdrawalMin, { feeBps: preview.withdrawalFeeBps, feeFixed: preview.withdrawalFeeFixed }) : 0;
-  const netAtMin = preview ? preview.withdrawalMin - feeAtMin : 0;
+  const preview = minimumPreview(values, currency);
   const same = unchanged(values, settings, currency, locale);
 
   return (
@@ -136,13 +133,13 @@ export function WithdrawalSettingsForm({ settings }: { settings: Settings }) {
         {input('withdrawalFeeFixed', 'money')}
       </div>
       {preview ? (
-        netAtMin > 0 ? (
+        preview.net > 0 ? (
           <p className="ca-share-preview" data-testid="settings-withdrawal-preview">
-            {t('admin.withdrawalSettings.preview', { amount: money(preview.withdrawalMin), fee: money(feeAtMin), net: money(netAtMin) })}
+            {t('admin.withdrawalSettings.preview', { amount: money(preview.amount), fee: money(preview.fee), net: money(preview.net) })}
           </p>
         ) : (
           <p className="notice" data-testid="settings-withdrawal-preview">
-            {t('admin.withdrawalSettings.previewNothing', { amount: money(preview.withdrawalMin), fee: money(feeAtMin) })}
+            {t('admin.withdrawalSettings.previewNothing', { amount: money(preview.amount), fee: money(preview.fee) })}
           </p>
         )
       ) : null}

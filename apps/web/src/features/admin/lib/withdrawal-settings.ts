@@ -6,6 +6,7 @@
  * land on the same inputs.
  */
 import type { Settings } from '@pa/shared';
+import { withdrawalFee } from '@pa/shared/rules';
 import { formatMoney, formatNumber } from '../../../lib/format';
 import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '../../../lib/money-input';
 import type { FieldError, FormErrors } from './campaign-form';
@@ -81,4 +82,14 @@ export function settingsServerErrors(fields: Record<string, string>): FormErrors
     if ((WITHDRAWAL_SETTING_KEYS as string[]).includes(path)) errors[path] = { code };
   }
   return errors;
+}
+
+/** What a withdrawal of the minimum would cost and pay out with the values as typed; null while those inputs are invalid. */
+export function minimumPreview(v: WithdrawalSettingsValues, currency: string): { amount: number; fee: number; net: number } | null {
+  const min = parseMoneyInput(v.withdrawalMin, currency, SETTING_MONEY_MAX);
+  const bps = parsePercentToBps(v.withdrawalFeeBps);
+  const fixed = parseMoneyInput(v.withdrawalFeeFixed, currency, SETTING_MONEY_MAX);
+  if (!min.ok || !bps.ok || !fixed.ok) return null;
+  const fee = withdrawalFee(min.value, { feeBps: bps.value, feeFixed: fixed.value });
+  return { amount: min.value, fee, net: min.value - fee };
 }

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { Commission } from '@pa/shared';
+import type { Commission, LedgerLine } from '@pa/shared';
 import { formatMoney, formatPercent as percent } from '../../../lib/format';
 
 
@@ -24,4 +24,25 @@ export function ruleText(c: Commission, currency: string, t: TFunction, locale: 
     default:
       return t('commissions.rule.saleRate', { rate: percent(c.rateBps ?? 0, locale), base: money(c.base) });
   }
+}
+
+/** Where a ledger journal leads: its commission or its withdrawal. */
+export function ledgerTarget(refType: string, refId: string, memo: LedgerLine['memo']): string | null {
+  if (refType === 'commission' && refId) return `/commissions/${encodeURIComponent(refId)}`;
+  const withdrawalId = refType === 'withdrawal' ? refId : typeof memo.withdrawalId === 'string' ? memo.withdrawalId : null;
+  return withdrawalId ? `/withdrawals/${encodeURIComponent(withdrawalId)}` : null;
+}
+
+/**
+ * The part of a withdrawal movement the buckets alone do not show: the fee. Without it a paid
+ * withdrawal would look like money vanishing (100 leaves "being paid", 98 arrives in "paid out").
+ */
+export function ledgerNote(kind: string, memo: LedgerLine['memo'], currency: string, t: TFunction, locale: string): string | null {
+  const fee = typeof memo.fee === 'number' ? memo.fee : 0;
+  const net = typeof memo.net === 'number' ? memo.net : null;
+  if (fee <= 0 || net === null || !Number.isSafeInteger(fee) || !Number.isSafeInteger(net)) return null;
+  const values = { fee: formatMoney(fee, currency, locale), net: formatMoney(net, currency, locale) };
+  if (kind === 'withdrawal_requested' || kind === 'withdrawal_approved') return t('ledger.note.feeAhead', values);
+  if (kind === 'withdrawal_paid') return t('ledger.note.feePaid', values);
+  return null;
 }

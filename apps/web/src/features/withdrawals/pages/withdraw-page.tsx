@@ -204,13 +204,15 @@ export default function WithdrawPage() {
   const { t } = useTranslation();
   const terms = useWithdrawalTerms();
   const accounts = usePayoutAccounts();
-  const failed = terms.isError ? terms : accounts.isError ? accounts : null;
+  let body;
+  if (terms.isError) body = <PageError error={terms.error} onRetry={() => terms.refetch()} />;
+  else if (accounts.isError) body = <PageError error={accounts.error} onRetry={() => accounts.refetch()} />;
+  else if (terms.isPending || accounts.isPending) body = <PageLoading />;
+  else body = <WithdrawForm terms={terms.data} accounts={accounts.data} />;
   return (
     <div className="sub-page">
       <PageNav title={t('withdraw.title')} fallback="/wallet" />
-      {failed ? <PageError error={failed.error} onRetry={() => failed.refetch()} /> : terms.isPending || accounts.isPending ? <PageLoading /> : (
-        <WithdrawForm terms={terms.data} accounts={accounts.data} />
-      )}
+      {body}
     </div>
   );
 }

@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import i18next, { type TFunction } from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { LOCALES, NOTIFICATION_TYPES } from '@pa/shared';
+import { describeNotification, pickName } from '../src/features/notifications/lib/message';
+
+const dir = path.resolve(import.meta.dirname, '../src/i18n/locales');
+const translators = new Map<string, TFunction>();
+
+beforeAll(async () => {
+  for (const locale of LOCALES) {
+    const instance = i18next.createInstance();
+    const bundle = JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), 'utf8')) as Record<string, unknown>;
+    await instance.init({ lng: locale, fallbackLng: false, resources: { [locale]: { translation: bundle } }, interpolation: { escapeValue: false } });
+    translators.set(locale, instance.t);
+  }
+});
+
+const t = (locale: string) => translators.get(locale)!;
+const campaign = { en: 'Spring Sale', 'zh-Hans': '春季大促', fr: 'Soldes de printemps' };
+const params: Record<(typeof NOTIFICATION_TYPES)[number], Record<string, unknown>> = {
+  'enrollment.approved': { campaignId: 'c1', campaign },
+  'enrollment.rejected': { campaignId: 'c1', campaign, reason: 'Not a fit' },
+  'commission.created': { commissionId: 'k1', amount: 1250, level: 1, campaign },
+  'commission.approved': { commissionId: 'k1', amount: 1250, level: 2, campaign },
+  'commission.rejected': { commissionId: 'k1', amount: 1250, level: 1, campaign, reason: 'Fraud' },
+  'commission.reversed': { commissionId: 'k1', amount: 500, level: 1, campaign },
+  'withdrawal.requested': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
+  'withdrawal.approved': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
+  'withdrawal.paid': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reference: 'TX-42' },
+  'withdrawal.failed': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Account closed' },
+  'withdrawal.rejected': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Suspicious' },
+  'withdrawal.cancelled': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
+};
+
+describe('notification messages: type + parameters → words in the reader’s language', () => {
+  it.each(LOCALES)('%s renders every type without a raw key or an empty placeholder', (locale) => {
+    for (const type of NOTIFICATION_TYPES) {
+      const m = describeNotification({ type, params: params[type] }, t(locale), locale, 'CNY');
+      for (const text of [m.title, m.body, ...m.details]) {
+        expect(text, `${locale} ${type}`).toBeTruthy();
+        expect(text, `${locale} ${type}`).not.toMatch(/notifications\.|\{\{|undefined|NaN/);
+      }
+    }
+  });
+
+  it('formats amounts from minor units with the list’s currency, in the reader’s locale', () => {
+    const en = describeNotification({ type: 'withdrawal.requested', params: params['withdrawal.requested'] }, t('en'), 'en', 'CNY');
+    expect(en.title).toBe('Withdrawal requested: CN¥100.00');
+    expect(en.body).toContain('CN¥98.00');
+    const fr = describeNotification({ type: 'withdrawal.paid', params: params['withdrawal.paid'] }, t('fr'), 'fr', 'EUR');
+    expect(fr.title).toBe('Retrait versé\u202f: 98,00\u00a0€');
+    expect(fr.details).toEqual(['Référence du versement\u202f: TX-42']);
+  });
+
+  it('picks the campaign name in the reader’s language, then English, then any', () => {
+    expect(describeNotification({ type: 'enrollment.approved', params: params['enrollment.approved'] }, t('zh-Hans'), 'zh-Hans', 'CNY').title).toContain('春季大促');
+    expect(describeNotification({ type: 'enrollment.approved', params: params['enrollment.approved'] }, t('es'), 'es', 'CNY').title).toContain('Spring Sale');
+    expect(pickName({ fr: 'Soldes' }, 'es')).toBe('Soldes');
+    expect(pickName({ 'zh-Hant': ' ', es: 'Rebajas' }, 'zh-Hant')).toBe('Rebajas');
+    expect(pickName('Plain', 'en')).toBe('Plain');
+    expect(pickName(null, 'en')).toBeNull();
+    expect(describeNotification({ type: 'enrollment.approved', params: {} }, t('en'), 'en', 'CNY').title).toBe('You can now promote “a campaign”');
+  });
+
+  it('says when a commission is a team override (level 2)', () => {
+    const direct = describeNotification({ type: 'commission.created', params: params['commission.created'] }, t('en'), 'en', 'CNY');
+    const team = describeNotification({ type: 'commission.created', params: { ...params['commission.created'], level: 2 } }, t('en'), 'en', 'CNY');
+    expect(direct.title).toBe('New commission: CN¥12.50');
+    expect(team.title).toBe('New team bonus: CN¥12.50');
+  });
+
+  it('links to what it is about, with the id encoded', () => {
+    expect(describeNotification({ type: 'enrollment.rejected', params: params['enrollment.rejected'] }, t('en'), 'en', 'CNY').target).toBe('/campaigns/c1');
+    expect(describeNotification({ type: 'commission.reversed', params: params['commission.reversed'] }, t('en'), 'en', 'CNY').target).toBe('/commissions/k1');
+    expect(describeNotification({ type: 'withdrawal.failed', params: params['withdrawal.failed'] }, t('en'), 'en', 'CNY').target).toBe('/withdrawals/w%201');
+    expect(describeNotification({ type: 'withdrawal.failed', params: {} }, t('en'), 'en', 'CNY').target).toBeNull();
+  });
+
+  it('shows the reason and the payout reference as extra lines', () => {
+    expect(describeNotification({ type: 'commission.rejected', params: params['commission.rejected'] }, t('en'), 'en', 'CNY').details).toEqual(['Reason: Fraud']);
+    expect(describeNotification({ type: 'withdrawal.failed', params: params['withdrawal.failed'] }, t('zh-Hans'), 'zh-Hans', 'CNY').details).toEqual(['原因：Account closed']);
+  });
+
+  it('survives a type this version does not know and parameters of the wrong shape', () => {
+    const m = describeNotification({ type: 'payout.exploded', params: { amount: 'lots' } }, t('en'), 'en', 'CNY');
+    expect(m).toMatchObject({ title: 'New notification', target: null, group: 'other' });
+    const odd = describeNotification({ type: 'withdrawal.requested', params: { amount: 1.5, net: null } }, t('en'), 'en', 'CNY');
+    expect(odd.title).toBe('Withdrawal requested: —');
+  });
+});
