@@ -132,6 +132,10 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
     const second = (await operator.request('GET', '/api/admin/enrollments?status=pending')).json().items.find((e: { campaignId: string }) => e.campaignId === c.id);
     expect((await operator.request('POST', `/api/admin/enrollments/${second.id}/reject`)).statusCode).toBe(200);
     expect((await other.request('GET', `/api/links?campaignId=${c.id}`)).json().items).toHaveLength(0);
+    // Each promoter was told the decision, with the campaign's names for whatever language they read in.
+    const told = async (client: typeof promoter) => (await client.request('GET', '/api/notifications')).json().items.map((n: { type: string; params: { campaignId: string; campaign: Record<string, string> } }) => [n.type, n.params.campaignId, n.params.campaign.en]);
+    expect(await told(promoter)).toEqual([['enrollment.approved', c.id, 'Summer Tea']]);
+    expect(await told(other)).toEqual([['enrollment.rejected', c.id, 'Summer Tea']]);
   });
 
   it('joining a paused campaign is refused', async () => {

@@ -330,20 +330,30 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect(reversed.commission).toMatchObject({ status: 'reversed', reversedAmount: 1000 });
       expect(reversed.events.map((e: { status: string }) => e.status)).toEqual(['pending', 'partially_reversed', 'partially_reversed', 'reversed']);
 
-      // After crediting: a manual-campaign sale is approved, spent down by a refund, then paid back.
+      // After crediting: two manual-campaign sales are approved and withdrawn (paid out), then one is refunded:
+      // available goes negative, withdrawals are blocked, and later earnings pay it back first.
       const big = ext('neg');
       const c = (await post({ campaignId: manualCampaignId, kind: 'sale', externalId: big, amount: 10_000, linkCode: p.manualLink.code })).json().commissions[0];
+      const c2 = (await post({ campaignId: manualCampaignId, kind: 'sale', externalId: ext('neg'), amount: 10_000, linkCode: p.manualLink.code })).json().commissions[0];
       await operator.request('POST', `/api/admin/commissions/${c.id}/approve`);
-      expect((await wallet(p.client)).available).toBe(500);
-      // Simulate the money having left (a withdrawal, in a later issue): move available to paid out in a balanced journal.
-      const { postJournal, promoterAccount } = await import('../src/platform/ledger');
-      const { kyselyExec } = await import('../src/platform/sql-exec');
-      await env.ctx.db.transaction().execute((trx) => postJournal(kyselyExec(trx, env.dialect), { kind: 'test_payout', refType: 'test', refId: big, promoterId: p.user.id, entries: [{ account: promoterAccount(p.user.id, 'available'), amount: -500 }, { account: promoterAccount(p.user.id, 'paid_out'), amount: 500 }], at: Date.now() }));
+      await operator.request('POST', `/api/admin/commissions/${c2.id}/approve`);
+      expect((await wallet(p.client)).available).toBe(1000);
+      expect((await p.client.request('POST', '/api/payout-accounts', { method: 'alipay', holderName: 'P', accountNumber: await p.client.seal('+8613800138000') })).statusCode).toBe(201);
+      const w = (await p.client.request('POST', '/api/withdrawals', { amount: 1000 }, { headers: { 'idempotency-key': ext('w') } })).json().withdrawal;
+      await operator.request('POST', `/api/admin/withdrawals/${w.id}/approve`);
+      expect((await operator.request('POST', `/api/admin/withdrawals/${w.id}/pay`, { reference: 'ALI-1' })).json().withdrawal.status).toBe('paid');
       await post({ campaignId: manualCampaignId, kind: 'refund', externalId: `${big}-r`, refundOf: big, amount: 10_000 });
-      expect(await wallet(p.client)).toMatchObject({ available: -500, paidOut: 500 });
+      expect(await wallet(p.client)).toMatchObject({ available: -500, paidOut: 1000 });
+      expect(errorCode(await p.client.request('POST', '/api/withdrawals', { amount: 1000 }))).toBe('NEGATIVE_BALANCE');
       const next = (await post({ campaignId: manualCampaignId, kind: 'sale', externalId: ext('neg'), amount: 1, linkCode: p.manualLink.code })).json().commissions[0];
       await operator.request('POST', `/api/admin/commissions/${next.id}/approve`);
       expect((await wallet(p.client)).available).toBe(0);
+      // Each of these reached the promoter as a notification, with what it needs to be told in any language.
+      const notes = (await p.client.request('GET', '/api/notifications?limit=100')).json().items as { type: string; params: Record<string, unknown> }[];
+      const types = new Set(notes.map((n) => n.type));
+      for (const t of ['commission.created', 'commission.approved', 'commission.reversed', 'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid']) expect(types, t).toContain(t);
+      const reversedNote = notes.find((n) => n.type === 'commission.reversed' && n.params.commissionId === c.id)!;
+      expect(reversedNote.params).toMatchObject({ amount: 500, level: 1, campaign: { en: 'Manual' } });
       await ledgerOk();
     });
   });

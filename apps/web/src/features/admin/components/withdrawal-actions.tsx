@@ -76,6 +76,8 @@ function ActionDialog({ w, action, onClose }: { w: AdminWithdrawal; action: With
   return (
     <Dialog
       visible
+      // Out of the row it was opened from: it must not take the row's muted colours.
+      getContainer={() => document.body}
       title={t(`withdrawalsAdmin.dialog.${action}.title`)}
       onClose={onClose}
       content={
