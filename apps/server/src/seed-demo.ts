@@ -9,6 +9,7 @@ import { CampaignCreateSchema, type Locale } from '@pa/shared';
 import type { AppContext } from './context';
 import { createCampaign, join, updateCampaign, type CampaignValues } from './modules/campaigns/service';
 import { approveDue, recordConversion } from './modules/commissions/service';
+import { moveWithdrawal, requestWithdrawal, storePayoutAccount } from './modules/withdrawals/service';
 import { hashPassword } from './platform/crypto/password';
 import { insertUser } from './modules/users/repository';
 
@@ -99,4 +100,12 @@ async function seedDemoCampaign(ctx: AppContext, ids: Map<string, string>) {
   await report(lin, linCode, 'sale', 5, 8_800, 0);
   // Sales older than the 7-day hold are approved, as the scheduler would.
   await approveDue(ctx, now);
+
+  // Lin has a (demo) Alipay account and has been paid once; a second withdrawal waits for an operator.
+  const operator = ids.get('operator@demo.example')!;
+  await storePayoutAccount(ctx, lin, { method: 'alipay', holderName: 'Lin Wei (demo)', number: '+8613800000000', isDefault: true });
+  const paid = await requestWithdrawal(ctx, lin, { amount: 2_000 }, 'demo-withdrawal-1');
+  await moveWithdrawal(ctx, paid.withdrawal.id, 'approve', { userId: operator, promoterOnly: false }, {});
+  await moveWithdrawal(ctx, paid.withdrawal.id, 'pay', { userId: operator, promoterOnly: false }, { reference: 'DEMO-PAYOUT-0001' });
+  await requestWithdrawal(ctx, lin, { amount: 1_500 }, 'demo-withdrawal-2');
 }

@@ -1,14 +1,15 @@
 /**
  * CSV that opens correctly in a spreadsheet: UTF-8 with a byte-order mark (Excel needs it to read
  * Chinese), CRLF line ends, every field quoted when it must be, and text that a spreadsheet would
- * run as a formula (= + - @ at the start) prefixed with an apostrophe.
+ * run as a formula (= + - @ at the start, unless it is a plain signed number) prefixed with an apostrophe.
  */
 const BOM = '\uFEFF';
 
 export function csvField(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // A plain signed number ("-5.00", "+8613800138000") is not a formula: left as it is, so it stays a number.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

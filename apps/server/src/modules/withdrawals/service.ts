@@ -39,22 +39,28 @@ export function numberDigest(ctx: AppContext, normalized: string): string {
 const accountAad = (id: string) => `payout:${id}`;
 const withdrawalAad = (id: string) => `withdrawal:${id}`;
 
+/** Adds a payout account from the sealed number the browser sent. */
 export async function addPayoutAccount(ctx: AppContext, promoterId: string, body: PayoutAccountBody): Promise<PayoutAccountsTable> {
   const raw = await ctx.seals.open(body.accountNumber, 'accountNumber');
-  const problem = checkPayoutNumber(body.method, raw);
+  return storePayoutAccount(ctx, promoterId, { method: body.method, holderName: body.holderName, number: raw, isDefault: body.isDefault === true });
+}
+
+/** Checks, normalizes, encrypts and stores an account number (also used by the demo seed). */
+export async function storePayoutAccount(ctx: AppContext, promoterId: string, input: { method: PayoutAccountBody['method']; holderName: string; number: string; isDefault: boolean }): Promise<PayoutAccountsTable> {
+  const problem = checkPayoutNumber(input.method, input.number);
   if (problem) throw new AppError('VALIDATION_FAILED', { accountNumber: problem });
-  const number = normalizePayoutNumber(body.method, raw);
+  const number = normalizePayoutNumber(input.method, input.number);
   const now = Date.now();
   const id = newId(now);
   return ctx.db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom('payout_accounts').select(['id']).where('promoter_id', '=', promoterId).execute();
-    const isDefault = body.isDefault === true || existing.length === 0;
+    const isDefault = input.isDefault || existing.length === 0;
     if (isDefault) await trx.updateTable('payout_accounts').set({ is_default: 0 }).where('promoter_id', '=', promoterId).execute();
     const row: PayoutAccountsTable = {
       id,
       promoter_id: promoterId,
-      method: body.method,
-      holder_name: body.holderName,
+      method: input.method,
+      holder_name: input.holderName,
       number_sealed: ctx.master.encrypt(number, accountAad(id)),
       number_digest: numberDigest(ctx, number),
       last4: payoutLast4(number),

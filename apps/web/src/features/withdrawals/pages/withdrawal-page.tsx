@@ -50,7 +50,7 @@ function Detail({ data }: { data: WithdrawalDetail }) {
       <List className="info-list" header={t('withdrawals.details')}>
         <List.Item extra={<span className="list-value money">{money(w.amount)}</span>}>{t('withdrawals.amount')}</List.Item>
         <List.Item extra={<span className="list-value money" data-testid="withdrawal-fee">{money(w.fee)}</span>}>{t('withdrawals.fee')}</List.Item>
-        <List.Item extra={<strong className="money" data-testid="withdrawal-net">{money(w.net)}</strong>}>{t('withdrawals.net')}</List.Item>
+        <List.Item extra={<strong className="money money-strong" data-testid="withdrawal-net">{money(w.net)}</strong>}>{t('withdrawals.net')}</List.Item>
         <List.Item
           prefix={<MethodIcon method={w.account.method} />}
           description={w.account.holderName}
