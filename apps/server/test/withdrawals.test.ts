@@ -102,6 +102,8 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
       expect(await env.ctx.db.selectFrom('payout_accounts').select('id').where('promoter_id', '=', user.id).execute()).toEqual([]);
 
       const mine = (await addAccount(client)).json().payoutAccount.id;
+      // The same number twice for one promoter is refused.
+      expect((await addAccount(client, { number: BANK.replace(/ /g, '') })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { accountNumber: 'taken' } });
       const other = (await signedIn(env, 'promoter')).client;
       expect((await other.request('GET', '/api/payout-accounts')).json().items).toEqual([]);
       expect(errorCode(await other.request('DELETE', `/api/payout-accounts/${mine}`))).toBe('NOT_FOUND');

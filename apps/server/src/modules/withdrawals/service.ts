@@ -53,7 +53,9 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
   const now = Date.now();
   const id = newId(now);
   return ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('payout_accounts').select(['id']).where('promoter_id', '=', promoterId).execute();
+    const existing = await trx.selectFrom('payout_accounts').select(['id', 'number_digest']).where('promoter_id', '=', promoterId).execute();
+    const digest = numberDigest(ctx, number);
+    if (existing.some((e) => e.number_digest === digest)) throw new AppError('VALIDATION_FAILED', { accountNumber: 'taken' });
     const isDefault = input.isDefault || existing.length === 0;
     if (isDefault) await trx.updateTable('payout_accounts').set({ is_default: 0 }).where('promoter_id', '=', promoterId).execute();
     const row: PayoutAccountsTable = {
@@ -62,7 +64,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       method: input.method,
       holder_name: input.holderName,
       number_sealed: ctx.master.encrypt(number, accountAad(id)),
-      number_digest: numberDigest(ctx, number),
+      number_digest: digest,
       last4: payoutLast4(number),
       is_default: isDefault ? 1 : 0,
       created_at: now,

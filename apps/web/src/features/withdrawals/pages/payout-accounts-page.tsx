@@ -163,7 +163,11 @@ export default function PayoutAccountsPage() {
 
   const done = () => {
     setAdding(false);
-    if (returnTo) navigate(returnTo, { replace: true });
+    // Back to the form it came from (it refetches the accounts), or to it afresh when opened directly.
+    if (returnTo) {
+      if (window.history.length > 1) navigate(-1);
+      else navigate(returnTo, { replace: true });
+    }
   };
 
   const addButton = (

@@ -135,7 +135,6 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
         </div>
       ) : null}
       <form className="form card withdraw-form" onSubmit={onSubmit} noValidate>
-        {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
         <Field id="withdraw-amount" label={t('withdraw.amount')} errorText={message} help={t('withdraw.amountHelp')}>
           <div className="amount-row">
             <div className="amount-input">
@@ -188,6 +187,8 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
             <dd data-testid="withdraw-net">{preview && preview.net > 0 ? money(preview.net) : '—'}</dd>
           </div>
         </dl>
+        {/* Next to the button that was just pressed, where the eye is. */}
+        {formError ? <div className="form-error withdraw-error" role="alert" data-testid="form-error">{formError}</div> : null}
         <Button block type="submit" color="primary" size="large" disabled={!canSend} loading={create.isPending} data-testid="withdraw-submit">
           {check.state === 'ok' ? t('withdraw.submitAmount', { amount: money(check.amount) }) : t('withdraw.submit')}
         </Button>
