@@ -355,6 +355,29 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
       expect(errorCode(await new Client(env.app).request('GET', '/api/notifications'))).toBe('UNAUTHENTICATED');
     });
 
+    it('read in any order, the count stays right; the badge counts up to 100', async () => {
+      const { client, user } = await signedIn(env, 'promoter');
+      const { notify } = await import('../src/platform/notifications');
+      const exec = kyselyExec(env.ctx.db, env.dialect);
+      for (let i = 0; i < 3; i++) await notify(exec, [{ userId: user.id, type: 'withdrawal.requested', params: { withdrawalId: `w${i}`, amount: i, net: i } }], Date.now() + i);
+      const count = async () => (await client.request('GET', '/api/notifications/unread-count')).json().unread;
+      const [newest, middle, oldest] = (await client.request('GET', '/api/notifications')).json().items.map((n: { id: string }) => n.id);
+      await client.request('POST', `/api/notifications/${newest}/read`);
+      expect(await count()).toBe(2);
+      await client.request('POST', `/api/notifications/${oldest}/read`);
+      expect(await count()).toBe(1);
+      expect((await client.request('GET', '/api/notifications?unread=true')).json().items.map((n: { id: string }) => n.id)).toEqual([middle]);
+      await client.request('POST', `/api/notifications/${middle}/read`);
+      expect(await count()).toBe(0);
+      await notify(exec, [{ userId: user.id, type: 'withdrawal.paid', params: { withdrawalId: 'w9', amount: 1, net: 1 } }], Date.now() + 10);
+      expect(await count()).toBe(1);
+      await notify(exec, Array.from({ length: 120 }, (_, i) => ({ userId: user.id, type: 'commission.created' as const, params: { commissionId: `c${i}`, amount: 1, level: 1, kind: 'sale' } })), Date.now() + 20);
+      expect(await count()).toBe(100);
+      await client.request('POST', '/api/notifications/read-all');
+      expect(await count()).toBe(0);
+      expect((await client.request('GET', '/api/notifications?unread=true')).json().items).toEqual([]);
+    });
+
     it('admins set the withdrawal limits; the minimum cannot exceed the maximum', async () => {
       expect(errorCode(await admin.request('PATCH', '/api/admin/settings', { withdrawalMin: 9_000_000 }))).toBe('VALIDATION_FAILED');
       expect(errorCode(await admin.request('PATCH', '/api/admin/settings', { withdrawalFeeBps: 10_001 }))).toBe('VALIDATION_FAILED');

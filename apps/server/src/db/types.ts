@@ -95,6 +95,7 @@ export interface Database {
   withdrawals: WithdrawalsTable;
   withdrawal_events: WithdrawalEventsTable;
   notifications: NotificationsTable;
+  notification_marks: NotificationMarksTable;
 }
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -358,4 +359,10 @@ export interface NotificationsTable {
   params_json: string;
   read_at: number | null;
   created_at: number;
+}
+
+export interface NotificationMarksTable {
+  user_id: string;
+  /** Every notification of the user with an id below this one is read. */
+  unread_from: string;
 }

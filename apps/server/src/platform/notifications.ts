@@ -1,6 +1,7 @@
 /**
  * Notifications are stored as a type and its parameters, never as text: the reader's app renders
- * them in whatever language the reader uses at the time. Written in the transaction of the change
+ * them in whatever language the reader uses at the time. A campaign is stored by id; the list
+ * adds its current names per locale (`campaign`) when it is read. Written in the transaction of the change
  * they report, so a notification exists exactly when its change does.
  */
 import type { NotificationType } from '@pa/shared';
@@ -21,6 +22,3 @@ export async function notify(exec: Exec, items: NotificationInput[], now: number
   const rows = items.map((n) => [newId(now), n.userId, n.type, JSON.stringify(n.params), null, now]);
   await exec.run(`insert into notifications (id, user_id, type, params_json, read_at, created_at) values ${valueRows(rows.length, 6)}`, rows.flat());
 }
-
-/** A campaign's names per locale as notification parameters (the reader picks their language). */
-export const campaignParam = (namesJson: string): Record<string, string> => JSON.parse(namesJson) as Record<string, string>;

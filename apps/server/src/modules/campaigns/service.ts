@@ -8,7 +8,7 @@ import { sniffImage } from '../../domain/image-sniff';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { campaignParam, notify } from '../../platform/notifications';
+import { notify } from '../../platform/notifications';
 import { execFor } from '../../platform/sql-exec';
 import { insertLink } from '../links/repository';
 
@@ -174,8 +174,7 @@ export async function decideEnrollment(ctx: AppContext, actorId: string, id: str
     const updated = await trx.updateTable('enrollments').set({ status: to, decided_at: Date.now(), decided_by: actorId }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
     if (to === 'approved') await approveWithLink(trx, e);
-    const campaign = await trx.selectFrom('campaigns').select('names_json').where('id', '=', e.campaign_id).executeTakeFirstOrThrow();
-    await notify(execFor(ctx, trx), [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id, campaign: campaignParam(campaign.names_json) } }], Date.now());
+    await notify(execFor(ctx, trx), [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id } }], Date.now());
     await audit(trx, { actorId, action: `enrollment.${action}`, entity: 'enrollment', entityId: id, before: { status: e.status }, after: { status: to } });
   });
 }

@@ -14,7 +14,7 @@ import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
-import { campaignParam, notify } from '../../platform/notifications';
+import { notify, type NotificationInput } from '../../platform/notifications';
 import { execFor, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
@@ -57,7 +57,7 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
  * money. The hot statements are hand-written SQL run through `execFor` (prepared statements on
  * SQLite); refunds, rarer, use Kysely.
  */
-async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>, deltas?: BalanceDeltas): Promise<RecordResult> {
+async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<RecordResult> {
   const exec = execFor(ctx, trx);
   const existing = await exec.one<{ id: string }>('select id from conversions where campaign_id = ? and kind = ? and external_id = ?', [input.campaignId, input.kind, input.externalId]);
   if (existing) return { created: false, conversionId: existing.id };
@@ -72,7 +72,7 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
   const occurredAt = input.occurredAt ?? now;
   if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
   if (input.kind === 'refund') return { created: true, conversionId: await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now) };
-  const written = await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now, deltas);
+  const written = await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now, deltas, notes);
   return { created: true, conversionId: written.conversion.id, written };
 }
 
@@ -168,11 +168,13 @@ class ConversionBatcher {
         tx.begin.run();
         try {
           const balances: BalanceDeltas = new Map();
+          const notes: NotificationInput[] = [];
           for (const p of batch) {
             if (savepoints) tx.savepoint.run();
+            const noted = notes.length;
             const mine: BalanceDeltas = new Map();
             try {
-              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, mine) });
+              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, mine, notes) });
               if (savepoints) tx.release.run();
               for (const [account, amount] of mine) balances.set(account, (balances.get(account) ?? 0) + amount);
             } catch (error) {
@@ -183,11 +185,13 @@ class ConversionBatcher {
               }
               tx.rollbackTo.run();
               tx.release.run();
+              notes.length = noted;
               outcomes.push({ ok: false, error });
             }
           }
-          // Each balance the batch moved is written once, just before the commit.
+          // Each balance the batch moved is written once, and the batch's notifications in one insert, just before the commit.
           await applyBalanceDeltas(sqliteExec(sqlite), balances, now);
+          await notify(sqliteExec(sqlite), notes, now);
           tx.commit.run();
         } catch (error) {
           if (sqlite.inTransaction) sqlite.exec('rollback');
@@ -268,7 +272,7 @@ async function candidatesFor(exec: Exec, input: ConversionInput, campaign: Campa
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
 
-async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, deltas?: BalanceDeltas): Promise<NonNullable<RecordResult['written']>> {
+async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<NonNullable<RecordResult['written']>> {
   const candidates = await candidatesFor(exec, input, campaign, occurredAt);
   const found = attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
@@ -333,13 +337,18 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   if (promoter.parent_id && override > 0) {
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
-  await createCommissions(exec, rows, campaign.names_json, now, deltas);
+  await createCommissions(exec, rows, now, deltas, notes);
   written.commissions = rows;
   return written;
 }
 
 /** Inserts a sale's commissions with their journals (pending +, platform −) in one go. */
-async function createCommissions(exec: Exec, rows: CommissionRow[], campaignNamesJson: string, now: number, deltas?: BalanceDeltas) {
+/**
+ * Inserts a sale's commissions with their journals (pending +, platform −) and their notifications.
+ * With `deltas` and `notes` (the SQLite group commit), balances and notifications are collected for
+ * the batch to write once before its commit.
+ */
+async function createCommissions(exec: Exec, rows: CommissionRow[], now: number, deltas?: BalanceDeltas, notes?: NotificationInput[]) {
   // A commission's creation is the first step of its timeline (its created_at); events record what follows.
   await exec.run(`insert into commissions (${COMMISSION_COLUMNS.join(', ')}) values ${valueRows(rows.length, COMMISSION_COLUMNS.length)}`, rows.flatMap((r) => COMMISSION_COLUMNS.map((c) => r[c])));
   await postJournals(exec, rows.map((row) => ({
@@ -351,8 +360,9 @@ async function createCommissions(exec: Exec, rows: CommissionRow[], campaignName
     entries: [{ account: promoterAccount(row.promoter_id, 'pending'), amount: row.amount }, { account: EXPENSE, amount: -row.amount }],
     at: now,
   })), deltas);
-  const campaign = campaignParam(campaignNamesJson);
-  await notify(exec, rows.map((r) => ({ userId: r.promoter_id, type: 'commission.created' as const, params: { commissionId: r.id, amount: r.amount, level: r.level, kind: r.kind, campaign } })), now);
+  const created = rows.map((r) => ({ userId: r.promoter_id, type: 'commission.created' as const, params: { commissionId: r.id, amount: r.amount, level: r.level, kind: r.kind, campaignId: r.campaign_id } }));
+  if (notes) notes.push(...created);
+  else await notify(exec, created, now);
 }
 
 async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
@@ -433,8 +443,7 @@ async function reverseCommission(ctx: AppContext, trx: Db, c: CommissionRow, rev
 
 /** A commission's decision or reversal, told to its promoter. */
 async function notifyCommission(ctx: AppContext, trx: Db, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind'>, type: 'commission.approved' | 'commission.rejected' | 'commission.reversed', amount: number, reason: string | null, now: number) {
-  const campaign = await trx.selectFrom('campaigns').select('names_json').where('id', '=', c.campaign_id).executeTakeFirstOrThrow();
-  await notify(execFor(ctx, trx), [{ userId: c.promoter_id, type, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaign: campaignParam(campaign.names_json), ...(reason ? { reason } : {}) } }], now);
+  await notify(execFor(ctx, trx), [{ userId: c.promoter_id, type, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaignId: c.campaign_id, ...(reason ? { reason } : {}) } }], now);
 }
 
 export type Decision = 'approve' | 'reject';
