@@ -22,7 +22,9 @@ export function formatMoney(minor: number, currency: string, locale: string, opt
   const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
   const decimal = `${minor < 0 ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`;
   // Intl formats decimal strings exactly, without going through a binary float.
-  return numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) }).format(decimal as `${number}`);
+  const text = numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) }).format(decimal as `${number}`);
+  // A signed movement sits next to its "+" twin: give it a real minus sign (−), not a hyphen.
+  return options.signed ? text.replace('-', '\u2212') : text;
 }
 
 /** A rate in basis points as a percentage in the reader's locale ("10%", "12,5 %"). */

@@ -25,7 +25,8 @@ export function WithdrawalStatusTag({ status, testId }: { status: WithdrawalStat
 
 /** "Bank · Wang Fang · •••• 6789": never more of the number than its last four characters. */
 export function accountText(t: (key: string) => string, account: AdminWithdrawal['account']): string {
-  return `${t(`withdrawalsAdmin.method.${account.method}`)} · ${account.holderName} · •••• ${account.last4}`;
+  // A no-break space keeps the mask and the last four together when the line wraps.
+  return `${t(`withdrawalsAdmin.method.${account.method}`)} · ${account.holderName} · ••••\u00a0${account.last4}`;
 }
 
 /** The fraud hint: another promoter registered the same account number. */

@@ -17,7 +17,8 @@ function Facts({ w }: { w: AdminWithdrawal }) {
     [t('withdrawalsAdmin.account'), accountText(t, w.account), 'withdrawal-account'],
     [t('withdrawalsAdmin.requested'), time(w.requestedAt)],
   ];
-  if (w.decidedAt !== null) rows.push([t('withdrawalsAdmin.decided'), time(w.decidedAt)]);
+  // The last decision before payment, named for what it was (approved, rejected, failed, cancelled).
+  if (w.decidedAt !== null && w.status !== 'requested') rows.push([t(`withdrawalsAdmin.decidedAt.${w.status === 'paid' ? 'approved' : w.status}`), time(w.decidedAt)]);
   if (w.paidAt !== null) rows.push([t('withdrawalsAdmin.paid'), time(w.paidAt)]);
   if (w.payoutReference) rows.push([t('withdrawalsAdmin.referenceLabel'), w.payoutReference, 'withdrawal-payout-reference']);
   if (w.reason) rows.push([t('withdrawalsAdmin.reasonLabel'), w.reason, 'withdrawal-decision-reason']);

@@ -58,7 +58,7 @@ function LedgerList({ currency }: { currency: string }) {
                     <span className="ledger-bucket">{t('wallet.transfer', { from: t(`wallet.bucket.${g.moves.find((m) => m.amount < 0)!.account}`), to: t(`wallet.bucket.${g.moves.find((m) => m.amount > 0)!.account}`) })}</span>
                     <Money minor={Math.abs(g.moves[0]!.amount)} currency={currency} locale={i18n.language} />
                   </span>
-                ) : g.moves.map((m) => (
+                ) : [...g.moves].sort((a, b) => Number(a.amount > 0) - Number(b.amount > 0)).map((m) => (
                   <span key={`${m.account}-${m.amount}`} className="ledger-move">
                     <span className="ledger-bucket">{t(`wallet.bucket.${m.account}`)}</span>
                     <Money minor={m.amount} currency={currency} locale={i18n.language} signed />

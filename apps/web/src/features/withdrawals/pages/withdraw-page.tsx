@@ -21,8 +21,18 @@ import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, ty
 
 const ADD_ACCOUNT = '/payout-accounts?return=withdraw&add=1';
 
-function currencySymbol(currency: string, locale: string) {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
+/**
+ * How the reader's locale writes an amount: the currency mark, on which side of the figure
+ * ("CN¥ 50", "50 CNY"), and the decimal separator the form should write ("99.50", "99,50").
+ */
+function amountStyle(currency: string, locale: string): { mark: string; after: boolean; decimal: string } {
+  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 1 }).formatToParts(1);
+  const at = parts.findIndex((p) => p.type === 'currency');
+  return {
+    mark: parts[at]?.value ?? currency,
+    after: at > parts.findIndex((p) => p.type === 'integer'),
+    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+  };
 }
 
 /** The inline message for the typed amount: the error code's own words, then the figure that matters. */
@@ -89,6 +99,9 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
   // The attempt whose answer never arrived: retrying the same request reuses its key.
   const attempt = useRef<Attempt | null>(null);
   const money = (minor: number) => formatMoney(minor, terms.currency, locale);
+  const unit = amountStyle(terms.currency, locale);
+  // The parser takes either separator; what the form writes itself follows the reader's locale.
+  const inputText = (minor: number) => minorToInputText(minor, terms.currency).replace('.', unit.decimal);
 
   const accountId = accounts.some((a) => a.id === chosen) ? chosen : (accounts.find((a) => a.isDefault) ?? accounts[0])?.id ?? '';
   const check = checkAmount(amountText, terms);
@@ -137,8 +150,8 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
       <form className="form card withdraw-form" onSubmit={onSubmit} noValidate>
         <Field id="withdraw-amount" label={t('withdraw.amount')} errorText={message} help={t('withdraw.amountHelp')}>
           <div className="amount-row">
-            <div className="amount-input">
-              <span className="amount-unit" aria-hidden>{currencySymbol(terms.currency, locale)}</span>
+            <div className={`amount-input${unit.after ? ' amount-input-suffix' : ''}`}>
+              {unit.after ? null : <span className="amount-unit" aria-hidden>{unit.mark}</span>}
               <TextInput
                 id="withdraw-amount"
                 value={amountText}
@@ -146,10 +159,11 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
                 invalid={!!message}
                 inputMode="decimal"
                 autoComplete="off"
-                placeholder={minorToInputText(terms.min, terms.currency)}
+                placeholder={inputText(terms.min)}
                 disabled={!!blocked}
                 data-testid="withdraw-amount"
               />
+              {unit.after ? <span className="amount-unit" aria-hidden>{unit.mark}</span> : null}
             </div>
             <Button
               size="small"
@@ -157,7 +171,7 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
               color="primary"
               className="amount-all"
               disabled={!!blocked || allAmount(terms) <= 0}
-              onClick={() => setAmountText(minorToInputText(allAmount(terms), terms.currency))}
+              onClick={() => setAmountText(inputText(allAmount(terms)))}
               data-testid="withdraw-all"
             >
               {t('withdraw.all')}

@@ -9,6 +9,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { navigate, useSearchParams } from '../../../lib/router';
 import { useWithdrawals } from '../api/withdrawals';
+import { MethodIcon } from '../components/method-icon';
 import { WithdrawalStatusTag } from '../components/withdrawal-status-tag';
 import { accountLabel } from '../lib/describe';
 
@@ -40,14 +41,21 @@ export default function WithdrawalsPage() {
         />
       ) : (
         <>
-          <List data-testid="withdrawal-list">
+          <List className="withdrawal-list" data-testid="withdrawal-list">
             {items.map((w) => (
               <List.Item
                 key={w.id}
                 onClick={() => navigate(`/withdrawals/${encodeURIComponent(w.id)}`)}
                 data-testid="withdrawal-item"
                 data-id={w.id}
-                description={<>{formatDateTime(w.requestedAt, i18n.language)}{w.fee > 0 ? ` · ${t('withdrawals.netShort', { net: formatMoney(w.net, w.currency, i18n.language) })}` : ''}</>}
+                prefix={<MethodIcon method={w.account.method} />}
+                description={
+                  <>
+                    {formatDateTime(w.requestedAt, i18n.language)}
+                    {/* "you receive CN¥296.00" stays on one line when the description wraps. */}
+                    {w.fee > 0 ? <> · <span className="withdrawal-net-short">{t('withdrawals.netShort', { net: formatMoney(w.net, w.currency, i18n.language) })}</span></> : null}
+                  </>
+                }
                 extra={
                   <span className="commission-figures">
                     <span className="money commission-amount">{formatMoney(w.amount, w.currency, i18n.language)}</span>
@@ -55,13 +63,13 @@ export default function WithdrawalsPage() {
                   </span>
                 }
               >
-                {t('withdrawals.itemTitle', { account: accountLabel(w.account, t) })}
+                {accountLabel(w.account, t)}
               </List.Item>
             ))}
           </List>
           <LoadMore query={list} />
-          <div className="page-actions">
-            <Button color="primary" onClick={() => navigate('/withdraw')} data-testid="withdrawals-new">{t('withdrawals.new')}</Button>
+          <div className="page-actions withdrawals-actions">
+            <Button block color="primary" onClick={() => navigate('/withdraw')} data-testid="withdrawals-new">{t('withdrawals.new')}</Button>
           </div>
         </>
       )}
