@@ -1,7 +1,8 @@
-import { List, Steps } from 'antd-mobile';
+import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { StatusTimeline } from '../../../components/status-timeline';
 import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { Link, useParams } from '../../../lib/router';
 import { useCommission, type CommissionDetail } from '../api/wallet';
@@ -44,19 +45,16 @@ function Detail({ data }: { data: CommissionDetail }) {
         {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`commissions.by.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
         <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
       </List>
-      <section className="card" aria-labelledby="timeline-title">
-        <h2 id="timeline-title">{t('commissions.timeline')}</h2>
-        <Steps direction="vertical" current={events.length - 1} data-testid="commission-timeline">
-          {events.map((e, i) => (
-            <Steps.Step
-              key={`${e.status}-${e.at}-${i}`}
-              title={t(`commissions.event.${e.status}`, { amount: money(e.amount) })}
-              description={<>{formatDateTime(e.at, i18n.language)}{e.reason && e.reason !== 'refund' ? <><br />{e.reason}</> : null}</>}
-            />
-          ))}
-          {c.status === 'pending' ? <Steps.Step status="wait" title={t('commissions.event.upcoming', { date: formatDate(c.availableAt, i18n.language) })} /> : null}
-        </Steps>
-      </section>
+      <StatusTimeline
+        title={t('commissions.timeline')}
+        testId="commission-timeline"
+        done={events.map((e, i) => ({
+          key: `${e.status}-${e.at}-${i}`,
+          title: t(`commissions.event.${e.status}`, { amount: money(e.amount) }),
+          description: <>{formatDateTime(e.at, i18n.language)}{e.reason && e.reason !== 'refund' ? <><br />{e.reason}</> : null}</>,
+        }))}
+        upcoming={c.status === 'pending' ? [{ key: 'upcoming', title: t('commissions.event.upcoming', { date: formatDate(c.availableAt, i18n.language) }) }] : []}
+      />
     </>
   );
 }

@@ -1,7 +1,8 @@
-import { Button, Dialog, List, Steps, Toast } from 'antd-mobile';
+import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { StatusTimeline } from '../../../components/status-timeline';
 import { errorText } from '../../../lib/errors';
 import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
 import { useParams } from '../../../lib/router';
@@ -63,27 +64,26 @@ function Detail({ data }: { data: WithdrawalDetail }) {
         {w.payoutReference ? <List.Item extra={<span className="list-value withdrawal-reference" data-testid="withdrawal-reference">{w.payoutReference}</span>}>{t('withdrawals.reference')}</List.Item> : null}
         {w.reason ? <List.Item description={<span data-testid="withdrawal-reason">{w.reason}</span>}>{t('withdrawals.reason')}</List.Item> : null}
       </List>
-      <section className="card" aria-labelledby="timeline-title">
-        <h2 id="timeline-title">{t('withdrawals.timeline')}</h2>
-        <Steps direction="vertical" current={events.length - 1} data-testid="withdrawal-timeline">
-          {events.map((e, i) => (
-            <Steps.Step
-              key={`${e.status}-${e.at}-${i}`}
-              status={e.status === 'failed' || e.status === 'rejected' ? 'error' : 'finish'}
-              title={t(`withdrawals.event.${e.status}`, { amount: money(w.amount), net: money(w.net) })}
-              description={
-                <>
-                  {formatDateTime(e.at, locale)}
-                  {e.reference ? <><br />{t('withdrawals.referenceLine', { reference: e.reference })}</> : null}
-                  {e.reason ? <><br />{t('withdrawals.reasonLine', { reason: e.reason })}</> : null}
-                </>
-              }
-            />
-          ))}
-          {w.status === 'requested' ? <Steps.Step status="wait" title={t('withdrawals.event.nextReview')} /> : null}
-          {w.status === 'requested' || w.status === 'approved' ? <Steps.Step status="wait" title={t('withdrawals.event.nextPayment', { net: money(w.net) })} /> : null}
-        </Steps>
-      </section>
+      <StatusTimeline
+        title={t('withdrawals.timeline')}
+        testId="withdrawal-timeline"
+        done={events.map((e, i) => ({
+          key: `${e.status}-${e.at}-${i}`,
+          status: e.status === 'failed' || e.status === 'rejected' ? 'error' : 'finish',
+          title: t(`withdrawals.event.${e.status}`, { amount: money(w.amount), net: money(w.net) }),
+          description: (
+            <>
+              {formatDateTime(e.at, locale)}
+              {e.reference ? <><br />{t('withdrawals.referenceLine', { reference: e.reference })}</> : null}
+              {e.reason ? <><br />{t('withdrawals.reasonLine', { reason: e.reason })}</> : null}
+            </>
+          ),
+        }))}
+        upcoming={[
+          ...(w.status === 'requested' ? [{ key: 'review', title: t('withdrawals.event.nextReview') }] : []),
+          ...(w.status === 'requested' || w.status === 'approved' ? [{ key: 'payment', title: t('withdrawals.event.nextPayment', { net: money(w.net) }) }] : []),
+        ]}
+      />
     </>
   );
 }
