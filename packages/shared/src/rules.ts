@@ -161,14 +161,21 @@ export function withdrawalFee(amount: number, terms: Pick<WithdrawalTerms, 'feeB
 
 export type WithdrawalProblem = 'WITHDRAWAL_BELOW_MINIMUM' | 'WITHDRAWAL_ABOVE_MAXIMUM' | 'NEGATIVE_BALANCE' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWAL_DAILY_LIMIT';
 
+/** The amount limits alone (they need nothing but the request): below the minimum, above the maximum. */
+export function checkWithdrawalAmount(amount: number, terms: Pick<WithdrawalTerms, 'min' | 'max' | 'feeBps' | 'feeFixed'>): 'WITHDRAWAL_BELOW_MINIMUM' | 'WITHDRAWAL_ABOVE_MAXIMUM' | null {
+  if (!Number.isSafeInteger(amount) || amount < terms.min || amount - withdrawalFee(amount, terms) <= 0) return 'WITHDRAWAL_BELOW_MINIMUM';
+  if (amount > terms.max) return 'WITHDRAWAL_ABOVE_MAXIMUM';
+  return null;
+}
+
 /**
  * The checks of a withdrawal request, in the order the server applies them (the form shows the
  * same answer inline): amount limits, a negative balance, the balance, the day's count. The fee
  * comes out of the amount; an amount that would leave nothing after the fee is below the minimum.
  */
 export function checkWithdrawal(amount: number, available: number, usedToday: number, terms: WithdrawalTerms): WithdrawalProblem | null {
-  if (!Number.isSafeInteger(amount) || amount < terms.min || amount - withdrawalFee(amount, terms) <= 0) return 'WITHDRAWAL_BELOW_MINIMUM';
-  if (amount > terms.max) return 'WITHDRAWAL_ABOVE_MAXIMUM';
+  const limits = checkWithdrawalAmount(amount, terms);
+  if (limits) return limits;
   if (available < 0) return 'NEGATIVE_BALANCE';
   if (amount > available) return 'INSUFFICIENT_BALANCE';
   if (usedToday >= terms.perDay) return 'WITHDRAWAL_DAILY_LIMIT';

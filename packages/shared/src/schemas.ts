@@ -122,7 +122,8 @@ export const SettingsPatchSchema = z.strictObject({
   withdrawalsPerDay: z.number().int().min(1).max(100).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
-}).refine((s) => s.withdrawalMin === undefined || s.withdrawalMax === undefined || s.withdrawalMin <= s.withdrawalMax, { path: ['withdrawalMax'], message: 'invalid' });
+});
+// (minimum ≤ maximum is checked by the server against the stored settings merged with the patch.)
 
 export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),

@@ -8,7 +8,7 @@ import type { NotificationType } from '@pa/shared';
 import { newId } from './ids';
 import { valueRows, type Exec } from './sql-exec';
 
-export type NotificationParams = Record<string, string | number | boolean | null | Record<string, string>>;
+export type NotificationParams = Record<string, string | number | boolean | null>;
 
 export interface NotificationInput {
   userId: string;

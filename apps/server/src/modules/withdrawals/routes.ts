@@ -23,7 +23,7 @@ import {
 
 const IdempotencyHeaderSchema = z.looseObject({ 'idempotency-key': z.string().trim().min(1).max(100).optional() });
 
-const toPayoutAccount = (r: PayoutAccountsTable & { in_use?: number | string | null }): PayoutAccount => ({
+const toPayoutAccount = (r: PayoutAccountsTable & { in_use?: unknown }): PayoutAccount => ({
   id: r.id,
   method: r.method,
   holderName: r.holder_name,
@@ -82,7 +82,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .orderBy('p.is_default', 'desc')
           .orderBy('p.created_at', 'desc')
           .execute();
-        return { items: rows.map((r) => toPayoutAccount({ ...r, in_use: r.in_use as unknown as number })) };
+        return { items: rows.map(toPayoutAccount) };
       });
 
       promoter.post('/api/payout-accounts', {

@@ -12,7 +12,7 @@
  *   cancelled  withdrawing −A, available +A      (from requested, by the promoter)
  */
 import { createHash, createHmac } from 'node:crypto';
-import { checkPayoutNumber, checkWithdrawal, normalizePayoutNumber, payoutLast4, withdrawalFee, type WithdrawalStatus } from '@pa/shared';
+import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
 import type { PayoutAccountCreateSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -20,7 +20,7 @@ import type { Db, PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { lockBalance, postJournal, promoterAccount, type Entry } from '../../platform/ledger';
+import { lockBalance, postJournal, promoterAccount, walletOf, type Entry } from '../../platform/ledger';
 import { notify } from '../../platform/notifications';
 import { readSettings } from '../../platform/settings';
 import { execFor } from '../../platform/sql-exec';
@@ -108,11 +108,10 @@ async function usedOn(db: Db, promoterId: string, day: string): Promise<number> 
 }
 
 export async function withdrawalTerms(ctx: AppContext, promoterId: string) {
-  const settings = await readSettings(ctx.db);
-  const balance = await ctx.db.selectFrom('ledger_balances').select('balance').where('account', '=', promoterAccount(promoterId, 'available')).executeTakeFirst();
+  const [settings, wallet] = await Promise.all([readSettings(ctx.db), walletOf(ctx.db, promoterId)]);
   return {
     currency: settings.currency,
-    available: Number(balance?.balance ?? 0),
+    available: wallet.available,
     min: settings.withdrawalMin,
     max: settings.withdrawalMax,
     perDay: settings.withdrawalsPerDay,
@@ -148,8 +147,8 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
       const settings = await readSettings(trx);
       const terms = { min: settings.withdrawalMin, max: settings.withdrawalMax, perDay: settings.withdrawalsPerDay, feeBps: settings.withdrawalFeeBps, feeFixed: settings.withdrawalFeeFixed };
       // Amount limits first: they need nothing but the request.
-      const early = checkWithdrawal(body.amount, Number.MAX_SAFE_INTEGER, 0, terms);
-      if (early) throw new AppError(early, early === 'WITHDRAWAL_BELOW_MINIMUM' || early === 'WITHDRAWAL_ABOVE_MAXIMUM' ? { amount: early === 'WITHDRAWAL_BELOW_MINIMUM' ? 'too_short' : 'too_large' } : undefined);
+      const limits = checkWithdrawalAmount(body.amount, terms);
+      if (limits) throw new AppError(limits, { amount: limits === 'WITHDRAWAL_BELOW_MINIMUM' ? 'too_short' : 'too_large' });
       let account = trx.selectFrom('payout_accounts').selectAll().where('promoter_id', '=', promoterId);
       account = body.payoutAccountId ? account.where('id', '=', body.payoutAccountId) : account.where('is_default', '=', 1);
       const payout = await account.executeTakeFirst();
