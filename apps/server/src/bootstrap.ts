@@ -17,7 +17,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     sqlitePath: path.join(config.dataDir, 'promotion-assistant.db'),
     ...dbOptions,
   });
-  await migrateToLatest(handle);
+  await migrateToLatest(handle, config.timeZone);
   const masterKey = master ?? MasterKey.load({ appSecret: config.appSecret, dataDir: config.dataDir });
   const keyring = new RsaKeyring(handle.db, masterKey);
   await keyring.current();

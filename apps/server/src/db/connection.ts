@@ -57,11 +57,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
 
-export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+/** `timeZone`: the day boundaries of the per-day figures, which a migration may fill from stored rows. */
+export async function migrateToLatest(handle: DatabaseHandle, timeZone: string): Promise<void> {
   // Name the schema explicitly: otherwise Kysely may find another schema's migration tables.
   const migrator = new Migrator({
     db: handle.db,
-    provider: migrationProvider(handle.dialect),
+    provider: migrationProvider(handle.dialect, timeZone),
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();

@@ -1,5 +1,5 @@
 /** The Kysely database type: one interface for SQLite and PostgreSQL. Times are epoch ms. */
-import type { Kysely } from 'kysely';
+import type { ColumnType, Kysely } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -11,6 +11,8 @@ export interface UsersTable {
   locale: string;
   invite_code: string;
   parent_id: string | null;
+  /** 1 when the promoter chose not to appear on the leaderboard. */
+  leaderboard_opt_out: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
 }
@@ -83,7 +85,9 @@ export interface Database {
   links: LinksTable;
   clicks: ClicksTable;
   visitor_seen: VisitorSeenTable;
-  link_daily_stats: LinkDailyStatsTable;
+  daily_stats: DailyStatsTable;
+  period_stats: PeriodStatsTable;
+  announcements: AnnouncementsTable;
   api_keys: ApiKeysTable;
   conversions: ConversionsTable;
   commissions: CommissionsTable;
@@ -188,12 +192,43 @@ export interface VisitorSeenTable {
   unique_at: number;
 }
 
-export interface LinkDailyStatsTable {
-  link_id: string;
+/** Per-day figures of one promoter, campaign and link ('' when no link: level-2 overrides). */
+export interface DailyStatsTable {
+  promoter_id: string;
   day: string;
+  campaign_id: string;
+  link_id: string;
   clicks: number;
   unique_clicks: number;
   bot_clicks: number;
+  leads: number;
+  sales: number;
+  sale_amount: number;
+  refund_amount: number;
+  commission_pending: number;
+  commission_approved: number;
+  commission_rejected: number;
+  commission_reversed: number;
+}
+
+/** Leaderboard totals of one promoter in one period ('w:<Monday>' or 'm:<YYYY-MM>'). */
+export interface PeriodStatsTable {
+  period: string;
+  promoter_id: string;
+  earnings: number;
+  conversions: number;
+}
+
+export interface AnnouncementsTable {
+  id: string;
+  /** JSON { locale: { title, body } } */
+  texts_json: string;
+  status: 'draft' | 'published' | 'archived';
+  pinned: number;
+  published_at: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface ApiKeysTable {

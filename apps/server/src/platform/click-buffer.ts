@@ -1,11 +1,13 @@
 /**
  * Clicks are answered at once and written later: buffered in memory and written in batches, each
- * batch one transaction with its per-day rollups and the 24-hour uniqueness state. Flushed every
+ * batch one transaction with its per-day rollups (platform/rollups.ts) and the 24-hour uniqueness state. Flushed every
  * 100 ms (at most 250 ms is promised), when 1,000 are waiting, and on shutdown. A batch that fails
  * to write is put back and retried.
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/types';
+import { applyRollups, Rollups } from './rollups';
+import { kyselyExec, sqliteExec } from './sql-exec';
 import { dayKey } from './time';
 
 export interface PendingClick {
@@ -82,8 +84,17 @@ export class ClickBuffer {
     const sqlite = this.options.sqlite;
     if (sqlite) {
       // Hold Kysely's single SQLite connection so no Kysely transaction is open meanwhile, then
-      // write with prepared statements in one synchronous transaction (far cheaper per row).
-      await this.db.connection().execute(async () => this.writeSqlite(sqlite, batch));
+      // write with prepared statements in one transaction (far cheaper per row).
+      await this.db.connection().execute(async () => {
+        sqlite.exec('begin');
+        try {
+          await this.writeSqlite(sqlite, batch);
+          sqlite.exec('commit');
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec('rollback');
+          throw error;
+        }
+      });
       return;
     }
     await this.db.transaction().execute(async (trx) => {
@@ -95,7 +106,7 @@ export class ClickBuffer {
         const found = await trx.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
         for (const r of found) if (linkIds.has(r.link_id)) seen.set(`${r.link_id}|${r.visitor_hash}`, r.unique_at);
       }
-      const { rows, seenRows, dailyRows } = this.shape(batch, (key) => seen.get(key));
+      const { rows, seenRows, rollups } = this.shape(batch, (key) => seen.get(key));
       for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('clicks').values(rows.slice(i, i + CHUNK)).execute();
       for (let i = 0; i < seenRows.length; i += CHUNK) {
         await trx
@@ -104,19 +115,7 @@ export class ClickBuffer {
           .onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })))
           .execute();
       }
-      for (let i = 0; i < dailyRows.length; i += CHUNK) {
-        await trx
-          .insertInto('link_daily_stats')
-          .values(dailyRows.slice(i, i + CHUNK))
-          .onConflict((oc) =>
-            oc.columns(['link_id', 'day']).doUpdateSet((eb) => ({
-              clicks: eb('link_daily_stats.clicks', '+', eb.ref('excluded.clicks')),
-              unique_clicks: eb('link_daily_stats.unique_clicks', '+', eb.ref('excluded.unique_clicks')),
-              bot_clicks: eb('link_daily_stats.bot_clicks', '+', eb.ref('excluded.bot_clicks')),
-            })),
-          )
-          .execute();
-      }
+      await applyRollups(kyselyExec(trx, 'postgres'), rollups);
     });
   }
 
@@ -127,26 +126,22 @@ export class ClickBuffer {
       seen: sqlite.prepare('select unique_at from visitor_seen where link_id = ? and visitor_hash = ?').pluck(),
       click: sqlite.prepare('insert into clicks (id, link_id, campaign_id, promoter_id, at, visitor_hash, is_unique, is_bot, device, referrer_host, attributed) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       upsertSeen: sqlite.prepare('insert into visitor_seen (link_id, visitor_hash, unique_at) values (?, ?, ?) on conflict (link_id, visitor_hash) do update set unique_at = excluded.unique_at'),
-      daily: sqlite.prepare(
-        'insert into link_daily_stats (link_id, day, clicks, unique_clicks, bot_clicks) values (?, ?, ?, ?, ?) on conflict (link_id, day) do update set clicks = clicks + excluded.clicks, unique_clicks = unique_clicks + excluded.unique_clicks, bot_clicks = bot_clicks + excluded.bot_clicks',
-      ),
     };
   }
 
-  private writeSqlite(sqlite: SqliteHandle, batch: PendingClick[]) {
+  /** Inside the caller's transaction, on the raw connection (prepared statements). */
+  private async writeSqlite(sqlite: SqliteHandle, batch: PendingClick[]) {
     const st = (this.statements ??= this.prepare(sqlite));
-    sqlite.transaction(() => {
-      const { rows, seenRows, dailyRows } = this.shape(batch, (key) => {
-        const [linkId, hash] = key.split('|');
-        return st.seen.get(linkId, hash) as number | undefined;
-      });
-      for (const r of rows) st.click.run(r.id, r.link_id, r.campaign_id, r.promoter_id, r.at, r.visitor_hash, r.is_unique, r.is_bot, r.device, r.referrer_host, r.attributed);
-      for (const r of seenRows) st.upsertSeen.run(r.link_id, r.visitor_hash, r.unique_at);
-      for (const r of dailyRows) st.daily.run(r.link_id, r.day, r.clicks, r.unique_clicks, r.bot_clicks);
-    })();
+    const { rows, seenRows, rollups } = this.shape(batch, (key) => {
+      const [linkId, hash] = key.split('|');
+      return st.seen.get(linkId, hash) as number | undefined;
+    });
+    for (const r of rows) st.click.run(r.id, r.link_id, r.campaign_id, r.promoter_id, r.at, r.visitor_hash, r.is_unique, r.is_bot, r.device, r.referrer_host, r.attributed);
+    for (const r of seenRows) st.upsertSeen.run(r.link_id, r.visitor_hash, r.unique_at);
+    await applyRollups(sqliteExec(sqlite), rollups);
   }
 
-  /** Rows to write for a batch: uniqueness decided in click order, rollups per link and day. */
+  /** Rows to write for a batch: uniqueness decided in click order, rollups per promoter, day, campaign and link. */
   private shape(batch: PendingClick[], lookup: (key: string) => number | undefined) {
     const seen = new Map<string, number | undefined>();
     const changed = new Map<string, { link_id: string; visitor_hash: string; unique_at: number }>();
@@ -168,16 +163,8 @@ export class ClickBuffer {
         is_unique: unique ? 1 : 0, is_bot: c.bot ? 1 : 0, device: c.device, referrer_host: c.referrerHost, attributed: c.attributed ? 1 : 0,
       };
     });
-    const daily = new Map<string, { link_id: string; day: string; clicks: number; unique_clicks: number; bot_clicks: number }>();
-    for (const r of rows) {
-      const day = dayKey(r.at, this.options.timeZone);
-      const key = `${r.link_id}|${day}`;
-      const d = daily.get(key) ?? { link_id: r.link_id, day, clicks: 0, unique_clicks: 0, bot_clicks: 0 };
-      d.clicks += 1;
-      d.unique_clicks += r.is_unique;
-      d.bot_clicks += r.is_bot;
-      daily.set(key, d);
-    }
-    return { rows, seenRows: [...changed.values()], dailyRows: [...daily.values()] };
+    const rollups = new Rollups();
+    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, this.options.timeZone), r.campaign_id, r.link_id, { clicks: 1, unique_clicks: r.is_unique, bot_clicks: r.is_bot });
+    return { rows, seenRows: [...changed.values()], rollups };
   }
 }

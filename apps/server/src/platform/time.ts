@@ -20,3 +20,21 @@ function formatDay(epochMs: number, timeZone: string): string {
   }
   return f.format(epochMs);
 }
+
+/**
+ * A day-of-instant function for scanning many instants in any order (the rollup rebuild): days
+ * remembered per quarter hour, the step every zone's offset changes by.
+ */
+export function dayResolver(timeZone: string): (epochMs: number) => string {
+  const days = new Map<number, string>();
+  return (epochMs) => {
+    const quarter = Math.floor(epochMs / 900_000);
+    let day = days.get(quarter);
+    if (day === undefined) {
+      if (days.size > 200_000) days.clear();
+      day = formatDay(epochMs, timeZone);
+      days.set(quarter, day);
+    }
+    return day;
+  };
+}

@@ -1,12 +1,14 @@
 import type { Migration, MigrationProvider } from 'kysely';
-import type { Dialect } from '../types';
+import type { Db, Dialect } from '../types';
 import { foundation } from './001-foundation';
 import { campaignsLinksClicks } from './002-campaigns-links-clicks';
 import { money } from './003-money';
 import { withdrawals } from './004-withdrawals';
+import { stats } from './005-stats';
+import { rebuildRollups } from '../../modules/stats/rebuild';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
-export function migrationProvider(dialect: Dialect): MigrationProvider {
+export function migrationProvider(dialect: Dialect, timeZone: string): MigrationProvider {
   return {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
@@ -14,6 +16,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '002-campaigns-links-clicks': campaignsLinksClicks(dialect),
         '003-money': money(dialect),
         '004-withdrawals': withdrawals(dialect),
+        '005-stats': stats(dialect, async (db) => void (await rebuildRollups(db as unknown as Db, dialect, timeZone, { apply: true }))),
       };
     },
   };

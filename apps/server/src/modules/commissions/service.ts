@@ -15,6 +15,7 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
 import { notify, type NotificationInput } from '../../platform/notifications';
+import { applyRollups, commissionColumn, Rollups } from '../../platform/rollups';
 import { execFor, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
@@ -41,7 +42,12 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
   if (input.clickId && input.kind !== 'refund' && ctx.clicks.pending > 0) await ctx.clicks.flush();
   if (ctx.dialect === 'sqlite') return batcherFor(ctx).submit(apiKeyId, input);
   try {
-    return await ctx.db.transaction().execute((trx) => processConversion(ctx, trx, apiKeyId, input, Date.now(), new Map()));
+    return await ctx.db.transaction().execute(async (trx) => {
+      const rollups = new Rollups();
+      const result = await processConversion(ctx, trx, apiKeyId, input, Date.now(), new Map(), rollups);
+      await applyRollups(execFor(ctx, trx), rollups);
+      return result;
+    });
   } catch (error) {
     // The same delivery arrived concurrently and won the race: answer with its result.
     if (isUniqueViolation(error)) {
@@ -57,7 +63,7 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
  * money. The hot statements are hand-written SQL run through `execFor` (prepared statements on
  * SQLite); refunds, rarer, use Kysely.
  */
-async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<RecordResult> {
+async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, now: number, campaigns: Map<string, CampaignRow | null>, rollups: Rollups, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<RecordResult> {
   const exec = execFor(ctx, trx);
   const existing = await exec.one<{ id: string }>('select id from conversions where campaign_id = ? and kind = ? and external_id = ?', [input.campaignId, input.kind, input.externalId]);
   if (existing) return { created: false, conversionId: existing.id };
@@ -71,8 +77,8 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
   if (input.kind !== 'refund' && campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
   const occurredAt = input.occurredAt ?? now;
   if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
-  if (input.kind === 'refund') return { created: true, conversionId: await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now) };
-  const written = await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now, deltas, notes);
+  if (input.kind === 'refund') return { created: true, conversionId: await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now, rollups) };
+  const written = await recordEarning(ctx, exec, apiKeyId, input, campaign, occurredAt, now, rollups, deltas, notes);
   return { created: true, conversionId: written.conversion.id, written };
 }
 
@@ -168,15 +174,18 @@ class ConversionBatcher {
         tx.begin.run();
         try {
           const balances: BalanceDeltas = new Map();
+          const rollups = new Rollups();
           const notes: NotificationInput[] = [];
           for (const p of batch) {
             if (savepoints) tx.savepoint.run();
             const noted = notes.length;
             const mine: BalanceDeltas = new Map();
+            const figures = new Rollups();
             try {
-              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, mine, notes) });
+              outcomes.push({ ok: true, value: await processConversion(this.ctx, conn, p.apiKeyId, p.input, now, campaigns, figures, mine, notes) });
               if (savepoints) tx.release.run();
               for (const [account, amount] of mine) balances.set(account, (balances.get(account) ?? 0) + amount);
+              rollups.merge(figures);
             } catch (error) {
               if (!savepoints) {
                 gaveUp = true;
@@ -189,8 +198,9 @@ class ConversionBatcher {
               outcomes.push({ ok: false, error });
             }
           }
-          // Each balance the batch moved is written once, and the batch's notifications in one insert, just before the commit.
+          // Each balance and rollup the batch moved is written once, and the batch's notifications in one insert, just before the commit.
           await applyBalanceDeltas(sqliteExec(sqlite), balances, now);
+          await applyRollups(sqliteExec(sqlite), rollups);
           await notify(sqliteExec(sqlite), notes, now);
           tx.commit.run();
         } catch (error) {
@@ -272,7 +282,7 @@ async function candidatesFor(exec: Exec, input: ConversionInput, campaign: Campa
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
 
-async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<NonNullable<RecordResult['written']>> {
+async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, rollups: Rollups, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<NonNullable<RecordResult['written']>> {
   const candidates = await candidatesFor(exec, input, campaign, occurredAt);
   const found = attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
@@ -317,7 +327,9 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   if (status !== 'attributed' || !found || !promoter) return written;
 
   const kind = input.kind as 'lead' | 'sale';
-  const month = dayKey(occurredAt, ctx.config.timeZone).slice(0, 7);
+  const day = dayKey(occurredAt, ctx.config.timeZone);
+  rollups.add(promoter.id, day, campaign.id, found.linkId, kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: input.amount ?? 0 });
+  const month = day.slice(0, 7);
   const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
   // Only volume tiers need this month's count of sales.
   const salesThisMonth = kind === 'sale' && tiers.length > 0
@@ -338,6 +350,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
   await createCommissions(exec, rows, now, deltas, notes);
+  for (const r of rows) rollups.add(r.promoter_id, day, r.campaign_id, r.link_id, { commission_pending: r.amount });
   written.commissions = rows;
   return written;
 }
@@ -365,7 +378,7 @@ async function createCommissions(exec: Exec, rows: CommissionRow[], now: number,
   else await notify(exec, created, now);
 }
 
-async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number): Promise<string> {
+async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, input: ConversionInput, occurredAt: number, now: number, rollups: Rollups): Promise<string> {
   const amount = input.amount ?? 0;
   if (!Number.isSafeInteger(amount) || amount <= 0) throw new AppError('VALIDATION_FAILED', { amount: 'invalid' });
   const sale = await trx.selectFrom('conversions').selectAll().where('campaign_id', '=', input.campaignId).where('kind', '=', 'sale').where('external_id', '=', input.refundOf!).executeTakeFirst();
@@ -406,11 +419,15 @@ async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, i
       api_key_id: apiKeyId,
     })
     .execute();
+  // The refund counts on the sale's day, against the sale's promoter and link.
+  const saleDay = dayKey(Number(sale.occurred_at), ctx.config.timeZone);
+  if (sale.status === 'attributed' && sale.promoter_id) rollups.add(sale.promoter_id, saleDay, sale.campaign_id, sale.link_id, { refund_amount: amount });
   const commissions = await trx.selectFrom('commissions').selectAll().where('conversion_id', '=', sale.id).where('status', 'in', ['pending', 'approved']).orderBy('level').execute();
   for (const c of commissions) {
     const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
     if (reversal <= 0) continue;
     await reverseCommission(ctx, trx, c, reversal, id, now);
+    rollups.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, c.link_id, { [commissionColumn(c.status as 'pending' | 'approved')]: -reversal, commission_reversed: reversal });
   }
   return id;
 }
@@ -465,6 +482,9 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) return false;
     const remaining = Number(c.amount) - Number(c.reversed_amount);
+    const figures = new Rollups();
+    figures.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, c.link_id, { commission_pending: -remaining, [commissionColumn(decision === 'approve' ? 'approved' : 'rejected')]: remaining });
+    await applyRollups(execFor(ctx, trx), figures);
     await trx.insertInto('commission_events').values({ id: newId(now), commission_id: id, status: decision === 'approve' ? 'approved' : 'rejected', amount: remaining, actor_id: actorId, reason, at: now }).execute();
     if (remaining > 0) {
       await postJournal(execFor(ctx, trx), {

@@ -94,8 +94,9 @@ export function selectLinks(db: Db) {
     .select((eb) => [
       'links.id', 'links.code', 'links.campaign_id', 'links.label', 'links.channel', 'links.destination', 'links.status',
       'links.is_default', 'links.created_at', 'links.promoter_id', 'campaigns.names_json',
-      eb.selectFrom('link_daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('clicks'), s.lit(0)).as('c')).whereRef('link_daily_stats.link_id', '=', 'links.id').as('clicks'),
-      eb.selectFrom('link_daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('unique_clicks'), s.lit(0)).as('u')).whereRef('link_daily_stats.link_id', '=', 'links.id').as('unique_clicks'),
+      // The link's rows of the promoter's per-day figures (clustered by promoter).
+      eb.selectFrom('daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('clicks'), s.lit(0)).as('c')).whereRef('daily_stats.promoter_id', '=', 'links.promoter_id').whereRef('daily_stats.link_id', '=', 'links.id').as('clicks'),
+      eb.selectFrom('daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('unique_clicks'), s.lit(0)).as('u')).whereRef('daily_stats.promoter_id', '=', 'links.promoter_id').whereRef('daily_stats.link_id', '=', 'links.id').as('unique_clicks'),
     ]);
 }
 

@@ -127,7 +127,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }, async (request) => {
         const auth = requireAuth(request);
         const row = await ownLink(request.params.id, auth.userId, auth.role);
-        return linkStats(ctx, row.id, request.query);
+        return linkStats(ctx, row, request.query);
       });
     });
   };

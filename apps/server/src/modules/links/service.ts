@@ -49,7 +49,7 @@ const DAY_MS = 86_400_000;
 export const MAX_STATS_DAYS = 366;
 
 /** Per-day clicks and unique clicks of one link, every day of the range present (zeros included). */
-export async function linkStats(ctx: AppContext, linkId: string, range: { from?: string; to?: string }) {
+export async function linkStats(ctx: AppContext, link: { id: string; promoter_id: string }, range: { from?: string; to?: string }) {
   const today = dayKey(Date.now(), ctx.config.timeZone);
   const to = range.to ?? today;
   const from = range.from ?? dayKey(Date.parse(`${to}T12:00:00Z`) - 29 * DAY_MS, 'UTC');
@@ -57,17 +57,18 @@ export async function linkStats(ctx: AppContext, linkId: string, range: { from?:
   if (!Number.isFinite(days) || days < 1) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'invalid' });
   if (days > MAX_STATS_DAYS) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'too_long' });
   const rows = await ctx.db
-    .selectFrom('link_daily_stats')
+    .selectFrom('daily_stats')
     .select(['day', 'clicks', 'unique_clicks'])
-    .where('link_id', '=', linkId)
+    .where('promoter_id', '=', link.promoter_id)
     .where('day', '>=', from)
     .where('day', '<=', to)
+    .where('link_id', '=', link.id)
     .execute();
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const list = Array.from({ length: days }, (_, i) => {
     const day = new Date(Date.parse(`${from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);
     const r = byDay.get(day);
-    return { day, clicks: r?.clicks ?? 0, uniqueClicks: r?.unique_clicks ?? 0 };
+    return { day, clicks: Number(r?.clicks ?? 0), uniqueClicks: Number(r?.unique_clicks ?? 0) };
   });
   return {
     from,

@@ -1,0 +1,177 @@
+/**
+ * The rollups recomputed from the rows they count (clicks, attributed conversions, commissions),
+ * compared with the stored ones, and — with `apply` — the stored ones set to what was computed.
+ * `npm run stats:rebuild` runs it; migration 005 fills the new tables with it. Rows are read in
+ * id order, 20,000 at a time, so it runs on a live database without holding one long read.
+ */
+import type { Db, Dialect } from '../../db/types';
+import { ROLLUP_COLUMNS, Rollups, commissionColumn, type CommissionState, type RollupColumn } from '../../platform/rollups';
+import { kyselyExec, valueRows } from '../../platform/sql-exec';
+import { dayResolver } from '../../platform/time';
+
+export interface RollupDifference {
+  table: 'daily_stats' | 'period_stats';
+  key: string;
+  column: string;
+  stored: number;
+  computed: number;
+}
+
+export interface RebuildReport {
+  scanned: { clicks: number; conversions: number; commissions: number };
+  rows: { daily: number; periods: number };
+  differences: RollupDifference[];
+  /** How many differences the report lists at most (all are counted in `differenceCount`). */
+  differenceCount: number;
+  applied: boolean;
+}
+
+const PAGE = 20_000;
+const MAX_LISTED = 1_000;
+
+/** Every row of a table in id order, a page at a time. */
+async function scan<T extends { id: string }>(page: (after: string) => Promise<T[]>, each: (row: T) => void): Promise<number> {
+  let after = '';
+  let n = 0;
+  for (;;) {
+    const rows = await page(after);
+    for (const r of rows) each(r);
+    n += rows.length;
+    if (rows.length < PAGE) return n;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+export async function computeRollups(db: Db, timeZone: string): Promise<{ rollups: Rollups; scanned: RebuildReport['scanned'] }> {
+  const dayOf = dayResolver(timeZone);
+  const rollups = new Rollups();
+  const clicks = await scan(
+    (after) => db.selectFrom('clicks').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'at', 'is_unique', 'is_bot']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
+    (c) => rollups.add(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, { clicks: 1, unique_clicks: Number(c.is_unique), bot_clicks: Number(c.is_bot) }),
+  );
+  const conversions = await scan(
+    (after) =>
+      db.selectFrom('conversions').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'kind', 'amount', 'refunded_amount', 'occurred_at'])
+        .where('id', '>', after).where('status', '=', 'attributed').where('kind', 'in', ['lead', 'sale']).orderBy('id').limit(PAGE).execute(),
+    (v) => {
+      if (!v.promoter_id) return;
+      const day = dayOf(Number(v.occurred_at));
+      rollups.add(v.promoter_id, day, v.campaign_id, v.link_id, v.kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: Number(v.amount), refund_amount: Number(v.refunded_amount) });
+    },
+  );
+  const commissions = await scan(
+    (after) => db.selectFrom('commissions').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'occurred_at', 'amount', 'reversed_amount', 'status']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
+    (c) => {
+      const reversed = Number(c.reversed_amount);
+      const delta: Partial<Record<RollupColumn, number>> = { [commissionColumn(c.status as CommissionState)]: Number(c.amount) - reversed };
+      delta.commission_reversed = (delta.commission_reversed ?? 0) + reversed;
+      rollups.add(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, c.link_id, delta);
+    },
+  );
+  return { rollups, scanned: { clicks, conversions, commissions } };
+}
+
+/** Recomputes, compares and (with `apply`) repairs. */
+export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean }): Promise<RebuildReport> {
+  const { rollups, scanned } = await computeRollups(db, timeZone);
+  const differences: RollupDifference[] = [];
+  let differenceCount = 0;
+  const differ = (d: RollupDifference) => {
+    differenceCount++;
+    if (differences.length < MAX_LISTED) differences.push(d);
+  };
+  const dailyFix = new Set<string>();
+  const periodFix = new Set<string>();
+
+  // Stored daily rows against the computed ones (a missing row is a row of zeros).
+  const seen = new Set<string>();
+  let after: [string, string, string, string] | null = null;
+  for (;;) {
+    let q = db.selectFrom('daily_stats').selectAll();
+    if (after) {
+      const [p, d, c, l] = after;
+      q = q.where((eb) => eb.or([
+        eb('promoter_id', '>', p),
+        eb.and([eb('promoter_id', '=', p), eb('day', '>', d)]),
+        eb.and([eb('promoter_id', '=', p), eb('day', '=', d), eb('campaign_id', '>', c)]),
+        eb.and([eb('promoter_id', '=', p), eb('day', '=', d), eb('campaign_id', '=', c), eb('link_id', '>', l)]),
+      ]));
+    }
+    const rows = await q.orderBy('promoter_id').orderBy('day').orderBy('campaign_id').orderBy('link_id').limit(PAGE).execute();
+    for (const r of rows) {
+      const key = `${r.promoter_id}|${r.day}|${r.campaign_id}|${r.link_id}`;
+      seen.add(key);
+      const computed = rollups.daily.get(key)?.values;
+      for (const c of ROLLUP_COLUMNS) {
+        const stored = Number(r[c]);
+        const want = computed?.[c] ?? 0;
+        if (stored !== want) {
+          differ({ table: 'daily_stats', key, column: c, stored, computed: want });
+          dailyFix.add(key);
+        }
+      }
+    }
+    if (rows.length < PAGE) break;
+    const last = rows[rows.length - 1]!;
+    after = [last.promoter_id, last.day, last.campaign_id, last.link_id];
+  }
+  for (const [key, row] of rollups.daily) {
+    if (seen.has(key)) continue;
+    for (const c of ROLLUP_COLUMNS) if (row.values[c] !== 0) differ({ table: 'daily_stats', key, column: c, stored: 0, computed: row.values[c] });
+    if (ROLLUP_COLUMNS.some((c) => row.values[c] !== 0)) dailyFix.add(key);
+  }
+  seen.clear();
+
+  const storedPeriods = await db.selectFrom('period_stats').selectAll().execute();
+  for (const r of storedPeriods) {
+    const key = `${r.period}|${r.promoter_id}`;
+    seen.add(key);
+    const computed = rollups.periods.get(key);
+    for (const c of ['earnings', 'conversions'] as const) {
+      const stored = Number(r[c]);
+      const want = computed?.[c] ?? 0;
+      if (stored !== want) {
+        differ({ table: 'period_stats', key, column: c, stored, computed: want });
+        periodFix.add(key);
+      }
+    }
+  }
+  for (const [key, p] of rollups.periods) {
+    if (seen.has(key)) continue;
+    for (const c of ['earnings', 'conversions'] as const) if (p[c] !== 0) differ({ table: 'period_stats', key, column: c, stored: 0, computed: p[c] });
+    if (p.earnings !== 0 || p.conversions !== 0) periodFix.add(key);
+  }
+
+  if (options.apply && (dailyFix.size > 0 || periodFix.size > 0)) {
+    await db.transaction().execute(async (trx) => {
+      const exec = kyselyExec(trx, dialect);
+      const zero = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
+      const daily = [...dailyFix].map((key) => {
+        const [p, d, c, l] = key.split('|') as [string, string, string, string];
+        return [p, d, c, l, ...ROLLUP_COLUMNS.map((col) => (rollups.daily.get(key)?.values ?? zero)[col])];
+      });
+      for (let i = 0; i < daily.length; i += 500) {
+        const chunk = daily.slice(i, i + 500);
+        await exec.run(
+          `insert into daily_stats (promoter_id, day, campaign_id, link_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(chunk.length, 4 + ROLLUP_COLUMNS.length)}
+           on conflict (promoter_id, day, campaign_id, link_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+          chunk.flat(),
+        );
+      }
+      const periods = [...periodFix].map((key) => {
+        const [period, promoter] = key.split('|') as [string, string];
+        const p = rollups.periods.get(key);
+        return [period, promoter, p?.earnings ?? 0, p?.conversions ?? 0];
+      });
+      for (let i = 0; i < periods.length; i += 500) {
+        const chunk = periods.slice(i, i + 500);
+        await exec.run(
+          `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(chunk.length, 4)}
+           on conflict (period, promoter_id) do update set earnings = excluded.earnings, conversions = excluded.conversions`,
+          chunk.flat(),
+        );
+      }
+    });
+  }
+  return { scanned, rows: { daily: rollups.daily.size, periods: rollups.periods.size }, differences, differenceCount, applied: options.apply && differenceCount > 0 };
+}

@@ -1,0 +1,117 @@
+/**
+ * Per-day rollups (`daily_stats`) and leaderboard period totals (`period_stats`), kept up to date
+ * in the transactions that write the rows they count: clicks (the click writer's batches),
+ * conversions and commissions (the conversion batches), commission decisions and reversals.
+ * Changes are collected as deltas and written once per key per transaction, as one upsert.
+ *
+ * What counts where (the rebuild in modules/stats/rebuild.ts computes exactly this from the rows):
+ * - clicks, unique and bot clicks: the click's promoter, campaign, link and day;
+ * - leads, sales, sale amount: attributed conversions, on their day; refunds add to the refunded
+ *   amount of the sale's row (the sale's day), so a day's net sales never change sign;
+ * - commission by status: a commission's amount minus what was reversed sits in the column of its
+ *   status, the reversed part in `commission_reversed`, on the day of its conversion and on its
+ *   link ('' for level-2 overrides);
+ * - period totals: earnings = pending + approved commission, conversions = leads + sales, in the
+ *   week (from Monday) and the month of the day.
+ */
+import type { Exec } from './sql-exec';
+import { valueRows } from './sql-exec';
+
+export const ROLLUP_COLUMNS = ['clicks', 'unique_clicks', 'bot_clicks', 'leads', 'sales', 'sale_amount', 'refund_amount', 'commission_pending', 'commission_approved', 'commission_rejected', 'commission_reversed'] as const;
+export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
+export type RollupDelta = Partial<Record<RollupColumn, number>>;
+export type CommissionState = 'pending' | 'approved' | 'rejected' | 'reversed';
+
+/** The rollup column holding a commission's remaining amount in this status. */
+export const commissionColumn = (status: CommissionState): RollupColumn => `commission_${status}`;
+
+interface DailyRow {
+  promoterId: string;
+  day: string;
+  campaignId: string;
+  linkId: string;
+  values: Record<RollupColumn, number>;
+}
+interface PeriodRow {
+  period: string;
+  promoterId: string;
+  earnings: number;
+  conversions: number;
+}
+
+const zeros = (): Record<RollupColumn, number> => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
+
+/** The leaderboard periods of a day: its week (Monday-based, keyed by the Monday) and its month. */
+export function periodsOf(day: string): [week: string, month: string] {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  const weekday = (new Date(t).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+  return [`w:${new Date(t - weekday * 86_400_000).toISOString().slice(0, 10)}`, `m:${day.slice(0, 7)}`];
+}
+
+/** Deltas for one transaction, merged by key. */
+export class Rollups {
+  readonly daily = new Map<string, DailyRow>();
+  readonly periods = new Map<string, PeriodRow>();
+
+  add(promoterId: string, day: string, campaignId: string, linkId: string | null, delta: RollupDelta) {
+    const link = linkId ?? '';
+    const key = `${promoterId}|${day}|${campaignId}|${link}`;
+    let row = this.daily.get(key);
+    if (!row) {
+      row = { promoterId, day, campaignId, linkId: link, values: zeros() };
+      this.daily.set(key, row);
+    }
+    for (const c in delta) row.values[c as RollupColumn] += delta[c as RollupColumn]!;
+    const earnings = (delta.commission_pending ?? 0) + (delta.commission_approved ?? 0);
+    const conversions = (delta.leads ?? 0) + (delta.sales ?? 0);
+    if (earnings !== 0 || conversions !== 0) {
+      for (const period of periodsOf(day)) {
+        const pkey = `${period}|${promoterId}`;
+        let p = this.periods.get(pkey);
+        if (!p) {
+          p = { period, promoterId, earnings: 0, conversions: 0 };
+          this.periods.set(pkey, p);
+        }
+        p.earnings += earnings;
+        p.conversions += conversions;
+      }
+    }
+  }
+
+  /** Folds another transaction's deltas into this one (the group commit merges its deliveries'). */
+  merge(other: Rollups) {
+    for (const r of other.daily.values()) this.add(r.promoterId, r.day, r.campaignId, r.linkId, r.values);
+  }
+
+  get empty() {
+    return this.daily.size === 0;
+  }
+
+  clear() {
+    this.daily.clear();
+    this.periods.clear();
+  }
+}
+
+const CHUNK = 100;
+const DAILY_SQL = (n: number) =>
+  `insert into daily_stats (promoter_id, day, campaign_id, link_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(n, 4 + ROLLUP_COLUMNS.length)}
+   on conflict (promoter_id, day, campaign_id, link_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = daily_stats.${c} + excluded.${c}`).join(', ')}`;
+const PERIOD_SQL = (n: number) =>
+  `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(n, 4)}
+   on conflict (period, promoter_id) do update set earnings = period_stats.earnings + excluded.earnings, conversions = period_stats.conversions + excluded.conversions`;
+
+/** Writes the deltas (one upsert per 100 keys). Call inside the transaction that wrote the rows. */
+export async function applyRollups(exec: Exec, rollups: Rollups): Promise<void> {
+  // Sorted by key: rows of a promoter are neighbours in the clustered tables.
+  const daily = [...rollups.daily.values()].sort((a, b) => (a.promoterId < b.promoterId ? -1 : a.promoterId > b.promoterId ? 1 : 0));
+  for (let i = 0; i < daily.length; i += CHUNK) {
+    const chunk = daily.slice(i, i + CHUNK);
+    await exec.run(DAILY_SQL(chunk.length), chunk.flatMap((r) => [r.promoterId, r.day, r.campaignId, r.linkId, ...ROLLUP_COLUMNS.map((c) => r.values[c])]));
+  }
+  const periods = [...rollups.periods.values()].filter((p) => p.earnings !== 0 || p.conversions !== 0);
+  for (let i = 0; i < periods.length; i += CHUNK) {
+    const chunk = periods.slice(i, i + CHUNK);
+    await exec.run(PERIOD_SQL(chunk.length), chunk.flatMap((p) => [p.period, p.promoterId, p.earnings, p.conversions]));
+  }
+}
