@@ -15,6 +15,7 @@ import { checkWithdrawal } from '@pa/shared';
 import { approveDue, decideCommission, recordConversion } from '../src/modules/commissions/service';
 import { moveWithdrawal, numberDigest, requestWithdrawal, type WithdrawalAction } from '../src/modules/withdrawals/service';
 import { checkLedger, walletOf } from '../src/platform/ledger';
+import { rebuildRollups } from '../src/modules/stats/rebuild';
 import { AppError } from '../src/platform/errors';
 import { insertUser } from '../src/modules/users/repository';
 import { campaignBody, createUser, DIALECTS, makeEnv, signedIn, type TestEnv } from './helpers';
@@ -120,6 +121,15 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
       expect(wallet.payable).toBe(sum(['approved']));
       expect(wallet.paid_out).toBe(sum(['paid'], 'net'));
       expect(rows.filter((r) => r.status === 'reversed').every((r) => r.amount === r.reversed_amount)).toBe(true);
+      // The per-day rollups agree with the commissions (status columns hold what is left, reversals apart).
+      const figures = await env.ctx.db.selectFrom('daily_stats').select((eb) => [
+        eb.fn.sum<number>('commission_pending').as('pending'), eb.fn.sum<number>('commission_approved').as('approved'),
+        eb.fn.sum<number>('commission_rejected').as('rejected'), eb.fn.sum<number>('commission_reversed').as('reversed'),
+      ]).where('promoter_id', '=', id).executeTakeFirstOrThrow();
+      expect(Number(figures.pending ?? 0)).toBe(left('pending'));
+      expect(Number(figures.approved ?? 0)).toBe(left('approved'));
+      expect(Number(figures.rejected ?? 0)).toBe(left('rejected'));
+      expect(Number(figures.reversed ?? 0)).toBe(rows.reduce((s, r) => s + Number(r.reversed_amount), 0));
     }
   }
 
@@ -235,5 +245,9 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
     expect(seen.withdrawals).toBeGreaterThan(runs / 10);
     expect(seen.steps).toBeGreaterThan(runs / 10);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
+    // Every rollup recomputed from the rows equals the live one (what `npm run stats:rebuild` checks).
+    const rebuilt = await rebuildRollups(env.ctx.db, env.ctx.dialect, env.ctx.config.timeZone, { apply: false });
+    expect(rebuilt.scanned.commissions).toBeGreaterThan(runs);
+    expect(rebuilt.differences).toEqual([]);
   }, 900_000);
 });
