@@ -17,6 +17,7 @@ import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
 import { commissionRoutes } from './modules/commissions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { statsRoutes } from './modules/stats/routes';
 import { withdrawalRoutes } from './modules/withdrawals/routes';
 import { linkRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
@@ -91,6 +92,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(commissionRoutes(ctx));
   await app.register(withdrawalRoutes(ctx));
   await app.register(notificationRoutes(ctx));
+  await app.register(statsRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
 }

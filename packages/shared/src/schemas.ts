@@ -55,6 +55,8 @@ export const UserSchema = z.object({
   locale: LocaleSchema,
   inviteCode: z.string(),
   inviterName: z.string().nullable(),
+  /** The promoter chose not to appear on the leaderboard. */
+  leaderboardOptOut: z.boolean(),
   createdAt: z.number().int(),
 });
 export type User = z.infer<typeof UserSchema>;
@@ -78,6 +80,7 @@ export type LoginBody = z.input<typeof LoginBodySchema>;
 export const MePatchSchema = z.strictObject({
   displayName: DisplayNameSchema.optional(),
   locale: LocaleSchema.optional(),
+  leaderboardOptOut: z.boolean().optional(),
 });
 export type MePatch = z.input<typeof MePatchSchema>;
 
@@ -112,6 +115,8 @@ export const SettingsSchema = z.object({
   withdrawalsPerDay: z.number().int().min(1).max(100),
   withdrawalFeeBps: z.number().int().min(0).max(10_000),
   withdrawalFeeFixed: MoneySettingSchema,
+  /** Issue 6: admins can turn the promoters' leaderboard off. */
+  leaderboardEnabled: z.boolean(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 export const SettingsPatchSchema = z.strictObject({
@@ -122,6 +127,7 @@ export const SettingsPatchSchema = z.strictObject({
   withdrawalsPerDay: z.number().int().min(1).max(100).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
+  leaderboardEnabled: z.boolean().optional(),
 });
 // (minimum ≤ maximum is checked by the server against the stored settings merged with the patch.)
 
@@ -571,3 +577,158 @@ export type Notification = z.infer<typeof NotificationSchema>;
 export const NotificationListSchema = z.object({ items: z.array(NotificationSchema), nextCursor: z.string().nullable(), unread: z.number().int(), currency: z.string() });
 export const NotificationQuerySchema = PageQuerySchema.extend({ unread: z.enum(['true', 'false']).optional() });
 export const UnreadCountSchema = z.object({ unread: z.number().int() });
+
+// ——— Statistics, team, leaderboard, announcements (issue 6) ———
+
+export const STATS_RANGES = ['today', 'yesterday', '7d', '30d', 'month', 'custom'] as const;
+export const StatsRangeSchema = z.enum(STATS_RANGES);
+export type StatsRange = z.infer<typeof StatsRangeSchema>;
+/** Figures a time series can show. Money in minor units; `conversionRate` a fraction; `epc` minor units per click. */
+export const STATS_METRICS = ['clicks', 'uniqueClicks', 'leads', 'sales', 'saleAmount', 'earnings', 'conversionRate', 'epc'] as const;
+export const StatsMetricSchema = z.enum(STATS_METRICS);
+export type StatsMetric = z.infer<typeof StatsMetricSchema>;
+export const STATS_BREAKDOWNS = ['campaign', 'link', 'channel'] as const;
+export const MAX_STATS_RANGE_DAYS = 366;
+const DayParamSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** `range` (default 7d) or `from`/`to` (ISO dates, both included; `custom` needs both). */
+export const StatsRangeQuerySchema = z.strictObject({
+  range: StatsRangeSchema.optional(),
+  from: DayParamSchema.optional(),
+  to: DayParamSchema.optional(),
+});
+export type StatsRangeQuery = z.infer<typeof StatsRangeQuerySchema>;
+export const StatsTimeseriesQuerySchema = z.strictObject({ ...StatsRangeQuerySchema.shape, metric: StatsMetricSchema.default('earnings') });
+export const StatsBreakdownQuerySchema = z.strictObject({ ...StatsRangeQuerySchema.shape, by: z.enum(STATS_BREAKDOWNS), limit: z.coerce.number().int().min(1).max(100).default(20) });
+
+export const StatsFiguresSchema = z.object({
+  clicks: z.number().int(),
+  uniqueClicks: z.number().int(),
+  leads: z.number().int(),
+  sales: z.number().int(),
+  saleAmount: z.number().int(),
+  refundAmount: z.number().int(),
+  commission: z.object({ pending: z.number().int(), approved: z.number().int(), rejected: z.number().int(), reversed: z.number().int() }),
+  /** pending + approved commission: what the promoter is earning. */
+  earnings: z.number().int(),
+  /** (leads + sales) / unique clicks; 0 without clicks. */
+  conversionRate: z.number(),
+  /** earnings / clicks in minor units, rounded to a whole minor unit; 0 without clicks. */
+  epc: z.number().int(),
+});
+export type StatsFigures = z.infer<typeof StatsFiguresSchema>;
+export const StatsPeriodSchema = z.object({ from: z.string(), to: z.string(), days: z.number().int() });
+export const StatsSummarySchema = z.object({
+  currency: z.string(),
+  range: StatsRangeSchema,
+  period: StatsPeriodSchema,
+  previousPeriod: StatsPeriodSchema,
+  current: StatsFiguresSchema,
+  previous: StatsFiguresSchema,
+});
+export type StatsSummary = z.infer<typeof StatsSummarySchema>;
+export const StatsTimeseriesSchema = z.object({
+  currency: z.string(),
+  metric: StatsMetricSchema,
+  period: StatsPeriodSchema,
+  points: z.array(z.object({ day: z.string(), value: z.number() })),
+});
+export type StatsTimeseries = z.infer<typeof StatsTimeseriesSchema>;
+export const StatsBreakdownItemSchema = z.object({
+  /** campaign id, link id, or the channel tag ('' for links without one). */
+  key: z.string(),
+  /** Campaign name in the reader's language; for links also the code and label. */
+  name: z.string().nullable(),
+  code: z.string().nullable(),
+  label: z.string().nullable(),
+  figures: StatsFiguresSchema,
+});
+export const StatsBreakdownSchema = z.object({ currency: z.string(), by: z.enum(STATS_BREAKDOWNS), period: StatsPeriodSchema, items: z.array(StatsBreakdownItemSchema) });
+export type StatsBreakdown = z.infer<typeof StatsBreakdownSchema>;
+/** Everything Home shows, in one call: balances, the range's figures and the previous period's, a daily series and top links. */
+export const StatsOverviewSchema = z.object({
+  currency: z.string(),
+  wallet: z.object({ available: z.number().int(), pending: z.number().int(), withdrawing: z.number().int(), paidOut: z.number().int() }),
+  range: StatsRangeSchema,
+  period: StatsPeriodSchema,
+  previousPeriod: StatsPeriodSchema,
+  current: StatsFiguresSchema,
+  previous: StatsFiguresSchema,
+  series: z.array(z.object({ day: z.string(), clicks: z.number().int(), uniqueClicks: z.number().int(), leads: z.number().int(), sales: z.number().int(), earnings: z.number().int() })),
+  topLinks: z.array(StatsBreakdownItemSchema),
+  generatedAt: z.number().int(),
+});
+export type StatsOverview = z.infer<typeof StatsOverviewSchema>;
+
+export const TeamQuerySchema = PageQuerySchema;
+export const TeamMemberSchema = z.object({
+  id: z.string(),
+  /** Masked (maskName): first and last character kept. */
+  name: z.string(),
+  joinedAt: z.number().int(),
+  /** A lead, sale or click in the last 30 days, and an active account. */
+  active: z.boolean(),
+  /** Override the viewer earned from this member (pending + approved), all time and this month. */
+  overrideTotal: z.number().int(),
+  overrideThisMonth: z.number().int(),
+});
+export type TeamMember = z.infer<typeof TeamMemberSchema>;
+export const TeamSchema = z.object({
+  currency: z.string(),
+  inviteCode: z.string(),
+  counts: z.object({ direct: z.number().int(), active: z.number().int(), secondLevel: z.number().int() }),
+  /** This month: the direct members' attributed leads and sales and sale amount; the viewer's override earnings. */
+  thisMonth: z.object({ leads: z.number().int(), sales: z.number().int(), saleAmount: z.number().int(), override: z.number().int() }),
+  overrideTotal: z.number().int(),
+  members: z.array(TeamMemberSchema),
+  nextCursor: z.string().nullable(),
+});
+export type Team = z.infer<typeof TeamSchema>;
+
+export const LEADERBOARD_PERIODS = ['week', 'month'] as const;
+export const LEADERBOARD_METRICS = ['earnings', 'conversions'] as const;
+export const LeaderboardQuerySchema = z.strictObject({ period: z.enum(LEADERBOARD_PERIODS).default('week'), by: z.enum(LEADERBOARD_METRICS).default('earnings') });
+export const LeaderboardEntrySchema = z.object({ rank: z.number().int(), name: z.string(), value: z.number().int(), me: z.boolean() });
+export const LeaderboardSchema = z.object({
+  /** false when an admin turned the leaderboard off: no entries. */
+  enabled: z.boolean(),
+  currency: z.string(),
+  period: z.enum(LEADERBOARD_PERIODS),
+  by: z.enum(LEADERBOARD_METRICS),
+  from: z.string(),
+  to: z.string(),
+  /** When the ranking was computed (it is kept for up to a minute). */
+  updatedAt: z.number().int(),
+  entries: z.array(LeaderboardEntrySchema),
+  /** The viewer: rank null when not ranked (nothing yet this period, or opted out). */
+  me: z.object({ rank: z.number().int().nullable(), value: z.number().int(), optedOut: z.boolean() }),
+});
+export type Leaderboard = z.infer<typeof LeaderboardSchema>;
+
+export const AnnouncementTextSchema = z.strictObject({ title: z.string().trim().min(1).max(80), body: z.string().trim().min(1).max(2000) });
+export const ANNOUNCEMENT_STATUSES = ['draft', 'published', 'archived'] as const;
+export const AnnouncementStatusSchema = z.enum(ANNOUNCEMENT_STATUSES);
+/** What a promoter sees: the text in their language (else the first one written). */
+export const AnnouncementSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), pinned: z.boolean(), publishedAt: z.number().int() });
+export type Announcement = z.infer<typeof AnnouncementSchema>;
+export const AnnouncementListSchema = z.object({ items: z.array(AnnouncementSchema) });
+export const AdminAnnouncementSchema = z.object({
+  id: z.string(),
+  texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })),
+  status: AnnouncementStatusSchema,
+  pinned: z.boolean(),
+  publishedAt: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type AdminAnnouncement = z.infer<typeof AdminAnnouncementSchema>;
+export const AdminAnnouncementListSchema = z.object({ items: z.array(AdminAnnouncementSchema), nextCursor: z.string().nullable() });
+export const AnnouncementCreateSchema = z.strictObject({
+  texts: z.partialRecord(LocaleSchema, AnnouncementTextSchema).refine((t) => Object.keys(t).length > 0, { message: 'required' }),
+  pinned: z.boolean().optional(),
+  status: z.enum(['draft', 'published']).optional(),
+});
+export const AnnouncementPatchSchema = z.strictObject({
+  texts: z.partialRecord(LocaleSchema, AnnouncementTextSchema).refine((t) => Object.keys(t).length > 0, { message: 'required' }).optional(),
+  pinned: z.boolean().optional(),
+  status: AnnouncementStatusSchema.optional(),
+});

@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: Settings = {
   withdrawalsPerDay: 3,
   withdrawalFeeBps: 0,
   withdrawalFeeFixed: 0,
+  leaderboardEnabled: true,
 };
 
 export async function readSettings(db: Db): Promise<Settings> {

@@ -7,6 +7,7 @@ import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
 import { changePassword } from './service';
 import { findUserById, toUser } from '../users/repository';
+import { forgetRankings } from '../stats/service';
 
 export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -20,20 +21,28 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
 
     app.patch('/api/me', {
-      schema: { tags: ['me'], summary: 'Edit display name or language', body: MePatchSchema, response: { 200: UserEnvelopeSchema, ...errorResponses } },
+      schema: { tags: ['me'], summary: 'Edit display name, language or leaderboard opt-out', body: MePatchSchema, response: { 200: UserEnvelopeSchema, ...errorResponses } },
     }, async (request) => {
       const auth = requireAuth(request);
-      const { displayName, locale } = request.body;
-      if (displayName !== undefined || locale !== undefined) {
+      const { displayName, locale, leaderboardOptOut } = request.body;
+      if (displayName !== undefined || locale !== undefined || leaderboardOptOut !== undefined) {
         await ctx.db.transaction().execute(async (trx) => {
-          const before = await trx.selectFrom('users').select(['display_name', 'locale']).where('id', '=', auth.userId).executeTakeFirstOrThrow();
+          const row = await trx.selectFrom('users').select(['display_name', 'locale', 'leaderboard_opt_out']).where('id', '=', auth.userId).executeTakeFirstOrThrow();
+          const before = { display_name: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
           await trx
             .updateTable('users')
-            .set({ ...(displayName !== undefined ? { display_name: displayName } : {}), ...(locale ? { locale } : {}), updated_at: Date.now() })
+            .set({
+              ...(displayName !== undefined ? { display_name: displayName } : {}),
+              ...(locale ? { locale } : {}),
+              ...(leaderboardOptOut !== undefined ? { leaderboard_opt_out: leaderboardOptOut ? 1 : 0 } : {}),
+              updated_at: Date.now(),
+            })
             .where('id', '=', auth.userId)
             .execute();
-          await audit(trx, { actorId: auth.userId, action: 'user.profile_update', entity: 'user', entityId: auth.userId, before, after: { displayName, locale } });
+          await audit(trx, { actorId: auth.userId, action: 'user.profile_update', entity: 'user', entityId: auth.userId, before, after: { displayName, locale, leaderboardOptOut } });
         });
+        // An opt-out (or back in) shows on the leaderboard at once, not after its minute of caching.
+        if (leaderboardOptOut !== undefined) forgetRankings(ctx);
       }
       return { user: toUser((await findUserById(ctx.db, auth.userId))!) };
     });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/types';
 
 export const USER_COLUMNS = [
   'users.id', 'users.account', 'users.display_name', 'users.role', 'users.status', 'users.locale',
-  'users.invite_code', 'users.parent_id', 'users.created_at',
+  'users.invite_code', 'users.parent_id', 'users.leaderboard_opt_out', 'users.created_at',
 ] as const;
 
 export interface UserRow {
@@ -18,6 +18,7 @@ export interface UserRow {
   locale: string;
   invite_code: string;
   parent_id: string | null;
+  leaderboard_opt_out: number;
   created_at: number;
   inviter_name: string | null;
 }
@@ -32,6 +33,7 @@ export function toUser(row: UserRow): User {
     locale: isLocale(row.locale) ? row.locale : 'en',
     inviteCode: row.invite_code,
     inviterName: row.inviter_name,
+    leaderboardOptOut: Number(row.leaderboard_opt_out) === 1,
     createdAt: row.created_at,
   };
 }
