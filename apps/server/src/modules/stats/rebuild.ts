@@ -26,28 +26,29 @@ export interface RebuildReport {
   applied: boolean;
 }
 
-const PAGE = 20_000;
+const DEFAULT_PAGE = 20_000;
 const MAX_LISTED = 1_000;
 
 /** Every row of a table in id order, a page at a time. */
-async function scan<T extends { id: string }>(page: (after: string) => Promise<T[]>, each: (row: T) => void): Promise<number> {
+async function scan<T extends { id: string }>(page: (after: string) => Promise<T[]>, each: (row: T) => void, size: number): Promise<number> {
   let after = '';
   let n = 0;
   for (;;) {
     const rows = await page(after);
     for (const r of rows) each(r);
     n += rows.length;
-    if (rows.length < PAGE) return n;
+    if (rows.length < size) return n;
     after = rows[rows.length - 1]!.id;
   }
 }
 
-export async function computeRollups(db: Db, timeZone: string): Promise<{ rollups: Rollups; scanned: RebuildReport['scanned'] }> {
+export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PAGE): Promise<{ rollups: Rollups; scanned: RebuildReport['scanned'] }> {
   const dayOf = dayResolver(timeZone);
   const rollups = new Rollups();
   const clicks = await scan(
     (after) => db.selectFrom('clicks').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'at', 'is_unique', 'is_bot']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
     (c) => rollups.add(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, { clicks: 1, unique_clicks: Number(c.is_unique), bot_clicks: Number(c.is_bot) }),
+    PAGE,
   );
   const conversions = await scan(
     (after) =>
@@ -58,6 +59,7 @@ export async function computeRollups(db: Db, timeZone: string): Promise<{ rollup
       const day = dayOf(Number(v.occurred_at));
       rollups.add(v.promoter_id, day, v.campaign_id, v.link_id, v.kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: Number(v.amount), refund_amount: Number(v.refunded_amount) });
     },
+    PAGE,
   );
   const commissions = await scan(
     (after) => db.selectFrom('commissions').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'occurred_at', 'amount', 'reversed_amount', 'status']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
@@ -67,13 +69,16 @@ export async function computeRollups(db: Db, timeZone: string): Promise<{ rollup
       delta.commission_reversed = (delta.commission_reversed ?? 0) + reversed;
       rollups.add(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, c.link_id, delta);
     },
+    PAGE,
   );
   return { rollups, scanned: { clicks, conversions, commissions } };
 }
 
 /** Recomputes, compares and (with `apply`) repairs. */
-export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean }): Promise<RebuildReport> {
-  const { rollups, scanned } = await computeRollups(db, timeZone);
+/** `page`: rows read at a time (tests make it small to walk many pages). */
+export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean; page?: number }): Promise<RebuildReport> {
+  const PAGE = options.page ?? DEFAULT_PAGE;
+  const { rollups, scanned } = await computeRollups(db, timeZone, PAGE);
   const differences: RollupDifference[] = [];
   let differenceCount = 0;
   const differ = (d: RollupDifference) => {
@@ -88,15 +93,8 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
   let after: [string, string, string, string] | null = null;
   for (;;) {
     let q = db.selectFrom('daily_stats').selectAll();
-    if (after) {
-      const [p, d, c, l] = after;
-      q = q.where((eb) => eb.or([
-        eb('promoter_id', '>', p),
-        eb.and([eb('promoter_id', '=', p), eb('day', '>', d)]),
-        eb.and([eb('promoter_id', '=', p), eb('day', '=', d), eb('campaign_id', '>', c)]),
-        eb.and([eb('promoter_id', '=', p), eb('day', '=', d), eb('campaign_id', '=', c), eb('link_id', '>', l)]),
-      ]));
-    }
+    // Row-value comparison: both databases walk the primary key from there.
+    if (after) q = q.where((eb) => eb(eb.refTuple('promoter_id', 'day', 'campaign_id', 'link_id'), '>', eb.tuple(...after!)));
     const rows = await q.orderBy('promoter_id').orderBy('day').orderBy('campaign_id').orderBy('link_id').limit(PAGE).execute();
     for (const r of rows) {
       const key = `${r.promoter_id}|${r.day}|${r.campaign_id}|${r.link_id}`;
