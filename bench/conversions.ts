@@ -19,7 +19,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
 import { newId } from '../apps/server/src/platform/ids';
 import { checkLedger } from '../apps/server/src/platform/ledger';
-import { rebuildRollups } from '../apps/server/src/modules/stats/rebuild';
+import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
 import { insertCampaign, insertUser } from './fixtures';
 import { freePort, waitFor } from './util';

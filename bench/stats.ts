@@ -22,7 +22,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
-import { rebuildRollups } from '../apps/server/src/modules/stats/rebuild';
+import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { hashToken } from '../apps/server/src/platform/session';
 import { kyselyExec, sqliteExec, valueRows, type Exec } from '../apps/server/src/platform/sql-exec';
 import { freePort, waitFor } from './util';

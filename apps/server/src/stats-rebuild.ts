@@ -8,7 +8,7 @@
  */
 import { createContext } from './bootstrap';
 import { loadConfig } from './config';
-import { rebuildRollups } from './modules/stats/rebuild';
+import { rebuildRollups } from './platform/rollups-rebuild';
 
 async function main() {
   const dryRun = process.argv.includes('--dry-run');

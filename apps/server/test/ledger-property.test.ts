@@ -15,7 +15,7 @@ import { checkWithdrawal } from '@pa/shared';
 import { approveDue, decideCommission, recordConversion } from '../src/modules/commissions/service';
 import { moveWithdrawal, numberDigest, requestWithdrawal, type WithdrawalAction } from '../src/modules/withdrawals/service';
 import { checkLedger, walletOf } from '../src/platform/ledger';
-import { rebuildRollups } from '../src/modules/stats/rebuild';
+import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { AppError } from '../src/platform/errors';
 import { insertUser } from '../src/modules/users/repository';
 import { campaignBody, createUser, DIALECTS, makeEnv, signedIn, type TestEnv } from './helpers';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/platform/ids';
 import { dayKey } from '../src/platform/time';
-import { rebuildRollups } from '../src/modules/stats/rebuild';
+import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const DAY = 86_400_000;

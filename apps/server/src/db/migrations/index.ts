@@ -5,7 +5,7 @@ import { campaignsLinksClicks } from './002-campaigns-links-clicks';
 import { money } from './003-money';
 import { withdrawals } from './004-withdrawals';
 import { stats } from './005-stats';
-import { rebuildRollups } from '../../modules/stats/rebuild';
+import { rebuildRollups } from '../../platform/rollups-rebuild';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
 export function migrationProvider(dialect: Dialect, timeZone: string): MigrationProvider {

@@ -7,7 +7,6 @@ import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
 import { changePassword } from './service';
 import { findUserById, toUser } from '../users/repository';
-import { forgetRankings } from '../stats/service';
 
 export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -41,8 +40,6 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             .execute();
           await audit(trx, { actorId: auth.userId, action: 'user.profile_update', entity: 'user', entityId: auth.userId, before, after: { displayName, locale, leaderboardOptOut } });
         });
-        // An opt-out (or back in) shows on the leaderboard at once, not after its minute of caching.
-        if (leaderboardOptOut !== undefined) forgetRankings(ctx);
       }
       return { user: toUser((await findUserById(ctx.db, auth.userId))!) };
     });

@@ -341,12 +341,8 @@ export async function leaderboard(ctx: AppContext, viewerId: string, period: 'we
     from: r.from,
     to: r.to,
     updatedAt: r.at,
-    entries: r.entries.slice(0, LEADERBOARD_SIZE).map((e) => ({ rank: e.rank, name: maskName(e.name), value: e.value, me: e.promoterId === viewerId })),
+    // An opt-out shows at once to the one who opted out; others see it with the next ranking (≤ 1 min).
+    entries: r.entries.filter((e) => !(optedOut && e.promoterId === viewerId)).slice(0, LEADERBOARD_SIZE).map((e) => ({ rank: e.rank, name: maskName(e.name), value: e.value, me: e.promoterId === viewerId })),
     me: { rank: optedOut ? null : (r.rankOf.get(viewerId) ?? null), value: Number(me?.[by] ?? 0), optedOut },
   };
-}
-
-/** Forget cached rankings (an opt-out takes effect at once for the one who opted out). */
-export function forgetRankings(ctx: AppContext) {
-  rankings.delete(ctx);
 }

@@ -1,13 +1,14 @@
 /**
  * The rollups recomputed from the rows they count (clicks, attributed conversions, commissions),
  * compared with the stored ones, and — with `apply` — the stored ones set to what was computed.
- * `npm run stats:rebuild` runs it; migration 005 fills the new tables with it. Rows are read in
+ * `npm run stats:rebuild` runs it; migration 005 fills the new tables with it; platform/rollups.ts
+ * has the rules it recomputes. Rows are read in
  * id order, 20,000 at a time, so it runs on a live database without holding one long read.
  */
-import type { Db, Dialect } from '../../db/types';
-import { ROLLUP_COLUMNS, Rollups, commissionColumn, type CommissionState, type RollupColumn } from '../../platform/rollups';
-import { kyselyExec, valueRows } from '../../platform/sql-exec';
-import { dayResolver } from '../../platform/time';
+import type { Db, Dialect } from '../db/types';
+import { ROLLUP_COLUMNS, Rollups, commissionColumn, type CommissionState, type RollupColumn } from './rollups';
+import { kyselyExec, valueRows } from './sql-exec';
+import { dayResolver } from './time';
 
 export interface RollupDifference {
   table: 'daily_stats' | 'period_stats';
