@@ -12,6 +12,7 @@ import { hitRateLimit } from './platform/rate-limit';
 import { AppError } from './platform/errors';
 import { sessionHook } from './platform/session';
 import { adminRoutes } from './modules/admin/routes';
+import { announcementRoutes } from './modules/announcements/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(withdrawalRoutes(ctx));
   await app.register(notificationRoutes(ctx));
   await app.register(statsRoutes(ctx));
+  await app.register(announcementRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
 }

@@ -5,8 +5,9 @@
  * real conversion service, so Wallet, commissions and the ledger have something to show.
  */
 import { randomBytes } from 'node:crypto';
-import { CampaignCreateSchema, type Locale } from '@pa/shared';
+import { AnnouncementCreateSchema, CampaignCreateSchema, type Locale } from '@pa/shared';
 import type { AppContext } from './context';
+import { createAnnouncement } from './modules/announcements/service';
 import { createCampaign, join, updateCampaign, type CampaignValues } from './modules/campaigns/service';
 import { approveDue, recordConversion } from './modules/commissions/service';
 import { moveWithdrawal, requestWithdrawal, storePayoutAccount } from './modules/withdrawals/service';
@@ -58,7 +59,23 @@ export async function seedDemo(ctx: AppContext): Promise<{ account: string; pass
     created.push({ account: a.account, password, role: a.role + (a.invitedBy ? ` (invited by ${a.invitedBy})` : '') });
   }
   await seedDemoCampaign(ctx, ids);
+  await seedDemoAnnouncement(ctx, ids.get('admin@demo.example')!);
   return created;
+}
+
+/** One pinned, published announcement in every language, so Home shows what announcements look like. */
+async function seedDemoAnnouncement(ctx: AppContext, adminId: string) {
+  await createAnnouncement(ctx, adminId, AnnouncementCreateSchema.parse({
+    status: 'published',
+    pinned: true,
+    texts: {
+      en: { title: 'Welcome to the demo program', body: 'This is demo content. Join the “Summer Tea (demo)” campaign, share your link, and watch your clicks and commissions arrive here.' },
+      'zh-Hans': { title: '欢迎来到演示推广计划', body: '这是演示内容。加入“夏日茶饮（演示）”活动，分享你的链接，就能在这里看到点击和佣金。' },
+      'zh-Hant': { title: '歡迎來到示範推廣計畫', body: '這是示範內容。加入「夏日茶飲（示範）」活動，分享你的連結，就能在這裡看到點擊和佣金。' },
+      fr: { title: 'Bienvenue dans le programme de démonstration', body: 'Ceci est un contenu de démonstration. Rejoignez la campagne « Thé d’été (démo) », partagez votre lien et suivez ici vos clics et vos commissions.' },
+      es: { title: 'Bienvenido al programa de demostración', body: 'Este es contenido de demostración. Únete a la campaña «Té de verano (demo)», comparte tu enlace y sigue aquí tus clics y comisiones.' },
+    },
+  }));
 }
 
 async function seedDemoCampaign(ctx: AppContext, ids: Map<string, string>) {

@@ -704,13 +704,27 @@ export const LeaderboardSchema = z.object({
 });
 export type Leaderboard = z.infer<typeof LeaderboardSchema>;
 
-export const AnnouncementTextSchema = z.strictObject({ title: z.string().trim().min(1).max(80), body: z.string().trim().min(1).max(2000) });
+export const ANNOUNCEMENT_TITLE_MAX = 80;
+export const ANNOUNCEMENT_BODY_MAX = 2000;
+/** One language's text: trimmed plain text (shown as text, never as HTML). */
+export const AnnouncementTextSchema = z.strictObject({
+  title: z.string().trim().min(1).max(ANNOUNCEMENT_TITLE_MAX),
+  body: z.string().trim().min(1).max(ANNOUNCEMENT_BODY_MAX),
+});
+/** `{ locale: { title, body } }`, at least one language; the order given is kept ("the first one written"). */
+export const AnnouncementTextsSchema = z
+  .partialRecord(LocaleSchema, AnnouncementTextSchema)
+  .refine((t) => Object.keys(t).length > 0, { message: 'required', params: { fieldCode: 'required' } });
 export const ANNOUNCEMENT_STATUSES = ['draft', 'published', 'archived'] as const;
 export const AnnouncementStatusSchema = z.enum(ANNOUNCEMENT_STATUSES);
-/** What a promoter sees: the text in their language (else the first one written). */
-export const AnnouncementSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), pinned: z.boolean(), publishedAt: z.number().int() });
+export type AnnouncementStatus = z.infer<typeof AnnouncementStatusSchema>;
+/** What a promoter sees: the text in their language, else English, else the first one written; `locale` says which. */
+export const AnnouncementSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), locale: LocaleSchema, pinned: z.boolean(), publishedAt: z.number().int() });
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 export const AnnouncementListSchema = z.object({ items: z.array(AnnouncementSchema) });
+export type AnnouncementList = z.infer<typeof AnnouncementListSchema>;
+/** GET api/announcements: pinned first, then newest published first. */
+export const AnnouncementQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(20).default(5) });
 export const AdminAnnouncementSchema = z.object({
   id: z.string(),
   texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })),
@@ -722,13 +736,22 @@ export const AdminAnnouncementSchema = z.object({
 });
 export type AdminAnnouncement = z.infer<typeof AdminAnnouncementSchema>;
 export const AdminAnnouncementListSchema = z.object({ items: z.array(AdminAnnouncementSchema), nextCursor: z.string().nullable() });
+export const AdminAnnouncementEnvelopeSchema = z.object({ announcement: AdminAnnouncementSchema });
+/** GET api/admin/announcements: newest first, optionally one status. */
+export const AdminAnnouncementQuerySchema = PageQuerySchema.extend({ status: AnnouncementStatusSchema.optional() });
 export const AnnouncementCreateSchema = z.strictObject({
-  texts: z.partialRecord(LocaleSchema, AnnouncementTextSchema).refine((t) => Object.keys(t).length > 0, { message: 'required' }),
+  texts: AnnouncementTextsSchema,
   pinned: z.boolean().optional(),
   status: z.enum(['draft', 'published']).optional(),
 });
+export type AnnouncementCreate = z.input<typeof AnnouncementCreateSchema>;
+/**
+ * `texts` replaces every text (a language left out is removed). Status moves: draft → published,
+ * published → archived, archived → published (published again, as new); anything else is INVALID_STATE_TRANSITION.
+ */
 export const AnnouncementPatchSchema = z.strictObject({
-  texts: z.partialRecord(LocaleSchema, AnnouncementTextSchema).refine((t) => Object.keys(t).length > 0, { message: 'required' }).optional(),
+  texts: AnnouncementTextsSchema.optional(),
   pinned: z.boolean().optional(),
   status: AnnouncementStatusSchema.optional(),
 });
+export type AnnouncementPatch = z.input<typeof AnnouncementPatchSchema>;

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  AdminAnnouncementEnvelopeSchema, AdminAnnouncementListSchema, AdminAnnouncementQuerySchema, AnnouncementCreateSchema, AnnouncementListSchema,
+  AnnouncementPatchSchema, AnnouncementQuerySchema, IdParamsSchema, OkSchema,
+} from '@pa/shared';
+import type { AppContext } from '../../context';
+import { requestLocale } from '../../platform/errors';
+import { olderThan, pageOf } from '../../platform/listing';
+import { errorResponses } from '../../platform/openapi';
+import { authenticated, requireAuth, staffOnly } from '../../platform/session';
+import {
+  ANNOUNCEMENT_COLUMNS, createAnnouncement, deleteAnnouncement, getAnnouncement, publishedAnnouncements, toAdminAnnouncement, updateAnnouncement,
+} from './service';
+
+export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    // ——— Everyone signed in: what Home shows ———
+    await app.register(async (scope) => {
+      const reader = scope.withTypeProvider<ZodTypeProvider>();
+      reader.addHook('preValidation', authenticated);
+
+      reader.get('/api/announcements', {
+        schema: {
+          tags: ['announcements'],
+          summary: 'Published announcements, pinned first then newest, in the request’s language (else English, else the first one written)',
+          querystring: AnnouncementQuerySchema,
+          response: { 200: AnnouncementListSchema, ...errorResponses },
+        },
+      }, async (request) => ({ items: await publishedAnnouncements(ctx.db, requestLocale(request), request.query.limit) }));
+    });
+
+    // ——— Operators and admins ———
+    await app.register(async (scope) => {
+      const staff = scope.withTypeProvider<ZodTypeProvider>();
+      staff.addHook('preValidation', staffOnly);
+
+      staff.get('/api/admin/announcements', {
+        schema: { tags: ['admin'], summary: 'Every announcement with all its texts, newest first', querystring: AdminAnnouncementQuerySchema, response: { 200: AdminAnnouncementListSchema, ...errorResponses } },
+      }, async (request) => {
+        const { limit, cursor, status } = request.query;
+        let q = ctx.db.selectFrom('announcements').select(ANNOUNCEMENT_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
+        if (status) q = q.where('status', '=', status);
+        if (cursor) q = q.where(olderThan(cursor, 'created_at', 'id'));
+        const { rows, nextCursor } = pageOf(await q.execute(), limit);
+        return { items: rows.map(toAdminAnnouncement), nextCursor };
+      });
+
+      staff.get('/api/admin/announcements/:id', {
+        schema: { tags: ['admin'], summary: 'One announcement with all its texts', params: IdParamsSchema, response: { 200: AdminAnnouncementEnvelopeSchema, ...errorResponses } },
+      }, async (request) => ({ announcement: toAdminAnnouncement(await getAnnouncement(ctx, request.params.id)) }));
+
+      staff.post('/api/admin/announcements', {
+        schema: { tags: ['admin'], summary: 'Write an announcement (draft, or published at once)', body: AnnouncementCreateSchema, response: { 201: AdminAnnouncementEnvelopeSchema, ...errorResponses } },
+      }, async (request, reply) => {
+        const row = await createAnnouncement(ctx, requireAuth(request).userId, request.body);
+        return reply.status(201).send({ announcement: toAdminAnnouncement(row) });
+      });
+
+      staff.patch('/api/admin/announcements/:id', {
+        schema: {
+          tags: ['admin'],
+          summary: 'Edit texts or pin, or move the status: draft → published, published → archived, archived → published',
+          params: IdParamsSchema,
+          body: AnnouncementPatchSchema,
+          response: { 200: AdminAnnouncementEnvelopeSchema, ...errorResponses },
+        },
+      }, async (request) => ({ announcement: toAdminAnnouncement(await updateAnnouncement(ctx, requireAuth(request).userId, request.params.id, request.body)) }));
+
+      staff.delete('/api/admin/announcements/:id', {
+        schema: { tags: ['admin'], summary: 'Delete a draft (published and archived ones are kept: archive instead)', params: IdParamsSchema, response: { 200: OkSchema, ...errorResponses } },
+      }, async (request) => {
+        await deleteAnnouncement(ctx, requireAuth(request).userId, request.params.id);
+        return { ok: true as const };
+      });
+    });
+  };
+}

@@ -1,0 +1,85 @@
+import { Button } from 'antd-mobile';
+import { SoundOutline } from 'antd-mobile-icons';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../../lib/format';
+import { HOME_ANNOUNCEMENTS, useAnnouncements, type Announcement } from '../api/get-announcements';
+import './announcement-list.css';
+
+/** Whether the collapsed body hides text (measured, so a short body gets no "more" button). */
+function useOverflows(body: string, expanded: boolean) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    // While expanded nothing is clipped; keep what was measured collapsed so "less" stays.
+    if (!el || expanded) return;
+    const check = () => setOverflows(el.scrollHeight > el.clientHeight + 1);
+    check();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [body, expanded]);
+  return { ref, overflows };
+}
+
+function AnnouncementCard({ a }: { a: Announcement }) {
+  const { t, i18n } = useTranslation();
+  const [expanded, setExpanded] = useState(false);
+  const { ref, overflows } = useOverflows(a.body, expanded);
+  const bodyId = useId();
+  return (
+    // `lang`: the text may be a fallback language, not the reader's.
+    <li className={`an-card${a.pinned ? ' an-card-pinned' : ''}`} lang={a.locale} data-testid={`announcement-${a.id}`}>
+      <div className="an-card-head">
+        <h3 className="an-card-title">{a.title}</h3>
+        {a.pinned ? <span className="an-pin" lang={i18n.language} data-testid={`announcement-pinned-${a.id}`}>{t('announcements.pinned')}</span> : null}
+      </div>
+      {/* Plain text: React escapes it; line breaks are kept by CSS (blank lines only when expanded, so 3 lines show 3 lines of text). */}
+      <p ref={ref} id={bodyId} className={`an-card-body${expanded ? '' : ' an-card-body-clamped'}`} data-testid={`announcement-body-${a.id}`}>{expanded ? a.body : a.body.replace(/\n\s*\n+/g, '\n')}</p>
+      <div className="an-card-foot" lang={i18n.language}>
+        <time className="an-card-date" dateTime={new Date(a.publishedAt).toISOString()}>{formatDate(a.publishedAt, i18n.language)}</time>
+        {overflows ? (
+          <button type="button" className="text-button an-more" aria-expanded={expanded} aria-controls={bodyId} onClick={() => setExpanded((v) => !v)} data-testid={`announcement-more-${a.id}`}>
+            {expanded ? t('announcements.less') : t('announcements.more')}
+          </button>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/**
+ * Home's announcements: compact cards, pinned first. Nothing at all while loading or when there
+ * are none; an inline retry when loading failed (and nothing was shown before).
+ */
+export function AnnouncementList({ limit = HOME_ANNOUNCEMENTS }: { limit?: number }) {
+  const { t, i18n } = useTranslation();
+  const announcements = useAnnouncements(i18n.language, limit);
+  const titleId = useId();
+
+  if (!announcements.data) {
+    if (!announcements.isError) return null;
+    return (
+      <section className="card an-section an-error" role="alert" data-testid="announcements-error">
+        <p className="an-error-text">{t('announcements.loadFailed')}</p>
+        <Button size="small" loading={announcements.isFetching} onClick={() => void announcements.refetch()} data-testid="announcements-retry">
+          {t('app.retry')}
+        </Button>
+      </section>
+    );
+  }
+  const items = announcements.data.items;
+  if (items.length === 0) return null;
+  // The server sends pinned first already; a stable sort keeps that true whatever it sends.
+  const ordered = [...items].sort((x, y) => Number(y.pinned) - Number(x.pinned));
+  return (
+    <section className="card an-section" aria-labelledby={titleId} data-testid="announcements">
+      <h2 id={titleId} className="an-title"><SoundOutline aria-hidden /> {t('announcements.title')}</h2>
+      <ul className="an-list">
+        {ordered.map((a) => <AnnouncementCard key={a.id} a={a} />)}
+      </ul>
+    </section>
+  );
+}
