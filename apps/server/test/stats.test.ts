@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/platform/ids';
 import { dayKey } from '../src/platform/time';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
+import { ranking } from '../src/modules/stats/service';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const DAY = 86_400_000;
@@ -284,6 +285,17 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect(out.entries.some((e: { me: boolean }) => e.me)).toBe(false);
     expect(out.me).toEqual({ rank: null, value: 200, optedOut: true });
     await viewer.client.request('PATCH', '/api/me', { leaderboardOptOut: false });
+
+    // The ranking is kept for a minute, then recomputed in the background while the last one is served.
+    const kept = await ranking(env.ctx, 'week', 'earnings');
+    const newcomer = await promoter(null, 'Nora Newcomer');
+    await sale(newcomer.link.code, 2_000_000, Date.now() - 1000);
+    expect((await ranking(env.ctx, 'week', 'earnings')).rankOf.has(newcomer.user.id)).toBe(false);
+    expect(await ranking(env.ctx, 'week', 'earnings', kept.at + 61_000)).toBe(kept);
+    await new Promise((r) => setTimeout(r, 300));
+    const fresh = await ranking(env.ctx, 'week', 'earnings');
+    expect(fresh.at).toBeGreaterThan(kept.at);
+    expect(fresh.top[0]).toMatchObject({ promoterId: newcomer.user.id, rank: 1, value: 200_000 });
 
     // An admin turns it off: no entries for anyone. Operators cannot change settings.
     expect(errorCode(await operator.request('PATCH', '/api/admin/settings', { leaderboardEnabled: false }))).toBe('FORBIDDEN');

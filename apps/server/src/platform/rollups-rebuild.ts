@@ -6,7 +6,7 @@
  * id order, 20,000 at a time, so it runs on a live database without holding one long read.
  */
 import type { Db, Dialect } from '../db/types';
-import { ROLLUP_COLUMNS, Rollups, commissionColumn, type CommissionState, type RollupColumn } from './rollups';
+import { ROLLUP_COLUMNS, Rollups, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
 import { kyselyExec, valueRows } from './sql-exec';
 import { dayResolver } from './time';
 
@@ -63,12 +63,12 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
     PAGE,
   );
   const commissions = await scan(
-    (after) => db.selectFrom('commissions').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'occurred_at', 'amount', 'reversed_amount', 'status']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
+    (after) => db.selectFrom('commissions').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'level', 'source_promoter_id', 'occurred_at', 'amount', 'reversed_amount', 'status']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
     (c) => {
       const reversed = Number(c.reversed_amount);
       const delta: Partial<Record<RollupColumn, number>> = { [commissionColumn(c.status as CommissionState)]: Number(c.amount) - reversed };
       delta.commission_reversed = (delta.commission_reversed ?? 0) + reversed;
-      rollups.add(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, c.link_id, delta);
+      rollups.add(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, commissionLink({ level: Number(c.level), link_id: c.link_id, source_promoter_id: c.source_promoter_id }), delta);
     },
     PAGE,
   );

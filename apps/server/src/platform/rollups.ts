@@ -10,7 +10,8 @@
  *   amount of the sale's row (the sale's day), so a day's net sales never change sign;
  * - commission by status: a commission's amount minus what was reversed sits in the column of its
  *   status, the reversed part in `commission_reversed`, on the day of its conversion and on its
- *   link ('' for level-2 overrides);
+ *   link — for a level-2 override, on `team:<member>` (the member whose sale earned it), so the
+ *   team screen reads each member's override from the inviter's own rows;
  * - period totals: earnings = pending + approved commission, conversions = leads + sales, in the
  *   week (from Monday) and the month of the day.
  */
@@ -21,6 +22,12 @@ export const ROLLUP_COLUMNS = ['clicks', 'unique_clicks', 'bot_clicks', 'leads',
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 export type RollupDelta = Partial<Record<RollupColumn, number>>;
 export type CommissionState = 'pending' | 'approved' | 'rejected' | 'reversed';
+
+/** Where a commission counts: its link, or for a level-2 override `team:<member>`. */
+export const TEAM_LINK_PREFIX = 'team:';
+export function commissionLink(c: { level: number; link_id: string | null; source_promoter_id: string | null }): string | null {
+  return c.level === 2 && c.source_promoter_id ? `${TEAM_LINK_PREFIX}${c.source_promoter_id}` : c.link_id;
+}
 
 /** The rollup column holding a commission's remaining amount in this status. */
 export const commissionColumn = (status: CommissionState): RollupColumn => `commission_${status}`;

@@ -15,7 +15,7 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
 import { notify, type NotificationInput } from '../../platform/notifications';
-import { applyRollups, commissionColumn, Rollups } from '../../platform/rollups';
+import { applyRollups, commissionColumn, commissionLink, Rollups } from '../../platform/rollups';
 import { execFor, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
@@ -350,7 +350,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
     rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
   }
   await createCommissions(exec, rows, now, deltas, notes);
-  for (const r of rows) rollups.add(r.promoter_id, day, r.campaign_id, r.link_id, { commission_pending: r.amount });
+  for (const r of rows) rollups.add(r.promoter_id, day, r.campaign_id, commissionLink(r), { commission_pending: r.amount });
   written.commissions = rows;
   return written;
 }
@@ -427,7 +427,7 @@ async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, i
     const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
     if (reversal <= 0) continue;
     await reverseCommission(ctx, trx, c, reversal, id, now);
-    rollups.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, c.link_id, { [commissionColumn(c.status as 'pending' | 'approved')]: -reversal, commission_reversed: reversal });
+    rollups.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, commissionLink(c), { [commissionColumn(c.status as 'pending' | 'approved')]: -reversal, commission_reversed: reversal });
   }
   return id;
 }
@@ -483,7 +483,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
     if (Number(updated.numUpdatedRows) !== 1) return false;
     const remaining = Number(c.amount) - Number(c.reversed_amount);
     const figures = new Rollups();
-    figures.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, c.link_id, { commission_pending: -remaining, [commissionColumn(decision === 'approve' ? 'approved' : 'rejected')]: remaining });
+    figures.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, commissionLink(c), { commission_pending: -remaining, [commissionColumn(decision === 'approve' ? 'approved' : 'rejected')]: remaining });
     await applyRollups(execFor(ctx, trx), figures);
     await trx.insertInto('commission_events').values({ id: newId(now), commission_id: id, status: decision === 'approve' ? 'approved' : 'rejected', amount: remaining, actor_id: actorId, reason, at: now }).execute();
     if (remaining > 0) {

@@ -8,7 +8,7 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { pickLocalized } from '../../platform/localized';
-import { periodsOf } from '../../platform/rollups';
+import { periodsOf, TEAM_LINK_PREFIX } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
 
 const DAY_MS = 86_400_000;
@@ -138,7 +138,7 @@ export async function timeseries(ctx: AppContext, promoterId: string, query: Sta
   return { metric: query.metric, period, points };
 }
 
-/** Key for level-2 override rows (no link) in link and channel breakdowns. */
+/** Key for level-2 overrides (their rows are `team:<member>`) in link and channel breakdowns. */
 export const TEAM_KEY = '@team';
 
 export async function breakdown(ctx: AppContext, promoterId: string, query: StatsRangeQuery & { by: 'campaign' | 'link' | 'channel'; limit: number }, locale: string) {
@@ -159,12 +159,12 @@ async function breakdownItems(db: Db, promoterId: string, period: Period, by: 'c
   const groups = new Map<string, Sums>();
   let links = new Map<string, { code: string; label: string | null; channel: string | null; names_json: string }>();
   if (by !== 'campaign') {
-    const ids = rows.map((r) => (r as { link_id: string }).link_id).filter((id) => id !== '');
+    const ids = rows.map((r) => (r as { link_id: string }).link_id).filter((id) => id !== '' && !id.startsWith(TEAM_LINK_PREFIX));
     links = new Map(ids.length ? (await db.selectFrom('links').innerJoin('campaigns', 'campaigns.id', 'links.campaign_id').select(['links.id', 'links.code', 'links.label', 'links.channel', 'campaigns.names_json']).where('links.id', 'in', ids).execute()).map((l) => [l.id, l]) : []);
   }
   for (const r of rows) {
     const id = String((r as unknown as Record<string, unknown>)[column]);
-    const key = by === 'campaign' ? id : id === '' ? TEAM_KEY : by === 'link' ? id : (links.get(id)?.channel ?? '');
+    const key = by === 'campaign' ? id : id.startsWith(TEAM_LINK_PREFIX) ? TEAM_KEY : by === 'link' ? id : (links.get(id)?.channel ?? '');
     groups.set(key, addSums(groups.get(key) ?? emptySums(), r as Partial<Record<keyof Sums, unknown>>));
   }
   const campaignNames = by === 'campaign' && groups.size
@@ -219,24 +219,31 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
   const monthStart = `${day.slice(0, 7)}-01`;
   const activeFrom = shift(day, -(ACTIVE_DAYS - 1));
   const members = db.selectFrom('users').select('id').where('parent_id', '=', promoterId);
-  const [direct, second, activeRows, memberMonth, own] = await Promise.all([
+  const [direct, second, active, memberMonth, own] = await Promise.all([
     db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', promoterId).executeTakeFirst(),
     db.selectFrom('users as u').innerJoin('users as m', 'm.id', 'u.parent_id').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).executeTakeFirst(),
-    db.selectFrom('daily_stats').innerJoin('users', 'users.id', 'daily_stats.promoter_id').select('daily_stats.promoter_id').distinct()
-      .where('daily_stats.promoter_id', 'in', members).where('users.status', '=', 'active').where('daily_stats.day', '>=', activeFrom)
-      .where((eb) => eb.or([eb('daily_stats.clicks', '>', 0), eb('daily_stats.leads', '>', 0), eb('daily_stats.sales', '>', 0)])).execute(),
+    // Active: an active account with a click, lead or sale in the window (each member's rows from that day on, first hit only).
+    db.selectFrom('users as m').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).where('m.status', '=', 'active')
+      .where((eb) => eb.exists(eb.selectFrom('daily_stats as d').select('d.day').whereRef('d.promoter_id', '=', 'm.id').where('d.day', '>=', activeFrom)
+        .where((x) => x.or([x('d.clicks', '>', 0), x('d.leads', '>', 0), x('d.sales', '>', 0)])))).executeTakeFirst(),
     db.selectFrom('daily_stats').select((eb) => [eb.fn.sum<number>('leads').as('leads'), eb.fn.sum<number>('sales').as('sales'), eb.fn.sum<number>('sale_amount').as('sale_amount')])
       .where('promoter_id', 'in', members).where('day', '>=', monthStart).where('day', '<=', day).executeTakeFirst(),
-    // The viewer's override rows (no link), all time: total and this month.
-    db.selectFrom('daily_stats').select(['day', 'commission_pending', 'commission_approved']).where('promoter_id', '=', promoterId).where('link_id', '=', '').execute(),
+    // The viewer's override rows (`team:<member>`), all time: per member, total and this month.
+    db.selectFrom('daily_stats').select(['day', 'link_id', 'commission_pending', 'commission_approved']).where('promoter_id', '=', promoterId).where('link_id', '>=', TEAM_LINK_PREFIX).where('link_id', '<', `${TEAM_LINK_PREFIX}\uffff`).execute(),
   ]);
-  const active = new Set(activeRows.map((r) => r.promoter_id));
   let overrideTotal = 0;
   let overrideMonth = 0;
+  const byMember = new Map<string, { total: number; month: number }>();
   for (const r of own) {
     const v = Number(r.commission_pending) + Number(r.commission_approved);
+    const m = byMember.get(r.link_id) ?? { total: 0, month: 0 };
+    m.total += v;
     overrideTotal += v;
-    if (r.day >= monthStart && r.day <= day) overrideMonth += v;
+    if (r.day >= monthStart && r.day <= day) {
+      m.month += v;
+      overrideMonth += v;
+    }
+    byMember.set(r.link_id, m);
   }
 
   let q = db.selectFrom('users').select(['id', 'display_name', 'status', 'created_at']).where('parent_id', '=', promoterId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
@@ -247,33 +254,22 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
   const rows = await q.execute();
   const pageRows = rows.slice(0, page.limit);
   const ids = pageRows.map((r) => r.id);
-  const overrides = ids.length
-    ? await db.selectFrom('commissions')
-      .select((eb) => ['source_promoter_id', 'month', eb.fn.sum<number>('amount').as('amount'), eb.fn.sum<number>('reversed_amount').as('reversed')])
-      .where('promoter_id', '=', promoterId).where('level', '=', 2).where('status', 'in', ['pending', 'approved']).where('source_promoter_id', 'in', ids)
-      .groupBy(['source_promoter_id', 'month']).execute()
-    : [];
-  const month = day.slice(0, 7);
-  const byMember = new Map<string, { total: number; month: number }>();
-  for (const o of overrides) {
-    const v = Number(o.amount) - Number(o.reversed);
-    const m = byMember.get(o.source_promoter_id!) ?? { total: 0, month: 0 };
-    m.total += v;
-    if (o.month === month) m.month += v;
-    byMember.set(o.source_promoter_id!, m);
-  }
+  const activeOnPage = new Set(ids.length
+    ? (await db.selectFrom('daily_stats').select('promoter_id').distinct().where('promoter_id', 'in', ids).where('day', '>=', activeFrom)
+      .where((x) => x.or([x('clicks', '>', 0), x('leads', '>', 0), x('sales', '>', 0)])).execute()).map((r) => r.promoter_id)
+    : []);
   const last = pageRows[pageRows.length - 1];
   return {
-    counts: { direct: Number(direct?.n ?? 0), active: active.size, secondLevel: Number(second?.n ?? 0) },
+    counts: { direct: Number(direct?.n ?? 0), active: Number(active?.n ?? 0), secondLevel: Number(second?.n ?? 0) },
     thisMonth: { leads: Number(memberMonth?.leads ?? 0), sales: Number(memberMonth?.sales ?? 0), saleAmount: Number(memberMonth?.sale_amount ?? 0), override: overrideMonth },
     overrideTotal,
     members: pageRows.map((r) => ({
       id: r.id,
       name: maskName(r.display_name),
       joinedAt: Number(r.created_at),
-      active: active.has(r.id),
-      overrideTotal: byMember.get(r.id)?.total ?? 0,
-      overrideThisMonth: byMember.get(r.id)?.month ?? 0,
+      active: r.status === 'active' && activeOnPage.has(r.id),
+      overrideTotal: byMember.get(`${TEAM_LINK_PREFIX}${r.id}`)?.total ?? 0,
+      overrideThisMonth: byMember.get(`${TEAM_LINK_PREFIX}${r.id}`)?.month ?? 0,
     })),
     next: rows.length > page.limit && last ? { at: Number(last.created_at), id: last.id } : null,
   };
@@ -285,46 +281,71 @@ interface Ranking {
   at: number;
   from: string;
   to: string;
-  /** Ranked promoters, best first, with competition ranks (1, 2, 2, 4). */
-  entries: { promoterId: string; name: string; value: number; rank: number }[];
+  /** The top of the ranking with names, best first, with competition ranks (1, 2, 2, 4). */
+  top: { promoterId: string; name: string; value: number; rank: number }[];
   rankOf: Map<string, number>;
 }
 const RANKING_TTL_MS = 60_000;
+/** Ranked entries kept with names (the call shows 20; a few more cover an opted-out viewer). */
+const TOP_KEPT = 25;
 const rankings = new WeakMap<AppContext, Map<string, Ranking>>();
+const refreshing = new WeakMap<AppContext, Set<string>>();
 
-/** The period's ranking, computed from the period totals at most once a minute per instance. */
+async function computeRanking(ctx: AppContext, key: string, period: 'week' | 'month', by: 'earnings' | 'conversions', now: number): Promise<Ranking> {
+  const [rows, excludedRows] = await Promise.all([
+    ctx.db.selectFrom('period_stats').select(['promoter_id', by]).where('period', '=', key).where(by, '>', 0).execute(),
+    // Left out: opted out, not active (suspended…), not promoters — few, so read apart instead of joining every row.
+    ctx.db.selectFrom('users').select('id').where((eb) => eb.or([eb('leaderboard_opt_out', '=', 1), eb('status', '<>', 'active'), eb('role', '<>', 'promoter')])).execute(),
+  ]);
+  const excluded = new Set(excludedRows.map((r) => r.id));
+  const sorted = rows
+    .filter((r) => !excluded.has(r.promoter_id))
+    .map((r) => ({ promoterId: r.promoter_id, value: Number((r as Record<string, unknown>)[by]) }))
+    .sort((a, b) => b.value - a.value || (a.promoterId < b.promoterId ? -1 : 1));
+  const rankOf = new Map<string, number>();
+  sorted.forEach((e, i) => rankOf.set(e.promoterId, i > 0 && sorted[i - 1]!.value === e.value ? rankOf.get(sorted[i - 1]!.promoterId)! : i + 1));
+  const head = sorted.slice(0, TOP_KEPT);
+  const names = new Map(head.length ? (await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', head.map((e) => e.promoterId)).execute()).map((u) => [u.id, u.display_name]) : []);
+  const from = period === 'week' ? key.slice(2) : `${key.slice(2)}-01`;
+  return {
+    at: now,
+    from,
+    to: period === 'week' ? shift(from, 6) : lastOfMonth(key.slice(2)),
+    top: head.map((e) => ({ ...e, name: names.get(e.promoterId) ?? '', rank: rankOf.get(e.promoterId)! })),
+    rankOf,
+  };
+}
+
+/**
+ * The period's ranking from the period totals, kept in memory per instance: computed on the first
+ * call, then recomputed in the background when a minute old (the call meanwhile gets the one it has).
+ */
 export async function ranking(ctx: AppContext, period: 'week' | 'month', by: 'earnings' | 'conversions', now = Date.now()): Promise<Ranking> {
-  const day = today(ctx, now);
-  const [week, month] = periodsOf(day);
+  const [week, month] = periodsOf(today(ctx, now));
   const key = period === 'week' ? week : month;
   let cache = rankings.get(ctx);
   if (!cache) rankings.set(ctx, (cache = new Map()));
   const cacheKey = `${key}|${by}`;
   const hit = cache.get(cacheKey);
-  if (hit && now - hit.at < RANKING_TTL_MS) return hit;
-  const rows = await ctx.db
-    .selectFrom('period_stats')
-    .innerJoin('users', 'users.id', 'period_stats.promoter_id')
-    .select(['period_stats.promoter_id', 'users.display_name', `period_stats.${by}`])
-    .where('period_stats.period', '=', key)
-    .where(`period_stats.${by}`, '>', 0)
-    .where('users.status', '=', 'active')
-    .where('users.role', '=', 'promoter')
-    .where('users.leaderboard_opt_out', '=', 0)
-    .execute();
-  const sorted = rows
-    .map((r) => ({ promoterId: r.promoter_id, name: r.display_name, value: Number((r as Record<string, unknown>)[by]) }))
-    .sort((a, b) => b.value - a.value || (a.promoterId < b.promoterId ? -1 : 1));
-  const rankOf = new Map<string, number>();
-  const entries = sorted.map((e, i) => {
-    const rank = i > 0 && sorted[i - 1]!.value === e.value ? rankOf.get(sorted[i - 1]!.promoterId)! : i + 1;
-    rankOf.set(e.promoterId, rank);
-    return { ...e, rank };
-  });
-  const from = period === 'week' ? key.slice(2) : `${key.slice(2)}-01`;
-  const result = { at: now, from, to: period === 'week' ? shift(from, 6) : lastOfMonth(key.slice(2)), entries, rankOf };
-  cache.set(cacheKey, result);
-  return result;
+  if (!hit) {
+    const fresh = await computeRanking(ctx, key, period, by, now);
+    cache.set(cacheKey, fresh);
+    return fresh;
+  }
+  if (now - hit.at >= RANKING_TTL_MS) {
+    let busy = refreshing.get(ctx);
+    if (!busy) refreshing.set(ctx, (busy = new Set()));
+    if (!busy.has(cacheKey)) {
+      busy.add(cacheKey);
+      const running = busy;
+      setImmediate(() => {
+        computeRanking(ctx, key, period, by, Date.now())
+          .then((fresh) => cache.set(cacheKey, fresh), () => undefined) // a failed refresh keeps the last one; the next call tries again
+          .finally(() => running.delete(cacheKey));
+      });
+    }
+  }
+  return hit;
 }
 
 export const LEADERBOARD_SIZE = 20;
@@ -342,7 +363,7 @@ export async function leaderboard(ctx: AppContext, viewerId: string, period: 'we
     to: r.to,
     updatedAt: r.at,
     // An opt-out shows at once to the one who opted out; others see it with the next ranking (≤ 1 min).
-    entries: r.entries.filter((e) => !(optedOut && e.promoterId === viewerId)).slice(0, LEADERBOARD_SIZE).map((e) => ({ rank: e.rank, name: maskName(e.name), value: e.value, me: e.promoterId === viewerId })),
+    entries: r.top.filter((e) => !(optedOut && e.promoterId === viewerId)).slice(0, LEADERBOARD_SIZE).map((e) => ({ rank: e.rank, name: maskName(e.name), value: e.value, me: e.promoterId === viewerId })),
     me: { rank: optedOut ? null : (r.rankOf.get(viewerId) ?? null), value: Number(me?.[by] ?? 0), optedOut },
   };
 }
