@@ -115,7 +115,7 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 }
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
-export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications)\.[A-Za-z_]+\b/;
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard)\.[A-Za-z_]+\b/;
 
 /** Staff accounts are never self-registered: made directly, as an installer would. */
 export async function createStaff(ctx: Awaited<ReturnType<typeof startServer>>['ctx'], role: 'operator' | 'admin', account: string, password: string) {

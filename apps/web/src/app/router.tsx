@@ -1,47 +1,89 @@
-import { lazy, Suspense, type ReactNode } from 'react';
-import { Routes, type RouteDef } from '../lib/router';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { currentLocation, matchPath, Routes, type RouteDef } from '../lib/router';
+import { queryClient } from '../lib/query-client';
+import { meQuery } from '../lib/session';
+import { useAppStore } from '../stores/app-store';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
 import { TabLayout } from './layouts/tab-layout';
+import LoginPage from '../features/auth/pages/login-page';
 
-/** Pages load on demand: a first visit to sign-in downloads only what sign-in needs. */
-const LoginPage = lazy(() => import('../features/auth/pages/login-page'));
-const RegisterPage = lazy(() => import('../features/auth/pages/register-page'));
-const PendingPage = lazy(() => import('../features/auth/pages/pending-page'));
-const HomePage = lazy(() => import('../features/home/pages/home-page'));
-const PromotePage = lazy(() => import('../features/promote/pages/promote-page'));
-const CampaignPage = lazy(() => import('../features/promote/pages/campaign-page'));
-const LinksPage = lazy(() => import('../features/promote/pages/links-page'));
-const NewLinkPage = lazy(() => import('../features/promote/pages/new-link-page'));
-const LinkPage = lazy(() => import('../features/promote/pages/link-page'));
-const PosterPage = lazy(() => import('../features/promote/pages/poster-page'));
-const WalletPage = lazy(() => import('../features/wallet/pages/wallet-page'));
-const CommissionsPage = lazy(() => import('../features/wallet/pages/commissions-page'));
-const CommissionPage = lazy(() => import('../features/wallet/pages/commission-page'));
-const WithdrawPage = lazy(() => import('../features/withdrawals/pages/withdraw-page'));
-const WithdrawalsPage = lazy(() => import('../features/withdrawals/pages/withdrawals-page'));
-const WithdrawalPage = lazy(() => import('../features/withdrawals/pages/withdrawal-page'));
-const PayoutAccountsPage = lazy(() => import('../features/withdrawals/pages/payout-accounts-page'));
-const NotificationsPage = lazy(() => import('../features/notifications/pages/notifications-page'));
-const TeamPage = lazy(() => import('../features/team/pages/team-page'));
-const MePage = lazy(() => import('../features/me/pages/me-page'));
-const ProfilePage = lazy(() => import('../features/me/pages/profile-page'));
-const LanguagePage = lazy(() => import('../features/me/pages/language-page'));
-const PasswordPage = lazy(() => import('../features/me/pages/password-page'));
-const DevicesPage = lazy(() => import('../features/me/pages/devices-page'));
-const AboutPage = lazy(() => import('../features/me/pages/about-page'));
-const UsersPage = lazy(() => import('../features/admin/pages/users-page'));
-const SettingsPage = lazy(() => import('../features/admin/pages/settings-page'));
-const AdminCampaignsPage = lazy(() => import('../features/admin/pages/campaigns-page'));
-const AdminCampaignPage = lazy(() => import('../features/admin/pages/campaign-page'));
-const EnrollmentsPage = lazy(() => import('../features/admin/pages/enrollments-page'));
-const ConversionsPage = lazy(() => import('../features/admin/pages/conversions-page'));
-const CommissionsReviewPage = lazy(() => import('../features/admin/pages/commissions-page'));
-const AdminWithdrawalsPage = lazy(() => import('../features/admin/pages/withdrawals-page'));
-const AdminWithdrawalPage = lazy(() => import('../features/admin/pages/withdrawal-page'));
-const ApiKeysPage = lazy(() => import('../features/admin/pages/api-keys-page'));
-const LedgerCheckPage = lazy(() => import('../features/admin/pages/ledger-check-page'));
+type PageModule = Promise<{ default: ComponentType }>;
+const pageLoaders = new Map<ComponentType, () => PageModule>();
+
+/**
+ * React.lazy, remembering how to load the page so it can be fetched ahead (preloadOpeningPage).
+ * A page whose module has already arrived renders at once: React.lazy would suspend for a tick
+ * even then, and React 19 keeps a fallback it has shown for at least 300 ms.
+ */
+function page(load: () => PageModule): ComponentType {
+  let pending: PageModule | null = null;
+  let loaded: ComponentType | null = null;
+  const once = () =>
+    (pending ??= load().then(
+      (m) => ((loaded = m.default), m),
+      (error: unknown) => ((pending = null), Promise.reject(error)),
+    ));
+  const Lazy = lazy(once);
+  function Page() {
+    // Chosen once per mount: switching from Lazy to the module later would remount the page.
+    const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
+    return <Component />;
+  }
+  pageLoaders.set(Page, once);
+  return Page;
+}
+
+/**
+ * Pages load on demand, except sign-in: it is where every first visit lands, and in the entry it
+ * costs no extra round trips (its form pieces are shared by most other pages anyway).
+ */
+const RegisterPage = page(() => import('../features/auth/pages/register-page'));
+const PendingPage = page(() => import('../features/auth/pages/pending-page'));
+/** Home with the announcements list in its slot (features do not import each other; the app composes them). */
+const HomePage = page(() =>
+  Promise.all([import('../features/home/pages/home-page'), import('../features/announcements/components/announcement-list')]).then(([home, an]) => {
+    const Home = home.default;
+    const AnnouncementList = an.AnnouncementList;
+    return { default: function HomeWithAnnouncements() { return <Home announcements={<AnnouncementList />} />; } };
+  }),
+);
+const PromotePage = page(() => import('../features/promote/pages/promote-page'));
+const CampaignPage = page(() => import('../features/promote/pages/campaign-page'));
+const LinksPage = page(() => import('../features/promote/pages/links-page'));
+const NewLinkPage = page(() => import('../features/promote/pages/new-link-page'));
+const LinkPage = page(() => import('../features/promote/pages/link-page'));
+const PosterPage = page(() => import('../features/promote/pages/poster-page'));
+const WalletPage = page(() => import('../features/wallet/pages/wallet-page'));
+const CommissionsPage = page(() => import('../features/wallet/pages/commissions-page'));
+const CommissionPage = page(() => import('../features/wallet/pages/commission-page'));
+const WithdrawPage = page(() => import('../features/withdrawals/pages/withdraw-page'));
+const WithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawals-page'));
+const WithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-page'));
+const PayoutAccountsPage = page(() => import('../features/withdrawals/pages/payout-accounts-page'));
+const NotificationsPage = page(() => import('../features/notifications/pages/notifications-page'));
+const TeamPage = page(() => import('../features/team/pages/team-page'));
+const LeaderboardPage = page(() => import('../features/leaderboard/pages/leaderboard-page'));
+const MePage = page(() => import('../features/me/pages/me-page'));
+const ProfilePage = page(() => import('../features/me/pages/profile-page'));
+const LanguagePage = page(() => import('../features/me/pages/language-page'));
+const PasswordPage = page(() => import('../features/me/pages/password-page'));
+const DevicesPage = page(() => import('../features/me/pages/devices-page'));
+const AboutPage = page(() => import('../features/me/pages/about-page'));
+const UsersPage = page(() => import('../features/admin/pages/users-page'));
+const SettingsPage = page(() => import('../features/admin/pages/settings-page'));
+const AdminCampaignsPage = page(() => import('../features/admin/pages/campaigns-page'));
+const AdminCampaignPage = page(() => import('../features/admin/pages/campaign-page'));
+const EnrollmentsPage = page(() => import('../features/admin/pages/enrollments-page'));
+const ConversionsPage = page(() => import('../features/admin/pages/conversions-page'));
+const CommissionsReviewPage = page(() => import('../features/admin/pages/commissions-page'));
+const AdminWithdrawalsPage = page(() => import('../features/admin/pages/withdrawals-page'));
+const AdminWithdrawalPage = page(() => import('../features/admin/pages/withdrawal-page'));
+const ApiKeysPage = page(() => import('../features/admin/pages/api-keys-page'));
+const LedgerCheckPage = page(() => import('../features/admin/pages/ledger-check-page'));
+const AdminAnnouncementsPage = page(() => import('../features/admin/pages/announcements-page'));
+const AdminAnnouncementPage = page(() => import('../features/admin/pages/announcement-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -68,6 +110,7 @@ export const routes: RouteDef[] = [
   { path: '/payout-accounts', page: PayoutAccountsPage, layouts: signedIn },
   { path: '/notifications', page: NotificationsPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
+  { path: '/leaderboard', page: LeaderboardPage, layouts: signedIn },
   { path: '/me', page: MePage, layouts: tabs },
   { path: '/me/profile', page: ProfilePage, layouts: signedIn },
   { path: '/me/language', page: LanguagePage, layouts: signedIn },
@@ -87,7 +130,30 @@ export const routes: RouteDef[] = [
   { path: '/admin/withdrawals/:id', page: AdminWithdrawalPage, layouts: staff },
   { path: '/admin/api-keys', page: ApiKeysPage, layouts: admins },
   { path: '/admin/ledger-check', page: LedgerCheckPage, layouts: admins },
+  { path: '/admin/announcements', page: AdminAnnouncementsPage, layouts: staff },
+  // Before `:id`, which would match "new" too.
+  { path: '/admin/announcements/new', page: AdminAnnouncementPage, layouts: staff },
+  { path: '/admin/announcements/:id', page: AdminAnnouncementPage, layouts: staff },
 ];
+
+/**
+ * Starts downloading the page the app opens on (and, for a signed-in page, the session check)
+ * while the entry is still loading the reader's language, instead of after the first render
+ * finds them: one round trip less before the first screen. A signed-in page is only fetched ahead
+ * when a user is remembered on this device; anyone else is on the way to sign-in (in the entry).
+ */
+export function preloadOpeningPage(pathname: string) {
+  const route = routes.find((r) => matchPath(r.path, pathname)) ?? routes.find((r) => r.path === '/');
+  if (!route) return;
+  const signedIn = route.layouts?.includes(RequireAuth) ?? false;
+  if (signedIn && useAppStore.getState().user === null) return;
+  // A failed download is tried again, and reported, when React renders the page.
+  pageLoaders.get(route.page)?.().catch(() => undefined);
+  if (signedIn) void queryClient.prefetchQuery(meQuery);
+}
+
+// After the entry's modules have run (main.tsx has configured the API client by then).
+if (typeof window !== 'undefined' && import.meta.env.PROD) queueMicrotask(() => preloadOpeningPage(currentLocation().pathname));
 
 export function AppRoutes(): ReactNode {
   return (

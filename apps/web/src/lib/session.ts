@@ -2,6 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@pa/shared';
 import { api } from './api-client';
+import { clearUserCaches } from './user-cache';
 import { useAppStore } from '../stores/app-store';
 
 export const meQuery = queryOptions({
@@ -32,6 +33,7 @@ export function useSignOut(everywhere = false) {
     onSettled: () => {
       setUser(null);
       queryClient.clear();
+      clearUserCaches();
     },
   });
 }

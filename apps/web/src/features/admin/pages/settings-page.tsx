@@ -1,4 +1,4 @@
-import { Radio, Space, Toast } from 'antd-mobile';
+import { Radio, Space, Switch, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { RegistrationMode } from '@pa/shared';
 import { PageNav } from '../../../components/page-nav';
@@ -6,6 +6,7 @@ import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
 import { useSettings, useUpdateSettings } from '../api/settings';
 import { WithdrawalSettingsForm } from '../components/withdrawal-settings-form';
+import '../settings.css';
 
 const MODES: RegistrationMode[] = ['open', 'approval', 'invite-only'];
 
@@ -42,6 +43,29 @@ export default function SettingsPage() {
             </Radio.Group>
           </section>
           {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm settings={settings.data} /> : null}
+          <section className="card" aria-labelledby="settings-leaderboard-title">
+            <h2 id="settings-leaderboard-title">{t('leaderboard.adminTitle')}</h2>
+            <div className="settings-switch-row">
+              <div className="settings-switch-text">
+                <p id="settings-leaderboard-label" className="radio-title">{t('leaderboard.adminSwitch')}</p>
+                <p className="radio-desc">{t('leaderboard.adminHelp')}</p>
+              </div>
+              <Switch
+                checked={settings.data.leaderboardEnabled}
+                loading={update.isPending && update.variables?.leaderboardEnabled !== undefined}
+                aria-labelledby="settings-leaderboard-label"
+                data-testid="settings-leaderboard"
+                onChange={async (enabled) => {
+                  try {
+                    await update.mutateAsync({ leaderboardEnabled: enabled });
+                    Toast.show({ icon: 'success', content: t('app.saved') });
+                  } catch (error) {
+                    Toast.show({ content: errorText(t, error) });
+                  }
+                }}
+              />
+            </div>
+          </section>
         </>
       )}
     </div>

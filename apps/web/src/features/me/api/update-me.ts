@@ -1,12 +1,17 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MePatch, User } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { useRememberUser } from '../../../lib/session';
 
 export function useUpdateMe() {
   const remember = useRememberUser();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (patch: MePatch) => api<{ user: User }>('PATCH', 'me', patch),
-    onSuccess: ({ user }) => remember(user),
+    onSuccess: ({ user }, patch) => {
+      remember(user);
+      // Opting in or out changes the ranking at once (the server forgets its cached one).
+      if (patch.leaderboardOptOut !== undefined) void queryClient.invalidateQueries({ queryKey: ['leaderboard'] });
+    },
   });
 }

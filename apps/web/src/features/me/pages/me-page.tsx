@@ -1,10 +1,12 @@
-import { Badge, Button, Dialog, List } from 'antd-mobile';
-import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SetOutline, ShopbagOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
+import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { useMe, useSignOut } from '../../../lib/session';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
+import { useUpdateMe } from '../api/update-me';
 
 export default function MePage() {
   const { t, i18n } = useTranslation();
@@ -13,6 +15,7 @@ export default function MePage() {
   const signOut = useSignOut(false);
   const signOutAll = useSignOut(true);
   const unread = useUnreadCount(me.data?.role === 'promoter').data ?? 0;
+  const updateMe = useUpdateMe();
 
   if (me.isPending) return <PageLoading />;
   if (me.isError) return <PageError error={me.error} onRetry={() => me.refetch()} />;
@@ -45,6 +48,32 @@ export default function MePage() {
           <List.Item prefix={<LinkOutline />} onClick={() => navigate('/links')} data-testid="me-links">{t('me.links')}</List.Item>
         </List>
       ) : null}
+      {user.role === 'promoter' ? (
+        <List className="me-list" header={t('leaderboard.title')}>
+          <List.Item prefix={<StarOutline />} onClick={() => navigate('/leaderboard')} data-testid="me-leaderboard">{t('leaderboard.open')}</List.Item>
+          <List.Item
+            description={t('leaderboard.meSwitchHelp')}
+            extra={
+              <Switch
+                checked={!user.leaderboardOptOut}
+                loading={updateMe.isPending}
+                aria-label={t('leaderboard.meSwitch')}
+                data-testid="me-leaderboard-visible"
+                onChange={async (visible) => {
+                  try {
+                    await updateMe.mutateAsync({ leaderboardOptOut: !visible });
+                    Toast.show({ icon: 'success', content: t('app.saved') });
+                  } catch (error) {
+                    Toast.show({ content: errorText(t, error) });
+                  }
+                }}
+              />
+            }
+          >
+            {t('leaderboard.meSwitch')}
+          </List.Item>
+        </List>
+      ) : null}
       <List className="me-list">
         <List.Item prefix={<UserOutline />} onClick={() => navigate('/me/profile')}>{t('me.profile')}</List.Item>
         <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
@@ -63,6 +92,7 @@ export default function MePage() {
           <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/admin/conversions')} data-testid="me-conversions">{t('me.conversions')}</List.Item>
           <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/commissions')} data-testid="me-commissions-review">{t('me.commissionsReview')}</List.Item>
           <List.Item prefix={<ReceivePaymentOutline />} onClick={() => navigate('/admin/withdrawals')} data-testid="me-withdrawals-review">{t('withdrawalsAdmin.menu')}</List.Item>
+          <List.Item prefix={<SoundOutline />} onClick={() => navigate('/admin/announcements')} data-testid="me-announcements">{t('me.announcements')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<KeyOutline />} onClick={() => navigate('/admin/api-keys')} data-testid="me-api-keys">{t('me.apiKeys')}</List.Item> : null}
           {user.role === 'admin' ? <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/ledger-check')} data-testid="me-ledger-check">{t('me.ledgerCheck')}</List.Item> : null}
         </List>

@@ -1,0 +1,37 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { StatsOverview } from '@pa/shared';
+import { api } from '../../../lib/api-client';
+import type { HomeRange } from '../lib/figures';
+import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
+
+export const getOverview = (range: HomeRange, signal?: AbortSignal) => api<StatsOverview>('GET', `stats/overview?range=${range}`, undefined, { signal });
+
+/**
+ * Home in one call. Keyed by language (top links carry localized campaign names). Money is always
+ * refetched when Home opens; each answer is also saved on the device (per user) so the next visit
+ * shows the last figures at once, marked as saved, while the fresh ones load.
+ */
+export const overviewQuery = (userId: string, range: HomeRange, locale: string) =>
+  queryOptions({
+    queryKey: ['stats', 'overview', userId, range, locale] as const,
+    queryFn: async ({ signal }) => {
+      const data = await getOverview(range, signal);
+      writeCachedOverview(userId, range, data);
+      return data;
+    },
+    staleTime: 0,
+  });
+
+/**
+ * The overview, with the figures saved on this device as placeholder while it loads (`saved`
+ * says when they were saved; they stay on screen, marked, if loading fails).
+ */
+export function useOverview(userId: string, range: HomeRange, locale: string) {
+  // Read once per range: the entry is rewritten by every successful fetch.
+  const saved = useMemo(() => readCachedOverview(userId, range), [userId, range]);
+  const query = useQuery({ ...overviewQuery(userId, range, locale), placeholderData: saved?.data });
+  const data = query.data ?? (query.isError ? saved?.data : undefined);
+  const showingSaved = data !== undefined && (query.isPlaceholderData || (query.isError && query.data === undefined));
+  return { query, data, saved: showingSaved ? saved : null };
+}

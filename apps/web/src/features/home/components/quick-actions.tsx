@@ -1,0 +1,24 @@
+import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Link } from '../../../lib/router';
+
+/** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard. */
+export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) {
+  const { t } = useTranslation();
+  const actions = [
+    { id: 'poster', to: posterLinkId ? `/poster/${encodeURIComponent(posterLinkId)}` : '/links', icon: <PictureOutline />, label: t('home.actionPoster') },
+    { id: 'links', to: '/links', icon: <LinkOutline />, label: t('home.actionLinks') },
+    { id: 'withdraw', to: '/withdraw', icon: <ReceivePaymentOutline />, label: t('home.actionWithdraw') },
+    { id: 'leaderboard', to: '/leaderboard', icon: <StarOutline />, label: t('home.actionLeaderboard') },
+  ];
+  return (
+    <nav className="quick-actions" aria-label={t('home.quickActions')}>
+      {actions.map((a) => (
+        <Link key={a.id} to={a.to} className="quick-action" data-testid={`action-${a.id}`}>
+          <span className="quick-action-icon" aria-hidden>{a.icon}</span>
+          <span className="quick-action-label">{a.label}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}
