@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Reports the gzip size of the JavaScript a first visit to the sign-in page loads: the entry
- * chunk and its static imports, the lazily loaded sign-in page and its imports, and one locale
+ * chunk and its static imports (the sign-in page is among them), and one locale
  * (the largest of the five, so the figure holds for every language). Fails above the budget.
  */
 import fs from 'node:fs';
@@ -24,7 +24,9 @@ export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
     return acc;
   };
   const gz = (file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
-  const base = closure('src/features/auth/pages/login-page.tsx', closure('index.html'));
+  // The sign-in page is in the entry chunk (app/router.tsx imports it); should it become lazy again, its chunks count too.
+  const base = closure('index.html');
+  if (manifest['src/features/auth/pages/login-page.tsx']) closure('src/features/auth/pages/login-page.tsx', base);
   let worst = null;
   for (const [locale, antd] of Object.entries(LOCALES)) {
     const files = new Set(base);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 
@@ -17,13 +18,85 @@ function appName(name: string | null, version: string): Plugin {
   };
 }
 
+/** The antd-mobile locale pack loaded with each app locale (as in src/i18n/index.ts). */
+const ANTD_PACKS: Record<string, string> = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
+
+/**
+ * Writes preload.json: the files (beyond the entry's) each locale needs. The server names the
+ * reader's in index.html as modulepreload links, so they download alongside the entry instead of
+ * after it has run and asked for them.
+ */
+function preloadLists(): Plugin {
+  return {
+    name: 'pa-preload-lists',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+      const closure = (fileName: string, acc = new Set<string>()): Set<string> => {
+        const chunk = bundle[fileName];
+        if (!chunk || chunk.type !== 'chunk' || acc.has(fileName)) return acc;
+        acc.add(fileName);
+        for (const css of chunk.viteMetadata?.importedCss ?? []) acc.add(css);
+        for (const dep of chunk.imports) closure(dep, acc);
+        return acc;
+      };
+      const entry = chunks.find((c) => c.isEntry);
+      if (!entry) return;
+      const loaded = closure(entry.fileName);
+      const files = (...modules: RegExp[]) => {
+        const out = new Set<string>();
+        for (const re of modules) {
+          // The chunk it starts, else the one it was bundled into (zh-CN is antd-mobile's default, in the entry).
+          const chunk = chunks.find((c) => c.facadeModuleId && re.test(c.facadeModuleId)) ?? chunks.find((c) => c.moduleIds.some((id) => re.test(id)));
+          if (!chunk) this.error(`preload lists: no chunk has ${re}`);
+          for (const f of closure(chunk.fileName)) if (!loaded.has(f)) out.add(f);
+        }
+        return [...out];
+      };
+      const locales = Object.fromEntries(
+        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(new RegExp(`/src/i18n/locales/${locale}\\.json$`), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
+      );
+      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales }) });
+    },
+  };
+}
+
+/**
+ * Writes `.br` and `.gz` next to every compressible file of the build (the server sends them with
+ * Content-Encoding when the browser accepts it; the hashed assets never change, so this is done
+ * once here rather than on every request).
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? (e.name === '.vite' ? [] : walk(path.join(dir, e.name))) : [path.join(dir, e.name)]));
+  return {
+    name: 'pa-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|html|svg|json|webmanifest)$/.test(file)) continue;
+        const source = fs.readFileSync(file);
+        if (source.length < 1024) continue;
+        const br = brotliCompressSync(source, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: source.length } });
+        if (br.length < source.length) fs.writeFileSync(`${file}.br`, br);
+        const gz = gzipSync(source, { level: 9 });
+        if (gz.length < source.length) fs.writeFileSync(`${file}.gz`, gz);
+      }
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const env = loadEnv(mode, process.cwd(), 'VITE_');
   const name = (process.env.VITE_APP_NAME ?? env.VITE_APP_NAME ?? '').trim() || null;
   const version = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')).version as string;
   return {
     base: './',
-    plugins: [react(), appName(name, version)],
+    plugins: [react(), appName(name, version), preloadLists(), precompress()],
     define: { __APP_VERSION__: JSON.stringify(version) },
     build: {
       manifest: true,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, DIALECTS, makeEnv, type TestEnv } from './helpers';
 
@@ -8,10 +9,13 @@ import { Client, DIALECTS, makeEnv, type TestEnv } from './helpers';
 function fakeDist(appName: string | null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-dist-'));
   fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>x</title><script type="module" src="./assets/index-abc123.js"></script>');
+  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html>\n<html>\n  <head>\n    <title>x</title>\n    <script type="module" src="./assets/index-abc123.js"></script>\n  </head>\n</html>');
   fs.writeFileSync(path.join(dir, 'assets/index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dir, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   fs.writeFileSync(path.join(dir, 'app-config.json'), JSON.stringify({ appName, version: '0.1.0' }));
+  fs.writeFileSync(path.join(dir, 'assets/index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+  fs.writeFileSync(path.join(dir, 'assets/fr-abc123.js'), 'export default {}');
+  fs.writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ locales: { fr: ['assets/fr-abc123.js', 'assets/fr-FR-abc123.js'] } }));
   return dir;
 }
 
@@ -44,6 +48,31 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     const asset = await c.request('GET', '/assets/index-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the Brotli copy of an asset to a browser that accepts it, and the file itself to others', async () => {
+    const c = new Client(env.app);
+    const br = await c.request('GET', '/assets/index-abc123.js', undefined, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers.vary).toContain('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const plain = await c.request('GET', '/assets/index-abc123.js', undefined, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+  });
+
+  it("names the reader's locale files in index.html as modulepreload links", async () => {
+    const fr = await new Client(env.app, { locale: 'fr-FR' }).request('GET', '/');
+    expect(fr.headers['cache-control']).toBe('no-store');
+    expect(fr.headers.vary).toContain('Accept-Language');
+    expect(fr.body).toContain('<link rel="modulepreload" crossorigin href="./assets/fr-abc123.js">');
+    expect(fr.body).toContain('<link rel="modulepreload" crossorigin href="./assets/fr-FR-abc123.js">');
+    expect(fr.body.indexOf('fr-abc123.js')).toBeLessThan(fr.body.indexOf('</head>'));
+    const en = await new Client(env.app, { locale: 'en-US' }).request('GET', '/index.html');
+    expect(en.statusCode).toBe(200);
+    expect(en.body).not.toContain('modulepreload');
   });
 
   it('names the app in the manifest: the localized default when VITE_APP_NAME was unset', async () => {

@@ -1,19 +1,30 @@
 /**
  * Serves the built H5 app: hashed assets cached for a year (immutable), index.html never cached,
- * and a web manifest whose name is VITE_APP_NAME or the localized default.
+ * and a web manifest whose name is VITE_APP_NAME or the localized default. The build writes
+ * Brotli and gzip copies of its text files (`.br`, `.gz`); they are sent to browsers that accept
+ * them. index.html names the reader's locale files (from preload.json, written by the build) as
+ * modulepreload links, so they download alongside the entry rather than after it has run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { DEFAULT_APP_NAME, WebManifestSchema } from '@pa/shared';
+import { DEFAULT_APP_NAME, WebManifestSchema, type Locale } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 
 interface BuiltAppConfig {
   appName: string | null;
 }
+
+/** preload.json, written by the build: each locale's files beyond the entry's, relative to the build folder. */
+interface PreloadLists {
+  locales: Partial<Record<Locale, string[]>>;
+}
+
+const preloadLink = (file: string) =>
+  file.endsWith('.css') ? `<link rel="preload" as="style" crossorigin href="./${file}">` : `<link rel="modulepreload" crossorigin href="./${file}">`;
 
 export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
   const root = ctx.config.webDist;
@@ -27,6 +38,32 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
   } catch {
     // An older build without app-config.json: localized default names.
   }
+
+  // Read again when the build changes (a rebuild while the server runs replaces the hashed files).
+  let index: { mtimeMs: number; html: string; preload: PreloadLists } | null = null;
+  const builtIndex = () => {
+    const file = path.join(root, 'index.html');
+    const { mtimeMs } = fs.statSync(file);
+    if (index?.mtimeMs !== mtimeMs) {
+      let preload: PreloadLists = { locales: {} };
+      try {
+        preload = JSON.parse(fs.readFileSync(path.join(root, 'preload.json'), 'utf8')) as PreloadLists;
+      } catch {
+        // An older build without preload.json: index.html as built.
+      }
+      index = { mtimeMs, html: fs.readFileSync(file, 'utf8'), preload };
+    }
+    return index;
+  };
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { html, preload } = builtIndex();
+    // The app picks the locale the same way (unless one was chosen on this device).
+    const files = preload.locales[requestLocale(request)] ?? [];
+    reply.header('Cache-Control', 'no-store').header('Vary', 'Accept-Language').type('text/html; charset=utf-8');
+    return html.replace(/(\s*)<\/head>/, (_, space: string) => `${files.map((f) => `${space}  ${preloadLink(f)}`).join('')}${space}</head>`);
+  };
+  app.get('/', { schema: { hide: true } }, sendIndex);
+  app.get('/index.html', { schema: { hide: true } }, sendIndex);
 
   app.withTypeProvider<ZodTypeProvider>().get('/manifest.webmanifest', { schema: { hide: true, response: { 200: WebManifestSchema } } }, async (request, reply) => {
     const locale = requestLocale(request);
@@ -54,8 +91,11 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
     prefix: '/',
     cacheControl: false,
     index: ['index.html'],
+    preCompressed: true,
     setHeaders(res, filePath) {
-      const rel = path.relative(root, filePath);
+      // filePath is the file actually sent: `index.html.br` stands for index.html.
+      const rel = path.relative(root, filePath).replace(/\.(br|gz)$/, '');
+      res.setHeader('Vary', 'Accept-Encoding');
       if (rel.startsWith(`assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
       else if (rel === 'index.html') res.setHeader('Cache-Control', 'no-store');
       else res.setHeader('Cache-Control', 'no-cache');
