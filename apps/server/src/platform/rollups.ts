@@ -48,11 +48,18 @@ interface PeriodRow {
 
 const zeros = (): Record<RollupColumn, number> => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
 
+const periodMemo = new Map<string, [string, string]>();
 /** The leaderboard periods of a day: its week (Monday-based, keyed by the Monday) and its month. */
 export function periodsOf(day: string): [week: string, month: string] {
-  const t = Date.parse(`${day}T00:00:00Z`);
-  const weekday = (new Date(t).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
-  return [`w:${new Date(t - weekday * 86_400_000).toISOString().slice(0, 10)}`, `m:${day.slice(0, 7)}`];
+  let periods = periodMemo.get(day);
+  if (!periods) {
+    const t = Date.parse(`${day}T00:00:00Z`);
+    const weekday = (new Date(t).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
+    periods = [`w:${new Date(t - weekday * 86_400_000).toISOString().slice(0, 10)}`, `m:${day.slice(0, 7)}`];
+    if (periodMemo.size > 10_000) periodMemo.clear();
+    periodMemo.set(day, periods);
+  }
+  return periods;
 }
 
 /** Deltas for one transaction, merged by key. */
@@ -87,7 +94,19 @@ export class Rollups {
 
   /** Folds another transaction's deltas into this one (the group commit merges its deliveries'). */
   merge(other: Rollups) {
-    for (const r of other.daily.values()) this.add(r.promoterId, r.day, r.campaignId, r.linkId, r.values);
+    for (const [key, r] of other.daily) {
+      const mine = this.daily.get(key);
+      if (!mine) this.daily.set(key, r);
+      else for (const c of ROLLUP_COLUMNS) mine.values[c] += r.values[c];
+    }
+    for (const [key, p] of other.periods) {
+      const mine = this.periods.get(key);
+      if (!mine) this.periods.set(key, p);
+      else {
+        mine.earnings += p.earnings;
+        mine.conversions += p.conversions;
+      }
+    }
   }
 
   get empty() {
