@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber } from '../src/lib/format';
+import { dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, numberFormat } from '../src/lib/format';
 
 describe('money, numbers and dates through Intl', () => {
   it('formats integer minor units exactly, per locale', () => {
@@ -28,5 +28,23 @@ describe('money, numbers and dates through Intl', () => {
     expect(formatDate(day, 'zh-Hans', 'UTC')).toBe('2026年11月22日');
     expect(formatDate(day, 'en', 'UTC')).toBe('Nov 22, 2026');
     expect(formatDate(day, 'es', 'UTC')).toBe('22 nov 2026');
+  });
+
+  it('writes times of day in the reader’s language, 24-hour for Chinese readers', () => {
+    const at = Date.UTC(2026, 10, 22, 17, 5);
+    expect(formatTime(at, 'zh-Hans', 'UTC')).toBe('17:05');
+    expect(formatTime(at, 'en', 'UTC').replace(/\s/g, ' ')).toBe('5:05 PM');
+    expect(formatTime(at, 'fr', 'UTC')).toBe('17:05');
+  });
+
+  it('makes each formatter once per locale and options (a screen of figures does not pay for one per value)', () => {
+    expect(numberFormat('en', { style: 'percent', maximumFractionDigits: 1 })).toBe(numberFormat('en', { style: 'percent', maximumFractionDigits: 1 }));
+    expect(numberFormat('en', { style: 'percent' })).not.toBe(numberFormat('fr', { style: 'percent' }));
+    expect(numberFormat('en', { style: 'percent', maximumFractionDigits: 0 })).not.toBe(numberFormat('en', { style: 'percent', maximumFractionDigits: 1 }));
+    expect(dateTimeFormat('es', { dateStyle: 'medium' })).toBe(dateTimeFormat('es', { dateStyle: 'medium' }));
+    expect(minorUnitDigits('CNY')).toBe(2);
+    expect(minorUnitDigits('JPY')).toBe(0);
+    expect(minorUnitDigits('BHD')).toBe(3);
+    expect(formatMoney(1234, 'BHD', 'en').replace(/\s/g, ' ')).toBe('BHD 1.234');
   });
 });

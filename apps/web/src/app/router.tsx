@@ -1,23 +1,38 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { prefetchOverview } from '../features/home/api/get-overview';
+import { lastRange } from '../features/home/lib/range';
+import { browserLocale } from '../i18n';
+import { warmFormatters } from '../lib/format';
 import { currentLocation, matchPath, Routes, type RouteDef } from '../lib/router';
 import { queryClient } from '../lib/query-client';
 import { meQuery } from '../lib/session';
+import { unreadCountQuery } from '../lib/unread';
 import { useAppStore } from '../stores/app-store';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
 import { TabLayout } from './layouts/tab-layout';
 import LoginPage from '../features/auth/pages/login-page';
+/*
+ * The styles of Home's first screen are part of the entry's stylesheet (about 2 KB compressed):
+ * Home is where signed-in people land, and its code then comes without a stylesheet of its own
+ * to fetch and insert first.
+ */
+import '../components/pull-to-refresh.css';
+import '../features/announcements/components/announcement-list.css';
+import '../features/home/home.css';
 
 type PageModule = Promise<{ default: ComponentType }>;
 const pageLoaders = new Map<ComponentType, () => PageModule>();
+const pageData = new Map<ComponentType, () => void>();
 
 /**
- * React.lazy, remembering how to load the page so it can be fetched ahead (preloadOpeningPage).
- * A page whose module has already arrived renders at once: React.lazy would suspend for a tick
- * even then, and React 19 keeps a fallback it has shown for at least 300 ms.
+ * React.lazy, remembering how to load the page so it can be fetched ahead (preloadOpeningPage),
+ * with `prefetch` starting the page's first requests at the same time (rather than once its code
+ * has arrived and rendered). A page whose module has already arrived renders at once: React.lazy
+ * would suspend for a tick even then, and React 19 keeps a fallback it has shown for at least 300 ms.
  */
-function page(load: () => PageModule): ComponentType {
+function page(load: () => PageModule, prefetch?: () => void): ComponentType {
   let pending: PageModule | null = null;
   let loaded: ComponentType | null = null;
   const once = () =>
@@ -32,7 +47,25 @@ function page(load: () => PageModule): ComponentType {
     return <Component />;
   }
   pageLoaders.set(Page, once);
+  if (prefetch) pageData.set(Page, prefetch);
   return Page;
+}
+
+/** The language the app is about to load (main.tsx picks it the same way). */
+const openingLocale = () => useAppStore.getState().locale ?? browserLocale();
+
+/**
+ * What a promoter's Home shows first (staff see no figures): the figures of the range last
+ * picked, in the language the app is about to load, and the unread count (the bell), each from a
+ * task of its own. Keys and options are the ones Home itself uses, so Home finds them in flight.
+ * The announcements are below the fold: Home's lower part asks for them once the first screen
+ * is shown, rather than sharing the network with what that screen needs.
+ */
+function prefetchHome() {
+  const { user } = useAppStore.getState();
+  if (user?.role !== 'promoter') return;
+  void prefetchOverview(queryClient, user.id, lastRange(), openingLocale());
+  setTimeout(() => void queryClient.prefetchQuery(unreadCountQuery), 0);
 }
 
 /**
@@ -41,14 +74,8 @@ function page(load: () => PageModule): ComponentType {
  */
 const RegisterPage = page(() => import('../features/auth/pages/register-page'));
 const PendingPage = page(() => import('../features/auth/pages/pending-page'));
-/** Home with the announcements list in its slot (features do not import each other; the app composes them). */
-const HomePage = page(() =>
-  Promise.all([import('../features/home/pages/home-page'), import('../features/announcements/components/announcement-list')]).then(([home, an]) => {
-    const Home = home.default;
-    const AnnouncementList = an.AnnouncementList;
-    return { default: function HomeWithAnnouncements() { return <Home announcements={<AnnouncementList />} />; } };
-  }),
-);
+/** Home with the announcements list in its slot; its first data is asked for alongside (prefetchHome). */
+const HomePage = page(() => import('./home-with-announcements'), prefetchHome);
 const PromotePage = page(() => import('../features/promote/pages/promote-page'));
 const CampaignPage = page(() => import('../features/promote/pages/campaign-page'));
 const LinksPage = page(() => import('../features/promote/pages/links-page'));
@@ -137,10 +164,16 @@ export const routes: RouteDef[] = [
 ];
 
 /**
- * Starts downloading the page the app opens on (and, for a signed-in page, the session check)
- * while the entry is still loading the reader's language, instead of after the first render
- * finds them: one round trip less before the first screen. A signed-in page is only fetched ahead
- * when a user is remembered on this device; anyone else is on the way to sign-in (in the entry).
+ * Starts downloading the page the app opens on (and, for a signed-in page, the session check and
+ * the page's own first requests) while the entry is still loading the reader's language, instead
+ * of after the first render finds them: one round trip less before the first screen. A signed-in
+ * page is only fetched ahead when a user is remembered on this device; anyone else is on the way
+ * to sign-in (in the entry).
+ *
+ * Called while the entry's modules run. The page's code is asked for as soon as they have run (a
+ * microtask): it is the largest download. Its data follows from tasks of their own (the first
+ * timers set, so they run before main.tsx's start-up; main.tsx has configured the API client by
+ * then), rather than lengthening the entry's task, which the code request would wait for.
  */
 export function preloadOpeningPage(pathname: string) {
   const route = routes.find((r) => matchPath(r.path, pathname)) ?? routes.find((r) => r.path === '/');
@@ -148,12 +181,16 @@ export function preloadOpeningPage(pathname: string) {
   const signedIn = route.layouts?.includes(RequireAuth) ?? false;
   if (signedIn && useAppStore.getState().user === null) return;
   // A failed download is tried again, and reported, when React renders the page.
-  pageLoaders.get(route.page)?.().catch(() => undefined);
-  if (signedIn) void queryClient.prefetchQuery(meQuery);
+  queueMicrotask(() => void pageLoaders.get(route.page)?.().catch(() => undefined));
+  if (!signedIn) return;
+  setTimeout(() => void queryClient.prefetchQuery(meQuery), 0);
+  const prefetch = pageData.get(route.page);
+  if (prefetch) setTimeout(prefetch, 0);
+  // Signed-in pages show money and dates: their first formatters are made while all that loads.
+  warmFormatters(openingLocale());
 }
 
-// After the entry's modules have run (main.tsx has configured the API client by then).
-if (typeof window !== 'undefined' && import.meta.env.PROD) queueMicrotask(() => preloadOpeningPage(currentLocation().pathname));
+if (typeof window !== 'undefined' && import.meta.env.PROD) preloadOpeningPage(currentLocation().pathname);
 
 export function AppRoutes(): ReactNode {
   return (

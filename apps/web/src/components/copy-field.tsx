@@ -1,4 +1,4 @@
-import { Button, Toast } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../lib/clipboard';
 
@@ -21,7 +21,9 @@ export function CopyField({ label, value, buttonLabel, testId }: { label: string
         color="primary"
         fill="outline"
         onClick={async () => {
-          const ok = await copyText(value);
+          // Copied at once (within the tap); the toast's code (with its animation library) only
+          // loads now, so pages showing a copy field (Home) do not wait for it.
+          const [ok, { default: Toast }] = await Promise.all([copyText(value), import('antd-mobile/es/components/toast')]);
           Toast.show({ content: ok ? t('app.copied') : t('app.copyFailed'), icon: ok ? 'success' : undefined });
         }}
       >

@@ -1,23 +1,37 @@
 import { Button } from 'antd-mobile';
-import { SoundOutline } from 'antd-mobile-icons';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../lib/format';
 import { HOME_ANNOUNCEMENTS, useAnnouncements, type Announcement } from '../api/get-announcements';
+import { SoundOutline } from './icons';
 import './announcement-list.css';
 
-/** Whether the collapsed body hides text (measured, so a short body gets no "more" button). */
+/**
+ * Whether the collapsed body hides text (measured, so a short body gets no "more" button).
+ * Measured when a ResizeObserver reports, that is once the browser has laid the page out anyway
+ * (and before it paints): reading the size straight after rendering would make it lay out the
+ * whole of Home there and then, inside the render's task (a long task while Home loads).
+ */
 function useOverflows(body: string, expanded: boolean) {
   const ref = useRef<HTMLParagraphElement>(null);
   const [overflows, setOverflows] = useState(false);
+  // A layout effect only to start observing before the first paint; nothing is read here.
   useLayoutEffect(() => {
     const el = ref.current;
     // While expanded nothing is clipped; keep what was measured collapsed so "less" stays.
     if (!el || expanded) return;
-    const check = () => setOverflows(el.scrollHeight > el.clientHeight + 1);
-    check();
-    if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(check);
+    const measure = () => el.scrollHeight > el.clientHeight + 1;
+    if (typeof ResizeObserver === 'undefined') {
+      setOverflows(measure());
+      return;
+    }
+    // Reports once when observing starts too (the first measure), before that frame is painted:
+    // applied at once, the "more" button shows in the same frame (nothing moves afterwards).
+    const observer = new ResizeObserver(() => {
+      const value = measure();
+      flushSync(() => setOverflows(value));
+    });
     observer.observe(el);
     return () => observer.disconnect();
   }, [body, expanded]);

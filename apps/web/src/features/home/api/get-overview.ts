@@ -1,27 +1,45 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { hashKey, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { StatsOverview } from '@pa/shared';
 import { api } from '../../../lib/api-client';
-import type { HomeRange } from '../lib/figures';
+import type { HomeRange } from '../lib/range';
 import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
 
-export const getOverview = (range: HomeRange, signal?: AbortSignal) => api<StatsOverview>('GET', `stats/overview?range=${range}`, undefined, { signal });
+/** In `locale` (top links carry localized campaign names), also when asked before the app's language is set up. */
+export const getOverview = (range: HomeRange, locale: string, signal?: AbortSignal) =>
+  api<StatsOverview>('GET', `stats/overview?range=${range}`, undefined, { signal, headers: { 'accept-language': locale } });
+
+/** The figures asked for ahead of Home's code, as the app opened on Home (prefetchOverview); null once Home has mounted. */
+let askedForOpening: string | null = null;
 
 /**
  * Home in one call. Keyed by language (top links carry localized campaign names). Money is always
- * refetched when Home opens; each answer is also saved on the device (per user) so the next visit
- * shows the last figures at once, marked as saved, while the fresh ones load.
+ * refetched when Home opens — unless the app has just asked for it ahead of Home's code, as it
+ * opened on Home (prefetchOverview); each answer is also saved on the device (per user) so the
+ * next visit shows the last figures at once, marked as saved, while the fresh ones load.
  */
 export const overviewQuery = (userId: string, range: HomeRange, locale: string) =>
   queryOptions({
     queryKey: ['stats', 'overview', userId, range, locale] as const,
     queryFn: async ({ signal }) => {
-      const data = await getOverview(range, signal);
+      const data = await getOverview(range, locale, signal);
       writeCachedOverview(userId, range, data);
       return data;
     },
     staleTime: 0,
+    refetchOnMount: (query) => {
+      if (query.queryHash !== askedForOpening) return true;
+      askedForOpening = null;
+      return false;
+    },
   });
+
+/** Asks for the figures Home opens on while its code loads (app/router.tsx); Home's first mount then does not ask again. */
+export function prefetchOverview(client: QueryClient, userId: string, range: HomeRange, locale: string) {
+  const options = overviewQuery(userId, range, locale);
+  askedForOpening = hashKey(options.queryKey);
+  return client.prefetchQuery(options);
+}
 
 /**
  * The overview, with the figures saved on this device as placeholder while it loads (`saved`

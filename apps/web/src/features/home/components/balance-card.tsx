@@ -1,8 +1,8 @@
-import { RightOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
 import { formatMoney } from '../../../lib/format';
 import { Link } from '../../../lib/router';
+import { RightOutline } from './icons';
 
 /** Available balance, big; pending and withdrawing below. The whole card opens the wallet. */
 export function BalanceCard({ wallet, currency }: { wallet: StatsOverview['wallet']; currency: string }) {

@@ -1,6 +1,6 @@
-import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../../lib/router';
+import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
 
 /** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard. */
 export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) {

@@ -1,12 +1,13 @@
 /**
- * The trend chart: one figure per day as bars, drawn as plain SVG (no chart library). Loaded
- * lazily (its own chunk), so Home's figures show before it. Tapping a day shows its value; the
- * same values are in a visually hidden table for screen readers.
+ * The trend chart: one figure per day as bars, drawn as plain SVG (no chart library). Part of
+ * Home's file (a few KB): as a file of its own it was only asked for once Home had rendered, one
+ * more round trip before the chart showed. Tapping a day shows its value; the same values are in
+ * a visually hidden table for screen readers.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { formatMoney, formatNumber, minorUnitDigits } from '../../../lib/format';
+import { dateTimeFormat, formatMoney, formatNumber, minorUnitDigits, numberFormat } from '../../../lib/format';
 import { axisTicks, barLayout, labelIndexes } from '../lib/chart-scale';
 
 export type TrendMetric = 'earnings' | 'clicks';
@@ -20,11 +21,11 @@ const dayDate = (day: string) => new Date(`${day}T12:00:00Z`);
 
 /** A day key (already in the installation's zone) as a short date in the reader's locale. */
 export function shortDay(day: string, locale: string) {
-  return new Intl.DateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(dayDate(day));
+  return dateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(dayDate(day));
 }
 
 function longDay(day: string, locale: string) {
-  const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(dayDate(day));
+  const f = (o: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(dayDate(day));
   // Chinese runs date and weekday together ("11月22日周日"); a space reads better.
   if (locale.startsWith('zh')) return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
   return f({ weekday: 'short', month: 'short', day: 'numeric' });
@@ -35,7 +36,7 @@ function axisMoney(minor: number, currency: string, locale: string) {
   const unit = 10 ** minorUnitDigits(currency);
   if (minor % unit !== 0) return formatMoney(minor, currency, locale);
   const major = minor / unit; // exact: a whole number of major units
-  return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0, notation: major >= 10_000 ? 'compact' : 'standard' }).format(major);
+  return numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0, notation: major >= 10_000 ? 'compact' : 'standard' }).format(major);
 }
 
 export default function TrendChart({ series, metric, currency }: { series: StatsOverview['series']; metric: TrendMetric; currency: string }) {

@@ -1,9 +1,7 @@
 /** Home's figures: the change against the previous period, and how each figure is written. */
-import { formatMoney, formatNumber } from '../../../lib/format';
+import { formatMoney, formatNumber, numberFormat } from '../../../lib/format';
 
-export const HOME_RANGES = ['today', '7d', '30d', 'month'] as const;
-export type HomeRange = (typeof HOME_RANGES)[number];
-export const isHomeRange = (value: unknown): value is HomeRange => (HOME_RANGES as readonly unknown[]).includes(value);
+export { HOME_RANGES, isHomeRange, type HomeRange } from './range';
 
 /**
  * How a figure moved: `none` when both periods are zero (nothing to compare), `new` when the
@@ -21,7 +19,7 @@ export function changeOf(current: number, previous: number): Change {
 export function formatChange(change: Change, locale: string): string {
   if (change.kind === 'none' || change.kind === 'new') return '';
   const abs = Math.abs(change.ratio);
-  const text = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: abs > 0 && abs < 0.1 ? 1 : 0 }).format(abs);
+  const text = numberFormat(locale, { style: 'percent', maximumFractionDigits: abs > 0 && abs < 0.1 ? 1 : 0 }).format(abs);
   return change.kind === 'up' ? `+${text}` : change.kind === 'down' ? `\u2212${text}` : text;
 }
 
@@ -30,7 +28,7 @@ export type Kpi = (typeof KPIS)[number];
 
 /** A conversion rate (a fraction) as a percentage with at most one decimal. */
 export function formatRate(fraction: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
 }
 
 export function formatKpi(kpi: Kpi, value: number, currency: string, locale: string): string {

@@ -1,73 +1,69 @@
-import { Badge, Button, PullToRefresh, Segmented, Skeleton } from 'antd-mobile';
-import { BellOutline, HistogramOutline } from 'antd-mobile-icons';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Badge, Button } from 'antd-mobile';
+import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@pa/shared/locales';
 import type { User } from '@pa/shared';
-import { CopyField } from '../../../components/copy-field';
-import { EmptyState } from '../../../components/empty-state';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { PullToRefresh } from '../../../components/pull-to-refresh';
 import { appName } from '../../../i18n';
-import { formatDateTime } from '../../../lib/format';
-import { inviteLink } from '../../../lib/links';
+import { formatDateTime, formatTime } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { useMe } from '../../../lib/session';
+import { useAppStore } from '../../../stores/app-store';
 import { useOverview } from '../api/get-overview';
 import { BalanceCard } from '../components/balance-card';
-import { FiguresSkeleton } from '../components/home-skeleton';
+import { FiguresSkeleton, Skeleton } from '../components/home-skeleton';
+import { BellOutline } from '../components/icons';
 import { KpiGrid } from '../components/kpi-grid';
 import { QuickActions } from '../components/quick-actions';
-import { TopLinks } from '../components/top-links';
-import type { TrendMetric } from '../components/trend-chart';
-import { HOME_RANGES, isHomeRange, type HomeRange } from '../lib/figures';
+import { SegmentedSwitch } from '../components/segmented-switch';
+import { HOME_RANGES, lastRange, rememberRange, type HomeRange } from '../lib/range';
 import '../home.css';
 
-/** Its own chunk: the figures show first, the chart follows. */
-const TrendChart = lazy(() => import('../components/trend-chart'));
+/**
+ * Home below the fold (trend chart, top links, announcements, invite card) comes in a second
+ * file, asked for once the top of Home is on screen: the first screen (and its layout) does not
+ * wait for code and drawing nobody sees yet. Once loaded it renders at once on later visits.
+ */
+let homeMoreLoaded = false;
+export const loadHomeMore = () => import('../components/home-more').then((m) => ((homeMoreLoaded = true), m));
+const HomeMore = lazy(loadHomeMore);
+/** Staff see no figures: the invite card is their Home, asked for as soon as this file runs. */
+const StaffHome = lazy(() => loadHomeMore().then((m) => ({ default: m.StaffHome })));
+const rememberedRole = useAppStore.getState().user?.role;
+if (rememberedRole && rememberedRole !== 'promoter') void loadHomeMore().catch(() => undefined);
+
+/**
+ * False until the page's first screen is on screen (then true): for what can wait until after
+ * it. A frame callback runs just before a frame is drawn, so the one of the frame after next
+ * comes once the first has been shown.
+ */
+function usePaintedOnce(skip: boolean) {
+  const [painted, setPainted] = useState(skip);
+  useEffect(() => {
+    if (painted) return;
+    let frame = requestAnimationFrame(() => {
+      // As a transition: rendered in slices, with the browser free in between.
+      frame = requestAnimationFrame(() => startTransition(() => setPainted(true)));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [painted]);
+  return painted;
+}
 
 /** "10:42" today, else the date and time. */
 function when(ms: number, locale: string) {
   const sameDay = new Date(ms).toDateString() === new Date().toDateString();
-  return sameDay ? new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', ...(locale.startsWith('zh') ? { hourCycle: 'h23' as const } : {}) }).format(ms) : formatDateTime(ms, locale);
-}
-
-/** The range last picked, for this browser tab (coming back from a link's page keeps it). */
-const RANGE_KEY = 'pa-home-range';
-function lastRange(): HomeRange {
-  try {
-    const value = sessionStorage.getItem(RANGE_KEY);
-    return isHomeRange(value) ? value : 'today';
-  } catch {
-    return 'today';
-  }
-}
-function rememberRange(range: HomeRange) {
-  try {
-    sessionStorage.setItem(RANGE_KEY, range);
-  } catch {
-    // not remembered: Home opens on today next time
-  }
-}
-
-function InviteCard({ user }: { user: User }) {
-  const { t } = useTranslation();
-  return (
-    <section className="card invite-card" aria-labelledby="invite-title">
-      <h2 id="invite-title">{t('home.inviteTitle')}</h2>
-      <CopyField label={t('home.inviteCode')} value={user.inviteCode} buttonLabel={t('home.copyCode')} testId="invite-code" />
-      <CopyField label={t('home.inviteLink')} value={inviteLink(user.inviteCode)} buttonLabel={t('home.copyLink')} testId="invite-link" />
-      <p className="hint">{t('home.inviteHint')}</p>
-    </section>
-  );
+  return sameDay ? formatTime(ms, locale) : formatDateTime(ms, locale);
 }
 
 function PromoterFigures({ user, announcements }: { user: User; announcements?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const [range, setRange] = useState<HomeRange>(lastRange);
-  const [metric, setMetric] = useState<TrendMetric>('earnings');
   const { query, data, saved } = useOverview(user.id, range, i18n.language);
   const locale = i18n.language;
+  const painted = usePaintedOnce(homeMoreLoaded);
 
   const status = saved ? (
     <p className={`stats-status is-saved${query.isError ? ' is-failed' : ''}`} data-testid="stats-saved">
@@ -80,24 +76,23 @@ function PromoterFigures({ user, announcements }: { user: User; announcements?: 
 
   return (
     <PullToRefresh onRefresh={async () => { await query.refetch(); }}>
-      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton animated className="sk-balance" />}
+      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="sk-balance" />}
       <QuickActions posterLinkId={data?.topLinks[0]?.key ?? null} />
       <section className="card stats-card" aria-labelledby="stats-title">
         <div className="stats-card-head">
           <h2 id="stats-title">{t('home.statsTitle')}</h2>
           <Link to="/leaderboard" className="stats-leaderboard-link" data-testid="home-leaderboard">{t('leaderboard.title')}</Link>
         </div>
-        <Segmented
+        <SegmentedSwitch
           block
           className="range-switch"
-          aria-label={t('stats.rangeLabel')}
+          label={t('stats.rangeLabel')}
           value={range}
           onChange={(value) => {
-            if (!isHomeRange(value)) return;
             setRange(value);
             rememberRange(value);
           }}
-          options={HOME_RANGES.map((r) => ({ value: r, label: <span data-testid={`range-${r}`}>{t(`stats.range.${r}`)}</span> }))}
+          options={HOME_RANGES.map((r) => ({ value: r, label: t(`stats.range.${r}`), testId: `range-${r}` }))}
         />
         <p className="stats-compare">{t(`stats.compare.${range}`)}</p>
         {status}
@@ -109,34 +104,11 @@ function PromoterFigures({ user, announcements }: { user: User; announcements?: 
           <FiguresSkeleton />
         )}
       </section>
-      {data ? (
-        <section className="card" aria-labelledby="trend-title">
-          <div className="stats-card-head">
-            <h2 id="trend-title">{t('stats.trendTitle')}</h2>
-            <Segmented
-              className="metric-switch"
-              value={metric}
-              onChange={(value) => setMetric(value as TrendMetric)}
-              options={[
-                { value: 'earnings', label: <span data-testid="metric-earnings">{t('stats.kpi.earnings')}</span> },
-                { value: 'clicks', label: <span data-testid="metric-clicks">{t('stats.kpi.clicks')}</span> },
-              ]}
-            />
-          </div>
-          <Suspense fallback={<Skeleton animated className="sk-chart" />}>
-            <TrendChart series={data.series} metric={metric} currency={data.currency} />
-          </Suspense>
-        </section>
+      {painted ? (
+        <Suspense fallback={null}>
+          <HomeMore user={user} data={data} announcements={announcements} />
+        </Suspense>
       ) : null}
-      {data ? (
-        <section className="card" aria-labelledby="top-links-title">
-          <h2 id="top-links-title">{t('stats.topLinks')}</h2>
-          <TopLinks links={data.topLinks} currency={data.currency} />
-        </section>
-      ) : null}
-      {/* Announcements slot: app/router.tsx passes features/announcements' list here (features do not import each other). */}
-      {announcements ? <div className="home-announcements" data-testid="home-announcements">{announcements}</div> : null}
-      <InviteCard user={user} />
     </PullToRefresh>
   );
 }
@@ -164,14 +136,9 @@ export default function HomePage({ announcements }: { announcements?: ReactNode 
       {user.role === 'promoter' ? (
         <PromoterFigures user={user} announcements={announcements} />
       ) : (
-        // Staff have no figures of their own: Home stays as it was for them.
-        <>
-          <InviteCard user={user} />
-          <section className="card" aria-labelledby="stats-title">
-            <h2 id="stats-title">{t('home.statsTitle')}</h2>
-            <EmptyState icon={<HistogramOutline />} title={t('home.statsEmptyTitle')} body={t('home.statsEmptyBody')} />
-          </section>
-        </>
+        <Suspense fallback={<PageLoading />}>
+          <StaffHome user={user} />
+        </Suspense>
       )}
     </div>
   );
