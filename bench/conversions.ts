@@ -13,7 +13,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
 import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
@@ -22,7 +21,7 @@ import { checkLedger } from '../apps/server/src/platform/ledger';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
 import { insertCampaign, insertUser } from './fixtures';
-import { freePort, waitFor } from './util';
+import { freePort, freshPostgres, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -32,24 +31,7 @@ const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
 
 // A fresh database: a temp SQLite folder, or a new PostgreSQL database dropped at the end.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-conv-'));
-let databaseUrl = '';
-let dropDatabase = async () => undefined as void;
-if (PG_URL) {
-  const name = `pa_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const a = new pg.Client({ connectionString: PG_URL });
-    await a.connect();
-    await a.query(`drop database ${name} with (force)`);
-    await a.end();
-  };
-}
+const { databaseUrl, drop: dropDatabase } = await freshPostgres(PG_URL);
 const config = { ...loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }), dataDir };
 
 // Fixtures: one campaign with a 10% rate and a 10% override, promoters in pairs (inviter, member), their links, an API key.

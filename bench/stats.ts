@@ -20,13 +20,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { hashToken } from '../apps/server/src/platform/session';
 import { kyselyExec, sqliteExec, valueRows, type Exec } from '../apps/server/src/platform/sql-exec';
-import { freePort, waitFor } from './util';
+import { freePort, freshPostgres, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
@@ -46,24 +45,7 @@ const keep = process.env.BENCH_DATA_DIR;
 const dataDir = keep ? path.resolve(keep) : fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-stats-'));
 fs.mkdirSync(dataDir, { recursive: true });
 const reuse = !PG_URL && !!keep && fs.existsSync(path.join(dataDir, 'generated.json'));
-let databaseUrl = '';
-let dropDatabase = async () => undefined as void;
-if (PG_URL) {
-  const name = `pa_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const a = new pg.Client({ connectionString: PG_URL });
-    await a.connect();
-    await a.query(`drop database ${name} with (force)`);
-    await a.end();
-  };
-}
+const { databaseUrl, drop: dropDatabase } = await freshPostgres(PG_URL);
 const config = { ...loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }), dataDir };
 
 // A small deterministic generator, so runs are comparable.

@@ -1,5 +1,7 @@
 /** Shared by the benchmarks: a free loopback port, and waiting for a server to answer. */
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import pg from 'pg';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -18,4 +20,23 @@ export async function waitFor(url: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`not up: ${url}`);
+}
+
+/**
+ * A fresh PostgreSQL database on the server of `adminUrl` (for a benchmark run): its URL, and a
+ * function that drops it. With no `adminUrl` (SQLite), no URL and a drop that does nothing.
+ */
+export async function freshPostgres(adminUrl: string): Promise<{ databaseUrl: string; drop(): Promise<void> }> {
+  if (!adminUrl) return { databaseUrl: '', drop: async () => undefined };
+  const name = `pa_bench_${randomBytes(4).toString('hex')}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await run(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { databaseUrl: url.toString(), drop: () => run(`drop database ${name} with (force)`) };
 }

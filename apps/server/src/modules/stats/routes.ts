@@ -6,7 +6,6 @@ import {
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 import { walletOf } from '../../platform/ledger';
-import { decodeCursor, encodeCursor } from '../../platform/listing';
 import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
 import { readSettings } from '../../platform/settings';
@@ -62,12 +61,11 @@ export function statsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }, async (request) => {
         const auth = requireAuth(request);
         const [result, me, c] = await Promise.all([
-          team(ctx, auth.userId, request.query, decodeCursor),
+          team(ctx, auth.userId, request.query),
           ctx.db.selectFrom('users').select('invite_code').where('id', '=', auth.userId).executeTakeFirstOrThrow(),
           currency(),
         ]);
-        const { next, ...rest } = result;
-        return { currency: c, inviteCode: me.invite_code, ...rest, nextCursor: next ? encodeCursor(next.at, next.id) : null };
+        return { currency: c, inviteCode: me.invite_code, ...result };
       });
 
       r.get('/api/leaderboard', {

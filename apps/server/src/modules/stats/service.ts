@@ -8,7 +8,8 @@ import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { pickLocalized } from '../../platform/localized';
-import { periodsOf, TEAM_LINK_PREFIX } from '../../platform/rollups';
+import { olderThan, pageOf } from '../../platform/listing';
+import { periodsOf, ROLLUP_COLUMNS, TEAM_LINK_PREFIX, type RollupColumn } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
 
 const DAY_MS = 86_400_000;
@@ -60,21 +61,10 @@ export function resolveRange(query: StatsRangeQuery, today: string): { range: St
   return { range, period: { from, to, days }, previous };
 }
 
-/** Summed rollup columns. */
-interface Sums {
-  clicks: number;
-  unique_clicks: number;
-  leads: number;
-  sales: number;
-  sale_amount: number;
-  refund_amount: number;
-  commission_pending: number;
-  commission_approved: number;
-  commission_rejected: number;
-  commission_reversed: number;
-}
-const SUM_COLUMNS = ['clicks', 'unique_clicks', 'leads', 'sales', 'sale_amount', 'refund_amount', 'commission_pending', 'commission_approved', 'commission_rejected', 'commission_reversed'] as const;
-const emptySums = (): Sums => ({ clicks: 0, unique_clicks: 0, leads: 0, sales: 0, sale_amount: 0, refund_amount: 0, commission_pending: 0, commission_approved: 0, commission_rejected: 0, commission_reversed: 0 });
+/** The rollup columns the figures are made of (bot clicks are not shown), summed. */
+const SUM_COLUMNS = ROLLUP_COLUMNS.filter((c): c is Exclude<RollupColumn, 'bot_clicks'> => c !== 'bot_clicks');
+type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
+const emptySums = (): Sums => Object.fromEntries(SUM_COLUMNS.map((c) => [c, 0])) as Sums;
 function addSums(into: Sums, row: Partial<Record<keyof Sums, unknown>>) {
   for (const c of SUM_COLUMNS) into[c] += Number(row[c] ?? 0);
   return into;
@@ -110,6 +100,10 @@ async function dailySums(db: Db, promoterId: string, from: string, to: string): 
   return new Map(rows.map((r) => [r.day, addSums(emptySums(), r as Partial<Record<keyof Sums, unknown>>)]));
 }
 
+/** A promoter's per-day sums over a period and the one it is compared with. */
+const sumsOfBoth = (db: Db, promoterId: string, period: Period, previous: Period) =>
+  dailySums(db, promoterId, previous.from < period.from ? previous.from : period.from, period.to);
+
 function total(byDay: Map<string, Sums>, p: Period): Sums {
   const s = emptySums();
   for (const [day, sums] of byDay) if (day >= p.from && day <= p.to) addSums(s, sums);
@@ -122,7 +116,7 @@ export function today(ctx: AppContext, now = Date.now()) {
 
 export async function summary(ctx: AppContext, promoterId: string, query: StatsRangeQuery) {
   const { range, period, previous } = resolveRange(query, today(ctx));
-  const byDay = await dailySums(ctx.db, promoterId, previous.from < period.from ? previous.from : period.from, period.to);
+  const byDay = await sumsOfBoth(ctx.db, promoterId, period, previous);
   return { range, period, previousPeriod: previous, current: figuresOf(total(byDay, period)), previous: figuresOf(total(byDay, previous)) };
 }
 
@@ -189,7 +183,7 @@ async function breakdownItems(db: Db, promoterId: string, period: Period, by: 'c
 export async function overview(ctx: AppContext, promoterId: string, query: StatsRangeQuery, locale: string) {
   const { range, period, previous } = resolveRange(query, today(ctx));
   const [byDay, topLinks] = await Promise.all([
-    dailySums(ctx.db, promoterId, previous.from < period.from ? previous.from : period.from, period.to),
+    sumsOfBoth(ctx.db, promoterId, period, previous),
     breakdownItems(ctx.db, promoterId, period, 'link', 6, locale),
   ]);
   // A single day charts better as the week up to it.
@@ -212,7 +206,7 @@ export async function overview(ctx: AppContext, promoterId: string, query: Stats
 
 const ACTIVE_DAYS = 30;
 
-export async function team(ctx: AppContext, promoterId: string, page: { limit: number; cursor?: string | undefined }, decode: (c: string) => { at: number; id: string }) {
+export async function team(ctx: AppContext, promoterId: string, page: { limit: number; cursor?: string | undefined }) {
   const db = ctx.db;
   const now = Date.now();
   const day = today(ctx, now);
@@ -247,18 +241,13 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
   }
 
   let q = db.selectFrom('users').select(['id', 'display_name', 'status', 'created_at']).where('parent_id', '=', promoterId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
-  if (page.cursor) {
-    const c = decode(page.cursor);
-    q = q.where((eb) => eb.or([eb('created_at', '<', c.at), eb.and([eb('created_at', '=', c.at), eb('id', '<', c.id)])]));
-  }
-  const rows = await q.execute();
-  const pageRows = rows.slice(0, page.limit);
+  if (page.cursor) q = q.where(olderThan(page.cursor, 'created_at', 'id'));
+  const { rows: pageRows, nextCursor } = pageOf(await q.execute(), page.limit);
   const ids = pageRows.map((r) => r.id);
   const activeOnPage = new Set(ids.length
     ? (await db.selectFrom('daily_stats').select('promoter_id').distinct().where('promoter_id', 'in', ids).where('day', '>=', activeFrom)
       .where((x) => x.or([x('clicks', '>', 0), x('leads', '>', 0), x('sales', '>', 0)])).execute()).map((r) => r.promoter_id)
     : []);
-  const last = pageRows[pageRows.length - 1];
   return {
     counts: { direct: Number(direct?.n ?? 0), active: Number(active?.n ?? 0), secondLevel: Number(second?.n ?? 0) },
     thisMonth: { leads: Number(memberMonth?.leads ?? 0), sales: Number(memberMonth?.sales ?? 0), saleAmount: Number(memberMonth?.sale_amount ?? 0), override: overrideMonth },
@@ -271,7 +260,7 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
       overrideTotal: byMember.get(`${TEAM_LINK_PREFIX}${r.id}`)?.total ?? 0,
       overrideThisMonth: byMember.get(`${TEAM_LINK_PREFIX}${r.id}`)?.month ?? 0,
     })),
-    next: rows.length > page.limit && last ? { at: Number(last.created_at), id: last.id } : null,
+    nextCursor,
   };
 }
 
