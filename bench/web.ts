@@ -114,7 +114,7 @@ async function startChromium() {
   const browser = spawn(CHROMIUM, args, { stdio: 'ignore' });
   cleanups.push(async () => {
     await stop(browser);
-    fs.rmSync(userDataDir, { recursive: true, force: true });
+    fs.rmSync(userDataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
   const endpoint = `http://127.0.0.1:${port}`;
   await waitFor(`${endpoint}/json/version`);

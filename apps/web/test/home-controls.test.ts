@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pullDistance, PULL_THRESHOLD } from '../src/components/pull-to-refresh';
-import { radioKeyTarget } from '../src/features/home/components/segmented-switch';
+import { radioKeyTarget } from '../src/components/segmented-switch';
 import { lastRange, rememberRange } from '../src/features/home/lib/range';
 
 describe('the range and metric switches (a radio group)', () => {

@@ -11,7 +11,7 @@ import type { StatsOverview, User } from '@pa/shared';
 import { CopyField } from '../../../components/copy-field';
 import { EmptyState } from '../../../components/empty-state';
 import { inviteLink } from '../../../lib/links';
-import { SegmentedSwitch } from './segmented-switch';
+import { SegmentedSwitch } from '../../../components/segmented-switch';
 import { TopLinks } from './top-links';
 import TrendChart, { type TrendMetric } from './trend-chart';
 import '../home-more.css';

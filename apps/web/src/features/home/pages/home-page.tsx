@@ -17,7 +17,7 @@ import { FiguresSkeleton, Skeleton } from '../components/home-skeleton';
 import { BellOutline } from '../components/icons';
 import { KpiGrid } from '../components/kpi-grid';
 import { QuickActions } from '../components/quick-actions';
-import { SegmentedSwitch } from '../components/segmented-switch';
+import { SegmentedSwitch } from '../../../components/segmented-switch';
 import { HOME_RANGES, lastRange, rememberRange, type HomeRange } from '../lib/range';
 import '../home.css';
 

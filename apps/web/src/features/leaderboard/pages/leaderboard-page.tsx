@@ -1,10 +1,12 @@
-import { PullToRefresh, Segmented, Skeleton } from 'antd-mobile';
+import { Skeleton } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Leaderboard } from '@pa/shared';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
+import { PullToRefresh } from '../../../components/pull-to-refresh';
+import { SegmentedSwitch } from '../../../components/segmented-switch';
 import { PageError } from '../../../components/page-status';
 import { formatDateTime, formatMoney, formatNumber } from '../../../lib/format';
 import { Link } from '../../../lib/router';
@@ -75,17 +77,19 @@ export default function LeaderboardPage() {
       ) : (
         <PullToRefresh onRefresh={async () => { await board.refetch(); }}>
           <div className="lb-switches">
-            <Segmented
+            <SegmentedSwitch<LeaderboardPeriod>
               block
+              label={t('leaderboard.periodLabel')}
               value={period}
-              onChange={(v) => setPeriod(v as LeaderboardPeriod)}
-              options={(['week', 'month'] as const).map((p) => ({ value: p, label: <span data-testid={`lb-period-${p}`}>{t(`leaderboard.period.${p}`)}</span> }))}
+              onChange={setPeriod}
+              options={(['week', 'month'] as const).map((p) => ({ value: p, label: t(`leaderboard.period.${p}`), testId: `lb-period-${p}` }))}
             />
-            <Segmented
+            <SegmentedSwitch<LeaderboardMetric>
               block
+              label={t('leaderboard.byLabel')}
               value={by}
-              onChange={(v) => setBy(v as LeaderboardMetric)}
-              options={(['earnings', 'conversions'] as const).map((m) => ({ value: m, label: <span data-testid={`lb-by-${m}`}>{t(`leaderboard.by.${m}`)}</span> }))}
+              onChange={setBy}
+              options={(['earnings', 'conversions'] as const).map((m) => ({ value: m, label: t(`leaderboard.by.${m}`), testId: `lb-by-${m}` }))}
             />
           </div>
           <section className="card lb-card" aria-labelledby="lb-title" aria-busy={board.isFetching}>

@@ -1,4 +1,4 @@
-import { Button, PullToRefresh, Skeleton, Tag } from 'antd-mobile';
+import { Button, Skeleton, Tag } from 'antd-mobile';
 import { PictureOutline, TeamOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { Team, TeamMember } from '@pa/shared';
@@ -6,6 +6,7 @@ import { CopyField } from '../../../components/copy-field';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { PullToRefresh } from '../../../components/pull-to-refresh';
 import { formatDate, formatMoney, formatNumber } from '../../../lib/format';
 import { inviteLink } from '../../../lib/links';
 import { navigate } from '../../../lib/router';

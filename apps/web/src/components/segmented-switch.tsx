@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
+import './segmented-switch.css';
 
 /**
  * The option a key moves the choice to in a radio group of `count` options, from `index`: the
