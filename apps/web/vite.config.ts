@@ -22,9 +22,10 @@ function appName(name: string | null, version: string): Plugin {
 const ANTD_PACKS: Record<string, string> = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
 
 /**
- * Writes preload.json: the files (beyond the entry's) each locale needs. The server names the
- * reader's in index.html as modulepreload links, so they download alongside the entry instead of
- * after it has run and asked for them.
+ * Writes preload.json: the files (beyond the entry's) each locale needs, and those of Home's first
+ * screen. The server names the reader's (and Home's, to a visitor with a session cookie) in
+ * index.html as preload links, so they download alongside the entry instead of after it has run
+ * and asked for them.
  */
 function preloadLists(): Plugin {
   return {
@@ -56,7 +57,9 @@ function preloadLists(): Plugin {
       const locales = Object.fromEntries(
         Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(new RegExp(`/src/i18n/locales/${locale}\\.json$`), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
       );
-      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales }) });
+      // Home's first screen: preloaded for a visitor who comes back signed in (the app opens on Home).
+      const home = files(/\/src\/app\/home-with-announcements\.tsx$/);
+      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home }) });
     },
   };
 }

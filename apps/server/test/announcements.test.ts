@@ -206,8 +206,8 @@ describe.each(DIALECTS)('announcements on %s', (dialect) => {
       expect(await fieldsOf({ texts: { en: { title: 'ok' } } })).toEqual({ 'texts.en.body': 'required' });
       expect(await fieldsOf({ texts: { en: { ...EN, html: true } } })).toEqual({ 'texts.en.html': 'unknown_field' });
       expect(await fieldsOf({ texts: { en: EN }, status: 'archived' })).toEqual({ status: 'invalid' });
-      // (A wrong type is reported under its field; platform/errors.ts decides the code.)
-      expect(Object.keys(await fieldsOf({ texts: { en: EN }, pinned: 'yes' }))).toEqual(['pinned']);
+      // A value of the wrong type is invalid, not missing.
+      expect(await fieldsOf({ texts: { en: EN }, pinned: 'yes' })).toEqual({ pinned: 'invalid' });
       expect(await fieldsOf({ texts: { en: EN }, author: 'me' })).toEqual({ author: 'unknown_field' });
       // The limits are exact: 80 and 2000 characters pass.
       const longest = await create(operator, { texts: { en: { title: 't'.repeat(80), body: 'b'.repeat(2000) } } });

@@ -15,7 +15,7 @@ function fakeDist(appName: string | null) {
   fs.writeFileSync(path.join(dir, 'app-config.json'), JSON.stringify({ appName, version: '0.1.0' }));
   fs.writeFileSync(path.join(dir, 'assets/index-abc123.js.br'), brotliCompressSync('console.log(1)'));
   fs.writeFileSync(path.join(dir, 'assets/fr-abc123.js'), 'export default {}');
-  fs.writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ locales: { fr: ['assets/fr-abc123.js', 'assets/fr-FR-abc123.js'] } }));
+  fs.writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ locales: { fr: ['assets/fr-abc123.js', 'assets/fr-FR-abc123.js'] }, home: ['assets/home-abc123.js', 'assets/home-abc123.css'] }));
   return dir;
 }
 
@@ -73,6 +73,15 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     const en = await new Client(env.app, { locale: 'en-US' }).request('GET', '/index.html');
     expect(en.statusCode).toBe(200);
     expect(en.body).not.toContain('modulepreload');
+    expect(en.body).not.toContain('home-abc123');
+  });
+
+  it("names Home's files too when the visitor has a session cookie (the app opens on Home)", async () => {
+    const back = await new Client(env.app, { locale: 'en-US' }).request('GET', '/', undefined, { headers: { cookie: 'pa_session=whatever' } });
+    expect(back.headers.vary).toContain('Cookie');
+    expect(back.body).toContain('<link rel="modulepreload" crossorigin href="./assets/home-abc123.js">');
+    expect(back.body).toContain('<link rel="preload" as="style" crossorigin href="./assets/home-abc123.css">');
+    expect(back.body).not.toContain('fr-abc123');
   });
 
   it('names the app in the manifest: the localized default when VITE_APP_NAME was unset', async () => {

@@ -41,6 +41,16 @@ interface ZodLikeIssue {
   input?: unknown;
 }
 
+/**
+ * Whether an invalid_type issue is about a value that is not there at all (→ `required`) rather
+ * than one of the wrong type (→ `invalid`). zod 4 leaves the input out of its issues unless asked
+ * to report it, but always ends the message with what it received.
+ */
+function isMissing(issue: ZodLikeIssue) {
+  if ('input' in issue) return issue.input === undefined;
+  return /received undefined$/.test(issue.message ?? '');
+}
+
 /** zod issues → `{ "field.path": "code" }`. */
 export function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -52,7 +62,7 @@ export function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<
     }
     let code = 'invalid';
     if (issue.params?.fieldCode) code = issue.params.fieldCode;
-    else if (issue.code === 'invalid_type' && issue.input === undefined) code = 'required';
+    else if (issue.code === 'invalid_type' && isMissing(issue)) code = 'required';
     else if (issue.code === 'too_small') code = 'too_short';
     else if (issue.code === 'too_big') code = 'too_long';
     const key = base || '_';
@@ -79,7 +89,7 @@ export function registerErrorHandling(app: FastifyInstance) {
       const context = error.validationContext; // body | querystring | params | headers
       const issues = error.validation.map((v): ZodLikeIssue => {
         const params = v.params as Omit<ZodLikeIssue, 'code' | 'path'>;
-        return { ...params, code: v.keyword, path: v.instancePath.split('/').filter(Boolean) };
+        return { ...params, code: v.keyword, message: v.message, path: v.instancePath.split('/').filter(Boolean) };
       });
       return sendError(request, reply, 'VALIDATION_FAILED', issuesToFields(issues, context === 'body' ? undefined : context));
     }

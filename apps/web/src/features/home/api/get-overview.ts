@@ -1,5 +1,5 @@
 import { hashKey, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { StatsOverview } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import type { HomeRange } from '../lib/range';
@@ -27,11 +27,9 @@ export const overviewQuery = (userId: string, range: HomeRange, locale: string) 
       return data;
     },
     staleTime: 0,
-    refetchOnMount: (query) => {
-      if (query.queryHash !== askedForOpening) return true;
-      askedForOpening = null;
-      return false;
-    },
+    // Asked more than once per mount (while rendering and when subscribing), so it only reads;
+    // useOverview forgets the opening request once Home has mounted.
+    refetchOnMount: (query) => query.queryHash !== askedForOpening,
   });
 
 /** Asks for the figures Home opens on while its code loads (app/router.tsx); Home's first mount then does not ask again. */
@@ -49,6 +47,10 @@ export function useOverview(userId: string, range: HomeRange, locale: string) {
   // Read once per range: the entry is rewritten by every successful fetch.
   const saved = useMemo(() => readCachedOverview(userId, range), [userId, range]);
   const query = useQuery({ ...overviewQuery(userId, range, locale), placeholderData: saved?.data });
+  useEffect(() => {
+    // After the query has subscribed: from now on every mount of Home asks again.
+    askedForOpening = null;
+  }, []);
   const data = query.data ?? (query.isError ? saved?.data : undefined);
   const showingSaved = data !== undefined && (query.isPlaceholderData || (query.isError && query.data === undefined));
   return { query, data, saved: showingSaved ? saved : null };
