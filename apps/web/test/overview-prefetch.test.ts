@@ -1,7 +1,7 @@
-import { QueryClient, type Query } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StatsOverview } from '@pa/shared';
-import { overviewQuery, prefetchOverview } from '../src/features/home/api/get-overview';
+import { forgetOpeningRequest, overviewQuery, prefetchOverview } from '../src/features/home/api/get-overview';
 
 const overview = { currency: 'CNY', generatedAt: 1_700_000_000_000 } as StatsOverview;
 
@@ -20,16 +20,29 @@ describe('Home’s figures asked for ahead, as the app opens on Home', () => {
   });
 
   it('serve Home’s first mount without asking again; any later opening of Home asks anew', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify(overview), { status: 200 })));
+    const fetch = vi.fn(async () => new Response(JSON.stringify(overview), { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
     const client = new QueryClient();
     await prefetchOverview(client, 'u1', 'today', 'en');
-    const options = overviewQuery('u1', 'today', 'en');
-    const refetchOnMount = options.refetchOnMount as unknown as (query: Query) => boolean;
-    const query = client.getQueryCache().find({ queryKey: options.queryKey })!;
-    expect(refetchOnMount(query)).toBe(false);
-    expect(refetchOnMount(query)).toBe(true);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    // Mounting as useQuery does: the optimistic result while rendering, then the subscription —
+    // TanStack Query consults refetchOnMount at both.
+    const mount = async (range: 'today' | 'month' = 'today') => {
+      const options = { ...client.defaultQueryOptions(overviewQuery('u1', range, 'en')), _optimisticResults: 'optimistic' as const };
+      const observer = new QueryObserver(client, options);
+      observer.getOptimisticResult(options);
+      const unsubscribe = observer.subscribe(() => undefined);
+      await vi.waitFor(() => expect(observer.getCurrentResult().fetchStatus).toBe('idle'));
+      unsubscribe();
+    };
+    await mount();
+    expect(fetch).toHaveBeenCalledTimes(1);
+    forgetOpeningRequest();
+    await mount();
+    expect(fetch).toHaveBeenCalledTimes(2);
     // Other figures (another range, language or user) are always asked for when Home shows them.
-    await client.prefetchQuery(overviewQuery('u1', 'month', 'en'));
-    expect(refetchOnMount(client.getQueryCache().find({ queryKey: overviewQuery('u1', 'month', 'en').queryKey })!)).toBe(true);
+    await prefetchOverview(client, 'u1', 'today', 'en');
+    await mount('month');
+    expect(fetch).toHaveBeenCalledTimes(4);
   });
 });

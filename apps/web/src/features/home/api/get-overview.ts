@@ -39,6 +39,11 @@ export function prefetchOverview(client: QueryClient, userId: string, range: Hom
   return client.prefetchQuery(options);
 }
 
+/** Home has mounted with the figures asked for ahead: any later mount asks anew. */
+export function forgetOpeningRequest() {
+  askedForOpening = null;
+}
+
 /**
  * The overview, with the figures saved on this device as placeholder while it loads (`saved`
  * says when they were saved; they stay on screen, marked, if loading fails).
@@ -47,10 +52,8 @@ export function useOverview(userId: string, range: HomeRange, locale: string) {
   // Read once per range: the entry is rewritten by every successful fetch.
   const saved = useMemo(() => readCachedOverview(userId, range), [userId, range]);
   const query = useQuery({ ...overviewQuery(userId, range, locale), placeholderData: saved?.data });
-  useEffect(() => {
-    // After the query has subscribed: from now on every mount of Home asks again.
-    askedForOpening = null;
-  }, []);
+  // After the query has subscribed (its effect runs first): from now on every mount of Home asks again.
+  useEffect(forgetOpeningRequest, []);
   const data = query.data ?? (query.isError ? saved?.data : undefined);
   const showingSaved = data !== undefined && (query.isPlaceholderData || (query.isError && query.data === undefined));
   return { query, data, saved: showingSaved ? saved : null };
