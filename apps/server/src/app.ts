@@ -2,7 +2,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type onRequestHookHandler, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
@@ -59,13 +59,15 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await registerSecurityHeaders(app);
   await app.register(fastifyCookie);
 
+  // Route hooks given only to the routes that need them, rather than global hooks that return at
+  // once for the rest: the tracked redirect (the hottest route) runs none of them.
   // Per-address limit on sign-in style requests, shared by every instance through the database.
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config.authRateLimit) return;
+  addRouteHook(app, 'onRequest', (route) => route.config?.authRateLimit === true, async (request) => {
     const { allowed, retryAfterSeconds } = await hitRateLimit(ctx.db, `auth:${request.ip}`, ctx.config.authRateLimitPerMinute, 60_000);
     if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
   });
-  app.addHook('onRequest', sessionHook(ctx));
+  // The session (and the CSRF check) for the browser API; api/v1 is the server-to-server API.
+  addRouteHook(app, 'onRequest', (route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/v1/'), sessionHook(ctx));
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -97,4 +99,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(announcementRoutes(ctx));
   await webRoutes(app, ctx);
   return app;
+}
+
+/**
+ * Adds `hook` to every route registered after this call (in this context and below) for which
+ * `applies` holds, ahead of the route's own hooks of that kind.
+ */
+function addRouteHook(app: FastifyInstance, name: 'onRequest', applies: (route: RouteOptions) => boolean, hook: onRequestHookHandler) {
+  app.addHook('onRoute', (route) => {
+    if (!applies(route)) return;
+    const own = route[name];
+    route[name] = [hook, ...(own ? (Array.isArray(own) ? own : [own]) : [])];
+  });
 }

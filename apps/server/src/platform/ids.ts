@@ -1,9 +1,35 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import { CROCKFORD_ALPHABET, INVITE_CODE_LENGTH } from '@pa/shared';
 
 let lastTime = 0;
-let lastRandom = 0n;
-const RANDOM_MAX = (1n << 80n) - 1n;
+/** The last id's 80 random bits as two 40-bit halves (plain numbers: exact below 2^53). */
+let lastHigh = 0;
+let lastLow = 0;
+const HALF = 2 ** 40;
+
+/** Random bytes taken 10 at a time from a pool refilled 4 KB at a time (one call to the system per 409 ids). */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function random40x2(): [number, number] {
+  if (poolAt + 10 > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const high = pool.readUIntBE(poolAt, 5);
+  const low = pool.readUIntBE(poolAt + 5, 5);
+  poolAt += 10;
+  return [high, low];
+}
+
+/** `value` (below 32^count) as `count` Crockford base32 characters, most significant first. */
+function base32(value: number, count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    out = CROCKFORD_ALPHABET[value % 32] + out;
+    value = Math.floor(value / 32);
+  }
+  return out;
+}
 
 /**
  * 26-character, time-ordered id (48-bit ms time + 80 random bits, Crockford base32). Monotonic
@@ -11,26 +37,24 @@ const RANDOM_MAX = (1n << 80n) - 1n;
  */
 export function newId(now = Date.now()): string {
   let time = now;
-  let random: bigint;
-  if (time <= lastTime && lastRandom < RANDOM_MAX) {
+  let high: number;
+  let low: number;
+  if (time <= lastTime && !(lastHigh === HALF - 1 && lastLow === HALF - 1)) {
+    // The same (or an earlier) millisecond: the last id's random part plus one.
     time = lastTime;
-    random = lastRandom + 1n;
+    low = lastLow + 1;
+    high = lastHigh;
+    if (low === HALF) {
+      low = 0;
+      high++;
+    }
   } else {
-    random = BigInt(`0x${randomBytes(10).toString('hex')}`);
+    [high, low] = random40x2();
   }
   lastTime = time;
-  lastRandom = random;
-  let head = '';
-  for (let i = 0; i < 10; i++) {
-    head = CROCKFORD_ALPHABET[time % 32] + head;
-    time = Math.floor(time / 32);
-  }
-  let tail = '';
-  for (let i = 0; i < 16; i++) {
-    tail = CROCKFORD_ALPHABET[Number(random & 31n)] + tail;
-    random >>= 5n;
-  }
-  return head + tail;
+  lastHigh = high;
+  lastLow = low;
+  return base32(time, 10) + base32(high, 8) + base32(low, 8);
 }
 
 /** Random Crockford base32 string (rejection-free: 256 is a multiple of 32). */

@@ -33,7 +33,9 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
-  app.addHook('onSend', async (request, reply) => {
+  // (A callback hook: no promise per request.)
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.url.startsWith('/r/')) reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+    done(null, payload);
   });
 }
