@@ -16,12 +16,20 @@ export class VisitorHasher {
   /** Recent visitors' hashes, cleared with the salt each day (and when it grows large). */
   private recent = new Map<string, string>();
 
+  /** The current salt's UTC day, as [start, end) in milliseconds. */
+  private dayStart = 0;
+  private dayEnd = 0;
+
   hash(address: string, userAgent: string, now = Date.now()): string {
-    const day = new Date(now).toISOString().slice(0, 10);
-    if (day !== this.day) {
-      this.salt = this.master.derive(`visitor-salt:${day}`);
-      this.day = day;
-      this.recent.clear();
+    if (now < this.dayStart || now >= this.dayEnd) {
+      const day = new Date(now).toISOString().slice(0, 10);
+      this.dayStart = Date.parse(`${day}T00:00:00Z`);
+      this.dayEnd = this.dayStart + 86_400_000;
+      if (day !== this.day) {
+        this.salt = this.master.derive(`visitor-salt:${day}`);
+        this.day = day;
+        this.recent.clear();
+      }
     }
     const key = `${address}\n${userAgent}`;
     let hash = this.recent.get(key);

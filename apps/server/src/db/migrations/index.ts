@@ -5,6 +5,7 @@ import { campaignsLinksClicks } from './002-campaigns-links-clicks';
 import { money } from './003-money';
 import { withdrawals } from './004-withdrawals';
 import { stats } from './005-stats';
+import { clickIndex } from './006-click-index';
 import { rebuildRollups } from '../../platform/rollups-rebuild';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
@@ -17,6 +18,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '003-money': money(dialect),
         '004-withdrawals': withdrawals(dialect),
         '005-stats': stats(dialect, async (db) => void (await rebuildRollups(db as unknown as Db, dialect, timeZone, { apply: true }))),
+        '006-click-index': clickIndex(),
       };
     },
   };
