@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type onReques
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
-import { registerErrorHandling } from './platform/errors';
+import { registerErrorHandling, registerNotFound } from './platform/errors';
 import { registerSecurityHeaders } from './platform/security';
 import { hitRateLimit } from './platform/rate-limit';
 import { AppError } from './platform/errors';
@@ -20,7 +20,7 @@ import { commissionRoutes } from './modules/commissions/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { withdrawalRoutes } from './modules/withdrawals/routes';
-import { linkRoutes } from './modules/links/routes';
+import { linkRoutes, redirectRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
 import { systemRoutes } from './modules/system/routes';
 import { webRoutes } from './modules/web/routes';
@@ -56,19 +56,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await ctx.clicks.close();
   });
   registerBodyParsers(app);
-  await registerSecurityHeaders(app);
-  await app.register(fastifyCookie);
 
-  // Route hooks given only to the routes that need them, rather than global hooks that return at
-  // once for the rest: the tracked redirect (the hottest route) runs none of them.
-  // Per-address limit on sign-in style requests, shared by every instance through the database.
-  addRouteHook(app, 'onRequest', (route) => route.config?.authRateLimit === true, async (request) => {
-    const { allowed, retryAfterSeconds } = await hitRateLimit(ctx.db, `auth:${request.ip}`, ctx.config.authRateLimitPerMinute, 60_000);
-    if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
-  });
-  // The session (and the CSRF check) for the browser API; api/v1 is the server-to-server API.
-  addRouteHook(app, 'onRequest', (route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/v1/'), sessionHook(ctx));
-
+  // The OpenAPI description, first: it records every route registered after it, here and below.
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Promotion Assistant API', version: ctx.config.version, description: 'JSON over HTTP. Browser calls use the session cookie plus X-CSRF-Token and Content-Digest headers; see docs/api.md.' },
@@ -77,27 +66,48 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/api/docs',
-    staticCSP: true,
-    // Swagger UI sets style attributes from script; only this reference page allows inline styles.
-    transformStaticCSP: (header) => header.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
-    uiConfig: { docExpansion: 'list', deepLinking: false },
-  });
 
-  await app.register(systemRoutes(ctx));
-  await app.register(authRoutes(ctx));
-  await app.register(meRoutes(ctx));
-  await app.register(adminRoutes(ctx));
-  await app.register(campaignRoutes(ctx));
-  await app.register(linkRoutes(ctx));
-  await app.register(apiKeyRoutes(ctx));
-  await app.register(commissionRoutes(ctx));
-  await app.register(withdrawalRoutes(ctx));
-  await app.register(notificationRoutes(ctx));
-  await app.register(statsRoutes(ctx));
-  await app.register(announcementRoutes(ctx));
-  await webRoutes(app, ctx);
+  // The tracked redirect, the hottest route, stays out of the site's context below: none of the
+  // page headers, cookie, rate-limit or session hooks run for it.
+  await app.register(redirectRoutes(ctx));
+
+  await app.register(async (site) => {
+    await registerSecurityHeaders(site);
+    await site.register(fastifyCookie);
+    registerNotFound(site);
+
+    // Route hooks given only to the routes that need them, rather than global hooks that return
+    // at once for the rest.
+    // Per-address limit on sign-in style requests, shared by every instance through the database.
+    addRouteHook(site, 'onRequest', (route) => route.config?.authRateLimit === true, async (request) => {
+      const { allowed, retryAfterSeconds } = await hitRateLimit(ctx.db, `auth:${request.ip}`, ctx.config.authRateLimitPerMinute, 60_000);
+      if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
+    });
+    // The session (and the CSRF check) for the browser API; api/v1 is the server-to-server API.
+    addRouteHook(site, 'onRequest', (route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/v1/'), sessionHook(ctx));
+
+    await site.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      staticCSP: true,
+      // Swagger UI sets style attributes from script; only this reference page allows inline styles.
+      transformStaticCSP: (header) => header.replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'"),
+      uiConfig: { docExpansion: 'list', deepLinking: false },
+    });
+
+    await site.register(systemRoutes(ctx));
+    await site.register(authRoutes(ctx));
+    await site.register(meRoutes(ctx));
+    await site.register(adminRoutes(ctx));
+    await site.register(campaignRoutes(ctx));
+    await site.register(linkRoutes(ctx));
+    await site.register(apiKeyRoutes(ctx));
+    await site.register(commissionRoutes(ctx));
+    await site.register(withdrawalRoutes(ctx));
+    await site.register(notificationRoutes(ctx));
+    await site.register(statsRoutes(ctx));
+    await site.register(announcementRoutes(ctx));
+    await webRoutes(site, ctx);
+  });
   return app;
 }
 

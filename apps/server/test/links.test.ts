@@ -72,6 +72,11 @@ describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {
     const first = await visit('REDIRECT-ME', PHONE, '198.51.100.7', { referer: 'https://chat.example.org/group/1' });
     expect(first.statusCode).toBe(302);
     expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    // None of the site's page headers or cookies: the redirect answers for itself.
+    expect(first.headers['set-cookie']).toBeUndefined();
+    expect(first.headers['content-security-policy']).toBeUndefined();
+    expect(first.headers['permissions-policy']).toBeUndefined();
     const location = new URL(String(first.headers.location));
     expect(`${location.origin}${location.pathname}`).toBe('https://shop.example.com/tea');
     expect(location.searchParams.get('ref')).toBe('x');

@@ -106,6 +106,12 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     const c = new Client(env.app);
     expect((await c.request('GET', '/api/health')).json()).toMatchObject({ status: 'ok' });
     expect((await c.request('GET', '/api/ready')).json()).toEqual({ status: 'ready', database: 'ok' });
+    // Unknown addresses get the site's headers too.
+    const missing = await c.request('GET', '/no/such/page');
+    expect(missing.statusCode).toBe(404);
+    expect(String(missing.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(missing.headers['permissions-policy']).toContain('camera=()');
+    expect((await c.request('POST', '/api/no-such-call', {})).json().error.code).toBe('NOT_FOUND');
   });
 
   it('publishes the OpenAPI document and a browsable reference', async () => {
@@ -116,6 +122,8 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
       expect(doc.paths[p], p).toBeTruthy();
     }
     expect(doc.paths['/api/auth/register'].post.requestBody.content['application/json'].schema.properties.password).toBeTruthy();
+    // The tracked redirect lives outside the site's context (app.ts) and is described all the same.
+    expect(doc.paths['/r/{code}'].get).toBeTruthy();
     const ui = await c.request('GET', '/api/docs/');
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');

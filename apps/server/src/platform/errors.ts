@@ -105,6 +105,10 @@ export function registerErrorHandling(app: FastifyInstance) {
     return sendError(request, reply, 'INTERNAL');
   });
 
+}
+
+/** Unknown addresses: the catalogue's NOT_FOUND for the API and other methods, a page otherwise. */
+export function registerNotFound(app: FastifyInstance) {
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') return sendError(request, reply, 'NOT_FOUND');
     return reply.status(404).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'not_found'));

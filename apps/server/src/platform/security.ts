@@ -6,7 +6,7 @@ import { ERROR_PAGE_STYLE } from './html-pages';
 
 const errorPageStyleHash = `'sha256-${createHash('sha256').update(ERROR_PAGE_STYLE).digest('base64')}'`;
 
-/** For the small HTML pages sent from routes that skip the app's headers (the tracked redirect). */
+/** For the small HTML pages sent from routes outside the site's context (the tracked redirect). */
 export const ERROR_PAGE_CSP = `default-src 'none'; style-src ${errorPageStyleHash}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 export async function registerSecurityHeaders(app: FastifyInstance) {
@@ -34,8 +34,8 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   // (A callback hook: no promise per request.)
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (!request.url.startsWith('/r/')) reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
     done(null, payload);
   });
 }

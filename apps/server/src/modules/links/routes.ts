@@ -14,14 +14,16 @@ import { classifyUserAgent } from '../../platform/visitor';
 import { selectLinks, toLink } from './repository';
 import { createLink, linkStats } from './service';
 
-export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+/**
+ * The tracked redirect. Registered outside the site's context (app.ts): none of the app's page
+ * headers, cookies, session or CSRF hooks run for it — it sets the few headers it needs itself.
+ */
+export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     /** The tracked redirect: answered from the cache; the click is buffered, never awaited. */
     app.get('/r/:code', {
-      // Visitors are not users: no per-request log lines (they would hold their addresses) and
-      // none of the app's page headers, which cost more than the redirect itself.
+      // Visitors are not users: no per-request log lines (they would hold their addresses).
       logLevel: 'warn',
-      config: { helmet: { skipRoute: true } },
       schema: { tags: ['links'], summary: 'Tracked redirect (302 with pa_click)', params: z.object({ code: z.string().max(200) }) },
     }, async (request, reply) => {
       const code = request.params.code;
@@ -61,7 +63,11 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const location = target.attributable ? withClickId(target.destination, clickId) : target.landingUrl;
       return reply.status(302).headers({ location, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer-when-downgrade' }).send();
     });
+  };
+}
 
+export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
     await app.register(async (scope) => {
       const promoter = scope.withTypeProvider<ZodTypeProvider>();
       promoter.addHook('preValidation', authenticated);
