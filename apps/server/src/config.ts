@@ -14,7 +14,7 @@ export interface Config {
   logLevel: string;
   authRateLimitPerMinute: number;
   appSecret: string | null;
-  /** Day boundaries for the per-day figures: TZ, else UTC. */
+  /** Day boundaries for the per-day figures: TIME_ZONE, else TZ, else UTC. */
   timeZone: string;
   version: string;
 }
@@ -57,11 +57,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}".`);
   }
-  const timeZone = env.TZ?.trim() || 'UTC';
+  // The installation's time zone: TIME_ZONE, else the process's TZ, else UTC.
+  const zoneVar = env.TIME_ZONE?.trim() ? 'TIME_ZONE' : 'TZ';
+  const timeZone = env.TIME_ZONE?.trim() || env.TZ?.trim() || 'UTC';
   try {
     new Intl.DateTimeFormat('en', { timeZone });
   } catch {
-    throw new ConfigError(`TZ must be an IANA time zone such as Asia/Shanghai or UTC; got "${timeZone}".`);
+    throw new ConfigError(`${zoneVar} must be an IANA time zone such as Asia/Shanghai or UTC; got "${timeZone}".`);
   }
   return {
     timeZone,
