@@ -79,12 +79,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     // Route hooks given only to the routes that need them, rather than global hooks that return
     // at once for the rest.
     // Per-address limit on sign-in style requests, shared by every instance through the database.
-    addRouteHook(site, 'onRequest', (route) => route.config?.authRateLimit === true, async (request) => {
+    onRequestFor(site, (route) => route.config?.authRateLimit === true, async (request) => {
       const { allowed, retryAfterSeconds } = await hitRateLimit(ctx.db, `auth:${request.ip}`, ctx.config.authRateLimitPerMinute, 60_000);
       if (!allowed) throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(retryAfterSeconds) });
     });
     // The session (and the CSRF check) for the browser API; api/v1 is the server-to-server API.
-    addRouteHook(site, 'onRequest', (route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/v1/'), sessionHook(ctx));
+    onRequestFor(site, (route) => route.url.startsWith('/api/') && !route.url.startsWith('/api/v1/'), sessionHook(ctx));
 
     await site.register(fastifySwaggerUi, {
       routePrefix: '/api/docs',
@@ -112,13 +112,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
 }
 
 /**
- * Adds `hook` to every route registered after this call (in this context and below) for which
- * `applies` holds, ahead of the route's own hooks of that kind.
+ * Adds `hook` as an onRequest hook of every route registered after this call (in this context and
+ * below) for which `applies` holds, ahead of the route's own.
  */
-function addRouteHook(app: FastifyInstance, name: 'onRequest', applies: (route: RouteOptions) => boolean, hook: onRequestHookHandler) {
+function onRequestFor(app: FastifyInstance, applies: (route: RouteOptions) => boolean, hook: onRequestHookHandler) {
   app.addHook('onRoute', (route) => {
     if (!applies(route)) return;
-    const own = route[name];
-    route[name] = [hook, ...(own ? (Array.isArray(own) ? own : [own]) : [])];
+    const own = route.onRequest;
+    route.onRequest = [hook, ...(own ? (Array.isArray(own) ? own : [own]) : [])];
   });
 }

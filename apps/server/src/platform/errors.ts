@@ -104,7 +104,6 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     return sendError(request, reply, 'INTERNAL');
   });
-
 }
 
 /** Unknown addresses: the catalogue's NOT_FOUND for the API and other methods, a page otherwise. */

@@ -8,28 +8,22 @@ import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
 import type { MasterKey } from './crypto/master-key';
 
+const DAY_MS = 86_400_000;
+
 export class VisitorHasher {
-  private day = '';
   private salt: Buffer = Buffer.alloc(0);
+  /** The current salt's UTC day, as [start, start + 1 day) in milliseconds. */
+  private dayStart = Number.NaN;
   constructor(private readonly master: MasterKey) {}
 
   /** Recent visitors' hashes, cleared with the salt each day (and when it grows large). */
   private recent = new Map<string, string>();
 
-  /** The current salt's UTC day, as [start, end) in milliseconds. */
-  private dayStart = 0;
-  private dayEnd = 0;
-
   hash(address: string, userAgent: string, now = Date.now()): string {
-    if (now < this.dayStart || now >= this.dayEnd) {
-      const day = new Date(now).toISOString().slice(0, 10);
-      this.dayStart = Date.parse(`${day}T00:00:00Z`);
-      this.dayEnd = this.dayStart + 86_400_000;
-      if (day !== this.day) {
-        this.salt = this.master.derive(`visitor-salt:${day}`);
-        this.day = day;
-        this.recent.clear();
-      }
+    if (!(now >= this.dayStart && now < this.dayStart + DAY_MS)) {
+      this.dayStart = now - (now % DAY_MS);
+      this.salt = this.master.derive(`visitor-salt:${new Date(this.dayStart).toISOString().slice(0, 10)}`);
+      this.recent.clear();
     }
     const key = `${address}\n${userAgent}`;
     let hash = this.recent.get(key);

@@ -5,7 +5,8 @@
  */
 import { MAX_STATS_RANGE_DAYS, maskName, type StatsFigures, type StatsMetric, type StatsRange, type StatsRangeQuery } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { Db } from '../../db/types';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { pickLocalized } from '../../platform/localized';
 import { olderThan, pageOf } from '../../platform/listing';
@@ -205,6 +206,8 @@ export async function overview(ctx: AppContext, promoterId: string, query: Stats
 // ——— Team ———
 
 const ACTIVE_DAYS = 30;
+/** A daily_stats row that makes its promoter active: a click, a lead or a sale. */
+const hadActivity = (x: ExpressionBuilder<Database, 'daily_stats'>) => x.or([x('clicks', '>', 0), x('leads', '>', 0), x('sales', '>', 0)]);
 
 export async function team(ctx: AppContext, promoterId: string, page: { limit: number; cursor?: string | undefined }) {
   const db = ctx.db;
@@ -218,8 +221,7 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
     db.selectFrom('users as u').innerJoin('users as m', 'm.id', 'u.parent_id').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).executeTakeFirst(),
     // Active: an active account with a click, lead or sale in the window (each member's rows from that day on, first hit only).
     db.selectFrom('users as m').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).where('m.status', '=', 'active')
-      .where((eb) => eb.exists(eb.selectFrom('daily_stats as d').select('d.day').whereRef('d.promoter_id', '=', 'm.id').where('d.day', '>=', activeFrom)
-        .where((x) => x.or([x('d.clicks', '>', 0), x('d.leads', '>', 0), x('d.sales', '>', 0)])))).executeTakeFirst(),
+      .where((eb) => eb.exists(eb.selectFrom('daily_stats').select('day').whereRef('daily_stats.promoter_id', '=', 'm.id').where('day', '>=', activeFrom).where(hadActivity))).executeTakeFirst(),
     db.selectFrom('daily_stats').select((eb) => [eb.fn.sum<number>('leads').as('leads'), eb.fn.sum<number>('sales').as('sales'), eb.fn.sum<number>('sale_amount').as('sale_amount')])
       .where('promoter_id', 'in', members).where('day', '>=', monthStart).where('day', '<=', day).executeTakeFirst(),
     // The viewer's override rows (`team:<member>`), all time: per member, total and this month.
@@ -246,7 +248,7 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
   const ids = pageRows.map((r) => r.id);
   const activeOnPage = new Set(ids.length
     ? (await db.selectFrom('daily_stats').select('promoter_id').distinct().where('promoter_id', 'in', ids).where('day', '>=', activeFrom)
-      .where((x) => x.or([x('clicks', '>', 0), x('leads', '>', 0), x('sales', '>', 0)])).execute()).map((r) => r.promoter_id)
+      .where(hadActivity).execute()).map((r) => r.promoter_id)
     : []);
   return {
     counts: { direct: Number(direct?.n ?? 0), active: Number(active?.n ?? 0), secondLevel: Number(second?.n ?? 0) },
