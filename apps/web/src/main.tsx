@@ -1,12 +1,12 @@
 import { unstableSetRender } from 'antd-mobile';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { browserLocale, loadLocale, i18next } from './i18n';
+import { loadLocale, i18next } from './i18n';
 import { configureApi } from './lib/api-client';
 import { queryClient } from './lib/query-client';
 import { useAppStore } from './stores/app-store';
 import { Providers } from './app/providers';
-import { AppRoutes } from './app/router';
+import { AppRoutes, openingLocale } from './app/router';
 import { RouteErrorBoundary } from './app/route-error';
 import { currentLocation, navigate } from './lib/router';
 import './styles.css';
@@ -43,7 +43,7 @@ async function start() {
   // their own, rather than one long task that the page's requests would only follow.
   await new Promise((resolve) => setTimeout(resolve, 0));
   await useAppStore.persist.rehydrate();
-  const locale = useAppStore.getState().locale ?? browserLocale();
+  const locale = openingLocale();
   await loadLocale(locale);
   const root = createRoot(document.getElementById('root')!);
   // As a transition, the first render is done in slices with the browser free in between, rather

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { changeOf, formatChange, formatKpi, formatRate, isHomeRange } from '../src/features/home/lib/figures';
+import { changeOf, formatChange, formatKpi, formatRate } from '../src/features/home/lib/figures';
+import { isHomeRange } from '../src/features/home/lib/range';
 
 describe('change against the previous period', () => {
   it('is "none" when both periods are zero and "new" when only the previous one is', () => {

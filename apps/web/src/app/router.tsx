@@ -51,8 +51,8 @@ function page(load: () => PageModule, prefetch?: () => void): ComponentType {
   return Page;
 }
 
-/** The language the app is about to load (main.tsx picks it the same way). */
-const openingLocale = () => useAppStore.getState().locale ?? browserLocale();
+/** The language the app opens in: the one chosen on this device, else the browser's (main.tsx loads it). */
+export const openingLocale = () => useAppStore.getState().locale ?? browserLocale();
 
 /**
  * What a promoter's Home shows first (staff see no figures): the figures of the range last

@@ -13,3 +13,8 @@ export function OutlineIcon({ paths, className, style, ...props }: { paths: read
     </svg>
   );
 }
+
+/** An icon component drawing these paths (an OutlineIcon that takes the usual SVG props). */
+export function outlineIcon(paths: readonly string[]) {
+  return (props: SVGProps<SVGSVGElement>) => <OutlineIcon paths={paths} {...props} />;
+}

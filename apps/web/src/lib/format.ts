@@ -9,36 +9,26 @@ const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 const minorDigits = new Map<string, number>();
 
-/** A shared Intl.NumberFormat for these locale and options (options must be plain JSON values). */
-export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = numberFormats.get(key);
-  if (!f) {
-    f = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, f);
+/** The value kept under `key`, made by `make` the first time. */
+function kept<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
   }
-  return f;
+  return value;
 }
+
+/** A shared Intl.NumberFormat for these locale and options (options must be plain JSON values). */
+export const numberFormat = (locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat =>
+  kept(numberFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
 
 /** A shared Intl.DateTimeFormat for these locale and options (options must be plain JSON values). */
-export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let f = dateTimeFormats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(locale, options);
-    dateTimeFormats.set(key, f);
-  }
-  return f;
-}
+export const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat =>
+  kept(dateTimeFormats, `${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 
-export function minorUnitDigits(currency: string): number {
-  let digits = minorDigits.get(currency);
-  if (digits === undefined) {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    minorDigits.set(currency, digits);
-  }
-  return digits;
-}
+export const minorUnitDigits = (currency: string): number =>
+  kept(minorDigits, currency, () => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
 
 /** Formats an integer of minor units exactly (no float arithmetic on the amount). */
 export function formatMoney(minor: number, currency: string, locale: string, options: { signed?: boolean } = {}): string {
@@ -61,10 +51,14 @@ export function formatNumber(value: number, locale: string): string {
   return numberFormat(locale, {}).format(value);
 }
 
+/** Clock options: 24-hour for Chinese readers ("05:59", not "清晨5:59"), and the zone if one is given. */
+const clock = (locale: string, timeZone?: string): Intl.DateTimeFormatOptions => ({
+  ...(locale.startsWith('zh') ? { hourCycle: 'h23' as const } : {}),
+  ...(timeZone ? { timeZone } : {}),
+});
+
 export function formatDateTime(epochMs: number, locale: string, timeZone?: string): string {
-  // Chinese readers expect 24-hour times ("05:59"), not "清晨5:59".
-  const hours = locale.startsWith('zh') ? { hourCycle: 'h23' as const } : {};
-  return dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...hours, ...(timeZone ? { timeZone } : {}) }).format(epochMs);
+  return dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...clock(locale, timeZone) }).format(epochMs);
 }
 
 export function formatDate(epochMs: number, locale: string, timeZone?: string): string {
@@ -73,8 +67,21 @@ export function formatDate(epochMs: number, locale: string, timeZone?: string): 
 
 /** A time of day ("10:42", "10:42 AM"); 24-hour for Chinese readers, as in formatDateTime. */
 export function formatTime(epochMs: number, locale: string, timeZone?: string): string {
-  const hours = locale.startsWith('zh') ? { hourCycle: 'h23' as const } : {};
-  return dateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', ...hours, ...(timeZone ? { timeZone } : {}) }).format(epochMs);
+  return dateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', ...clock(locale, timeZone) }).format(epochMs);
+}
+
+/**
+ * A day key (YYYY-MM-DD, already in the installation's zone) as a date in the reader's locale:
+ * `numeric` "11/22", `short` "Nov 22", `weekday` "Sun, Nov 22" (Chinese: "11月22日 周日" — run
+ * together it reads "11月22日周日").
+ */
+export function formatDay(day: string, locale: string, style: 'numeric' | 'short' | 'weekday'): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  const f = (o: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(date);
+  if (style === 'numeric') return f({ month: 'numeric', day: 'numeric' });
+  if (style === 'short') return f({ month: 'short', day: 'numeric' });
+  if (locale.startsWith('zh')) return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
+  return f({ weekday: 'short', month: 'short', day: 'numeric' });
 }
 
 /**

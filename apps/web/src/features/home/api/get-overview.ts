@@ -6,7 +6,7 @@ import type { HomeRange } from '../lib/range';
 import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
 
 /** In `locale` (top links carry localized campaign names), also when asked before the app's language is set up. */
-export const getOverview = (range: HomeRange, locale: string, signal?: AbortSignal) =>
+const getOverview = (range: HomeRange, locale: string, signal?: AbortSignal) =>
   api<StatsOverview>('GET', `stats/overview?range=${range}`, undefined, { signal, headers: { 'accept-language': locale } });
 
 /** The figures asked for ahead of Home's code, as the app opened on Home (prefetchOverview); null once Home has mounted. */

@@ -6,6 +6,8 @@ import { Link } from '../../../lib/router';
 /** The range's best links (by earnings, then clicks); each opens the link's page. */
 export function TopLinks({ links, currency }: { links: StatsOverview['topLinks']; currency: string }) {
   const { t, i18n } = useTranslation();
+  const clicks = (n: number) => formatNumber(n, i18n.language);
+  const money = (minor: number) => formatMoney(minor, currency, i18n.language);
   if (links.length === 0) return <p className="hint" data-testid="top-links-empty">{t('stats.topLinksEmpty')}</p>;
   return (
     <>
@@ -22,8 +24,8 @@ export function TopLinks({ links, currency }: { links: StatsOverview['topLinks']
                 <span className="top-link-code">{l.code}{l.label ? <span className="top-link-label"> · {l.label}</span> : null}</span>
                 <span className="top-link-campaign">{l.name}</span>
               </span>
-              <span className="top-link-clicks" aria-label={`${t('stats.kpi.clicks')}: ${formatNumber(l.figures.clicks, i18n.language)}`}>{formatNumber(l.figures.clicks, i18n.language)}</span>
-              <span className="top-link-earnings" aria-label={`${t('stats.kpi.earnings')}: ${formatMoney(l.figures.earnings, currency, i18n.language)}`}>{formatMoney(l.figures.earnings, currency, i18n.language)}</span>
+              <span className="top-link-clicks" aria-label={t('stats.valueLabel', { name: t('stats.kpi.clicks'), value: clicks(l.figures.clicks) })}>{clicks(l.figures.clicks)}</span>
+              <span className="top-link-earnings" aria-label={t('stats.valueLabel', { name: t('stats.kpi.earnings'), value: money(l.figures.earnings) })}>{money(l.figures.earnings)}</span>
             </Link>
           </li>
         ))}

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { dateTimeFormat, formatMoney, formatNumber, minorUnitDigits, numberFormat } from '../../../lib/format';
+import { formatDay, formatMoney, formatNumber, minorUnitDigits, numberFormat } from '../../../lib/format';
 import { axisTicks, barLayout, labelIndexes } from '../lib/chart-scale';
 
 export type TrendMetric = 'earnings' | 'clicks';
@@ -16,20 +16,6 @@ const WIDTH = 320;
 const PLOT_TOP = 8;
 const PLOT_HEIGHT = 128;
 const AXIS_HEIGHT = 20;
-
-const dayDate = (day: string) => new Date(`${day}T12:00:00Z`);
-
-/** A day key (already in the installation's zone) as a short date in the reader's locale. */
-export function shortDay(day: string, locale: string) {
-  return dateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(dayDate(day));
-}
-
-function longDay(day: string, locale: string) {
-  const f = (o: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(dayDate(day));
-  // Chinese runs date and weekday together ("11月22日周日"); a space reads better.
-  if (locale.startsWith('zh')) return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
-  return f({ weekday: 'short', month: 'short', day: 'numeric' });
-}
 
 /** Axis money: whole amounts without decimals ("CN¥30"), large ones compact ("CN¥12K", "¥1.2万"). */
 function axisMoney(minor: number, currency: string, locale: string) {
@@ -61,13 +47,13 @@ export default function TrendChart({ series, metric, currency }: { series: Stats
   return (
     <div className="trend-chart" data-testid="trend-chart" data-metric={metric}>
       <p className="trend-chart-picked" aria-live="polite" data-testid="trend-picked">
-        <span>{longDay(day.day, locale)}</span> <strong>{format(day[metric])}</strong>
+        <span>{formatDay(day.day, locale, 'weekday')}</span> <strong>{format(day[metric])}</strong>
       </p>
       <svg
         viewBox={`0 0 ${WIDTH} ${PLOT_TOP + PLOT_HEIGHT + AXIS_HEIGHT}`}
         width="100%"
         role="img"
-        aria-label={t('stats.chartLabel', { metric: metricName, from: longDay(first.day, locale), to: longDay(last.day, locale) })}
+        aria-label={t('stats.chartLabel', { metric: metricName, from: formatDay(first.day, locale, 'weekday'), to: formatDay(last.day, locale, 'weekday') })}
       >
         <g transform={`translate(0 ${PLOT_TOP})`}>
           {ticks.map((v) => {
@@ -88,16 +74,18 @@ export default function TrendChart({ series, metric, currency }: { series: Stats
         </g>
         <g transform={`translate(0 ${PLOT_TOP + PLOT_HEIGHT + 14})`} aria-hidden>
           {labels.map((i) => {
-            const x = i * slot + slot / 2;
-            const anchor = labels.length > 1 && i === labels[0] && series.length > 7 ? 'start' : labels.length > 1 && i === labels[labels.length - 1] && series.length > 7 ? 'end' : 'middle';
-            return <text key={series[i]!.day} x={anchor === 'start' ? i * slot : anchor === 'end' ? (i + 1) * slot : x} textAnchor={anchor} className="trend-axis">{shortDay(series[i]!.day, locale)}</text>;
+            // On a long series the first and last labels hug the edges instead of centring on their bar.
+            const edges = labels.length > 1 && series.length > 7;
+            const anchor = edges && i === labels[0] ? 'start' : edges && i === labels[labels.length - 1] ? 'end' : 'middle';
+            const x = anchor === 'start' ? i * slot : anchor === 'end' ? (i + 1) * slot : i * slot + slot / 2;
+            return <text key={series[i]!.day} x={x} textAnchor={anchor} className="trend-axis">{formatDay(series[i]!.day, locale, 'numeric')}</text>;
           })}
         </g>
       </svg>
       <table className="visually-hidden">
         <caption>{metricName}</caption>
         <tbody>
-          {series.map((d) => <tr key={d.day}><th scope="row">{longDay(d.day, locale)}</th><td>{format(d[metric])}</td></tr>)}
+          {series.map((d) => <tr key={d.day}><th scope="row">{formatDay(d.day, locale, 'weekday')}</th><td>{format(d[metric])}</td></tr>)}
         </tbody>
       </table>
     </div>

@@ -1,8 +1,6 @@
 /** Home's figures: the change against the previous period, and how each figure is written. */
 import { formatMoney, formatNumber, numberFormat } from '../../../lib/format';
 
-export { HOME_RANGES, isHomeRange, type HomeRange } from './range';
-
 /**
  * How a figure moved: `none` when both periods are zero (nothing to compare), `new` when the
  * previous period had nothing, else up/down/same with the relative change (0.25 = +25 %).

@@ -27,7 +27,7 @@ import '../home.css';
  * wait for code and drawing nobody sees yet. Once loaded it renders at once on later visits.
  */
 let homeMoreLoaded = false;
-export const loadHomeMore = () => import('../components/home-more').then((m) => ((homeMoreLoaded = true), m));
+const loadHomeMore = () => import('../components/home-more').then((m) => ((homeMoreLoaded = true), m));
 const HomeMore = lazy(loadHomeMore);
 /** Staff see no figures: the invite card is their Home, asked for as soon as this file runs. */
 const StaffHome = lazy(() => loadHomeMore().then((m) => ({ default: m.StaffHome })));

@@ -8,12 +8,10 @@ import { PageNav } from '../../../components/page-nav';
 import { PullToRefresh } from '../../../components/pull-to-refresh';
 import { SegmentedSwitch } from '../../../components/segmented-switch';
 import { PageError } from '../../../components/page-status';
-import { formatDateTime, formatMoney, formatNumber } from '../../../lib/format';
+import { formatDateTime, formatDay, formatMoney, formatNumber } from '../../../lib/format';
 import { Link } from '../../../lib/router';
 import { useLeaderboard, type LeaderboardMetric, type LeaderboardPeriod } from '../api/get-leaderboard';
 import '../leaderboard.css';
-
-const dayText = (day: string, locale: string) => new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
 
 function Ranking({ board }: { board: Leaderboard }) {
   const { t, i18n } = useTranslation();
@@ -97,7 +95,7 @@ export default function LeaderboardPage() {
             {data ? (
               <>
                 <p className="lb-meta">
-                  {data.from && data.to ? <span data-testid="leaderboard-period">{t('leaderboard.dates', { from: dayText(data.from, locale), to: dayText(data.to, locale) })}</span> : null}
+                  {data.from && data.to ? <span data-testid="leaderboard-period">{t('leaderboard.dates', { from: formatDay(data.from, locale, 'short'), to: formatDay(data.to, locale, 'short') })}</span> : null}
                   <span data-testid="leaderboard-updated">{t('leaderboard.updatedAt', { time: formatDateTime(data.updatedAt, locale) })}</span>
                 </p>
                 <Ranking board={data} />

@@ -1,18 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { LinkStats } from '@pa/shared';
-import { formatNumber } from '../../../lib/format';
-
-/** A day key (YYYY-MM-DD, already in the installation's zone) as a short local date. */
-function dayLabel(day: string, locale: string, style: 'short' | 'weekday' = 'short') {
-  const date = new Date(`${day}T12:00:00Z`);
-  if (style === 'short') return new Intl.DateTimeFormat(locale, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }).format(date);
-  // Chinese runs date and weekday together ("11月22日周日"); a space reads better.
-  if (locale.startsWith('zh')) {
-    const f = (o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(date);
-    return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
-  }
-  return new Intl.DateTimeFormat(locale, { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(date);
-}
+import { formatDay, formatNumber } from '../../../lib/format';
 
 /** Per-day clicks as bars (unique clicks as the darker part), then the last days in figures. */
 export function DailyBars({ stats }: { stats: LinkStats }) {
@@ -21,7 +9,7 @@ export function DailyBars({ stats }: { stats: LinkStats }) {
   const recent = [...stats.days].reverse().slice(0, 7);
   return (
     <>
-      <div className="bars" role="img" aria-label={t('links.chartLabel', { from: dayLabel(stats.from, i18n.language), to: dayLabel(stats.to, i18n.language) })}>
+      <div className="bars" role="img" aria-label={t('links.chartLabel', { from: formatDay(stats.from, i18n.language, 'numeric'), to: formatDay(stats.to, i18n.language, 'numeric') })}>
         {stats.days.map((d) => (
           <div key={d.day} className="bar" title={`${d.day}: ${d.clicks} / ${d.uniqueClicks}`}>
             <div className="bar-total" style={{ height: `${(d.clicks / max) * 100}%` }}>
@@ -31,8 +19,8 @@ export function DailyBars({ stats }: { stats: LinkStats }) {
         ))}
       </div>
       <div className="bars-axis" aria-hidden>
-        <span>{dayLabel(stats.from, i18n.language)}</span>
-        <span>{dayLabel(stats.to, i18n.language)}</span>
+        <span>{formatDay(stats.from, i18n.language, 'numeric')}</span>
+        <span>{formatDay(stats.to, i18n.language, 'numeric')}</span>
       </div>
       <p className="bars-legend"><span className="legend-dot legend-total" /> {t('links.clicks')} <span className="legend-dot legend-unique" /> {t('links.unique')}</p>
       <table className="day-table" data-testid="day-table">
@@ -43,7 +31,7 @@ export function DailyBars({ stats }: { stats: LinkStats }) {
         <tbody>
           {recent.map((d) => (
             <tr key={d.day} data-testid={`day-${d.day}`}>
-              <td>{dayLabel(d.day, i18n.language, 'weekday')}</td>
+              <td>{formatDay(d.day, i18n.language, 'weekday')}</td>
               <td>{formatNumber(d.clicks, i18n.language)}</td>
               <td>{formatNumber(d.uniqueClicks, i18n.language)}</td>
             </tr>
