@@ -21,7 +21,7 @@ import { checkLedger } from '../apps/server/src/platform/ledger';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
 import { insertCampaign, insertUser } from './fixtures';
-import { freePort, freshPostgres, waitFor } from './util';
+import { freePort, freshPostgres, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -102,9 +102,7 @@ async function load(duration: number, record: boolean) {
 
 await load(3, false);
 const measured = await load(DURATION, true);
-const exited = new Promise((r) => server.once('exit', r));
-server.kill('SIGTERM');
-await exited;
+await stop(server);
 
 // Every acknowledged sale stored exactly once; the whole ledger balanced.
 const after = await createContext(config);

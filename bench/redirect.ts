@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
 import { insertLink, insertUser } from './fixtures';
-import { freePort, waitFor } from './util';
+import { freePort, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
@@ -25,12 +25,6 @@ function start(args: string[], env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.on('data', (d) => (serverLog += d));
   return child;
-}
-
-async function stop(child: ChildProcess) {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; NaN elsewhere). */

@@ -25,7 +25,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { hashToken } from '../apps/server/src/platform/session';
 import { kyselyExec, sqliteExec, valueRows, type Exec } from '../apps/server/src/platform/sql-exec';
-import { freePort, freshPostgres, waitFor } from './util';
+import { freePort, freshPostgres, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
@@ -264,9 +264,7 @@ const results = [];
 for (const [name, url] of calls) results.push(await measure(name, url, REQUESTS));
 const loaded = [];
 for (const [name, url] of calls) loaded.push(await measure(name, url, REQUESTS, LOADED));
-const exited = new Promise((r) => server.once('exit', r));
-server.kill('SIGTERM');
-await exited;
+await stop(server);
 await dropDatabase();
 if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
 

@@ -1,4 +1,8 @@
-/** Shared by the benchmarks: a free loopback port, and waiting for a server to answer. */
+/**
+ * Shared by the benchmarks: a free loopback port, waiting for a server to answer, stopping a child
+ * process, and a fresh PostgreSQL database.
+ */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
@@ -20,6 +24,14 @@ export async function waitFor(url: string) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`not up: ${url}`);
+}
+
+/** Sends SIGTERM to `child` and resolves once it has exited (at once if it already has). */
+export async function stop(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /**

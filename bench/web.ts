@@ -21,13 +21,13 @@
  * workers and Cache Storage but not cookies, so Home is measured with a cold cache and the session
  * cookie kept.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { freePort, waitFor } from './util';
+import { freePort, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPORTS = path.join(ROOT, 'bench/reports');
@@ -48,13 +48,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 async function cleanup() {
   for (const fn of cleanups.reverse()) await Promise.resolve(fn()).catch((e: unknown) => console.error(e));
   cleanups.length = 0;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** The real server with demo data; resolves with its URL and the demo accounts it printed. */

@@ -1,7 +1,9 @@
+/// <reference lib="dom" />
 /**
  * Journey harness: the real server (built web app, SQLite in a temp folder) listening on
  * loopback, an optional prefix-stripping proxy to serve it under a sub-path, and Debian's
- * Chromium driven by playwright-core at a phone viewport.
+ * Chromium driven by playwright-core at a phone viewport; and the steps several journeys share
+ * (staff accounts, the shop's API key and its sales, registering and signing in, checking a screen).
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -10,9 +12,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { buildApp } from '../apps/server/src/app';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
+import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
+import { newId } from '../apps/server/src/platform/ids';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
@@ -104,6 +109,22 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Records the screen as `name`, then checks that no i18n key shows untranslated and that the page
+ * is no wider than the screen. With `fit` (a selector), also that none of the elements it matches
+ * sticks out of the screen (clipped text inside a card or list would not widen the page).
+ */
+export async function checkScreen(page: Page, name: string, { fit }: { fit?: string } = {}) {
+  await screenshot(page, name);
+  expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
+  if (fit === undefined) return;
+  const wide = await page.evaluate((selector) => Array.from(document.querySelectorAll(selector))
+    .filter((el) => { const r = el.getBoundingClientRect(); return !el.closest('.visually-hidden') && r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5); })
+    .map((el) => `${el.tagName}.${el.className}`), fit);
+  expect(wide, name).toEqual([]);
+}
+
 export function readLocale(locale: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${locale}.json`), 'utf8'));
 }
@@ -117,11 +138,35 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
 export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard)\.[A-Za-z_]+\b/;
 
-/** Staff accounts are never self-registered: made directly, as an installer would. */
-export async function createStaff(ctx: Awaited<ReturnType<typeof startServer>>['ctx'], role: 'operator' | 'admin', account: string, password: string) {
+/** Staff accounts are never self-registered: made directly, as an installer would. Returns the user's id. */
+export async function createStaff(ctx: Awaited<ReturnType<typeof startServer>>['ctx'], role: 'operator' | 'admin', account: string, password: string): Promise<string> {
   const { insertUser } = await import('../apps/server/src/modules/users/repository');
   const { hashPassword } = await import('../apps/server/src/platform/crypto/password');
-  await insertUser(ctx.db, { account, displayName: role === 'admin' ? 'Ada Admin' : 'Otto Operator', passwordHash: await hashPassword(password), role, status: 'active', locale: 'en', parentId: null });
+  return insertUser(ctx.db, { account, displayName: role === 'admin' ? 'Ada Admin' : 'Otto Operator', passwordHash: await hashPassword(password), role, status: 'active', locale: 'en', parentId: null });
+}
+
+/** The shop's API key (conversions:write, no signature required), made by `createdBy`; its `secret` goes in the Bearer header. */
+export async function createShopKey(ctx: Awaited<ReturnType<typeof startServer>>['ctx'], createdBy: string) {
+  const key = newApiKeySecret(ctx);
+  await ctx.db.insertInto('api_keys').values({ id: newId(), name: 'Shop', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: createdBy, created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
+  return key;
+}
+
+/** What `api/v1/conversions` answers for a new sale (the parts the journeys read). */
+export interface PostedSale {
+  conversion: { attributedBy: string };
+  commissions: { id: string; level: number; amount: number; availableAt: number }[];
+}
+
+/** The shop reports a conversion through `api/v1/conversions` with its key's `secret`; expects it created (201). */
+export async function postSale(serverUrl: string, secret: string, body: Record<string, unknown>): Promise<PostedSale> {
+  const res = await fetch(`${serverUrl}api/v1/conversions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as PostedSale;
 }
 
 /**
@@ -160,6 +205,15 @@ export async function registerThroughForm(page: Page, url: string, account: stri
   await page.locator('#displayName').fill(name);
   await page.locator('#password').fill(password);
   await page.getByTestId('register-submit').click();
+  await page.getByTestId('greeting').waitFor();
+}
+
+/** Signs in through the form at `url` (the sign-in page) and waits for Home. */
+export async function signInThroughForm(page: Page, url: string, account: string, password: string) {
+  await page.goto(url);
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
   await page.getByTestId('greeting').waitFor();
 }
 

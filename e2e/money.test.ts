@@ -7,13 +7,11 @@
  * Then Wallet, commissions and the commission detail in all five languages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
-import { newId } from '../apps/server/src/platform/ids';
-import { createStaff, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
+import { checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -32,24 +30,16 @@ afterAll(async () => {
 const en = readLocale('en');
 const NAMES = { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' };
 
-async function checkScreen(page: Page, name: string) {
-  await screenshot(page, name);
-  expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
-}
-
 describe('a sale through the API becomes money in the wallet', () => {
   it('click → sale → pending with its date → approved → available; the inviter sees the override', async () => {
     const run = Date.now().toString(36);
     // The program: a manual-approval campaign (10% per sale, 10% override, 7-day hold) and an API key.
-    await createStaff(server.ctx, 'admin', `boss${run}@example.com`, 'Admin-pass-1');
-    const adminRow = await server.ctx.db.selectFrom('users').select('id').where('account', '=', `boss${run}@example.com`).executeTakeFirstOrThrow();
-    const campaignId = await createCampaign(server.ctx, adminRow.id, CampaignCreateSchema.parse({
+    const adminId = await createStaff(server.ctx, 'admin', `boss${run}@example.com`, 'Admin-pass-1');
+    const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
       names: NAMES, landingUrl: landing.url, saleRewardType: 'bps', saleReward: 1000, overrideBps: 1000, holdDays: 7, approvalMode: 'manual',
     }) as Parameters<typeof createCampaign>[2]);
-    await updateCampaign(server.ctx, adminRow.id, campaignId, { status: 'active' });
-    const key = newApiKeySecret(server.ctx);
-    await server.ctx.db.insertInto('api_keys').values({ id: newId(), name: 'Shop', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: adminRow.id, created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
+    await updateCampaign(server.ctx, adminId, campaignId, { status: 'active' });
+    const key = await createShopKey(server.ctx, adminId);
 
     // An inviter and the member they invited; the member joins and takes the link.
     const inviterContext = await phoneContext(browser);
@@ -72,13 +62,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     await visitor.locator('#landing').waitFor();
     const clickId = new URL(visitor.url()).searchParams.get('pa_click')!;
     await visitorContext.close();
-    const sale = await fetch(`${server.url}api/v1/conversions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 25_900, clickId }),
-    });
-    expect(sale.status).toBe(201);
-    const { conversion, commissions } = await sale.json() as { conversion: { attributedBy: string }; commissions: { id: string; level: number; amount: number; availableAt: number }[] };
+    const { conversion, commissions } = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 25_900, clickId });
     expect(conversion.attributedBy).toBe('click');
     expect(commissions.map((c) => [c.level, c.amount])).toEqual([[1, 2590], [2, 259]]);
     const [direct, override] = commissions as [typeof commissions[0], typeof commissions[0]];
@@ -98,11 +82,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     const adminContext = await phoneContext(browser);
     const admin = await adminContext.newPage();
     const adminProblems = watchProblems(admin);
-    await admin.goto(`${server.url}#/login`);
-    await admin.locator('#account').fill(`boss${run}@example.com`);
-    await admin.locator('#password').fill('Admin-pass-1');
-    await admin.getByTestId('login-submit').click();
-    await admin.getByTestId('greeting').waitFor();
+    await signInThroughForm(admin, `${server.url}#/login`, `boss${run}@example.com`, 'Admin-pass-1');
     await admin.goto(`${server.url}#/admin/commissions`);
     await admin.getByTestId(`approve-commission-${direct.id}`).click();
     await admin.getByTestId(`approve-commission-${direct.id}`).waitFor({ state: 'detached' });

@@ -11,7 +11,7 @@ import jsQR from 'jsqr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { LOCALES } from '@pa/shared/locales';
-import { createStaff, phoneContext, readLocale, screenshot, registerThroughForm, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
+import { createStaff, phoneContext, readLocale, screenshot, registerThroughForm, setLanguage, signInThroughForm, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -91,13 +91,6 @@ async function decodeQr(page: Page, png: Buffer): Promise<string | null> {
   return jsQR(Uint8ClampedArray.from(pixels.data), pixels.width, pixels.height)?.data ?? null;
 }
 
-async function signIn(page: Page, account: string, password: string) {
-  await page.locator('#account').fill(account);
-  await page.locator('#password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('greeting').waitFor();
-}
-
 async function clipboard(page: Page) {
   return page.evaluate(() => navigator.clipboard.readText());
 }
@@ -111,8 +104,7 @@ describe('campaign → link → poster → tracked visit', () => {
     const adminContext = await phoneContext(browser);
     const admin = await adminContext.newPage();
     const adminProblems = watchProblems(admin);
-    await admin.goto(`${server.url}#/login`);
-    await signIn(admin, `admin${run}@example.com`, 'Admin-pass-1');
+    await signInThroughForm(admin, `${server.url}#/login`, `admin${run}@example.com`, 'Admin-pass-1');
     await admin.goto(`${server.url}#/admin/campaigns`);
     await admin.getByTestId('new-campaign').click();
     for (const locale of LOCALES) {

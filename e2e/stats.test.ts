@@ -11,14 +11,12 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES, type Locale } from '@pa/shared/locales';
 import { createAnnouncement } from '../apps/server/src/modules/announcements/service';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
-import { newId } from '../apps/server/src/platform/ids';
-import { ARTIFACTS, createStaff, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
+import { ARTIFACTS, checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -52,16 +50,8 @@ const VISITORS = [
 const EARNINGS: Record<Locale, string> = { en: 'CN¥27.10', 'zh-Hans': '¥27.10', 'zh-Hant': 'CN¥27.10', fr: '27,10\u00a0CNY', es: '27,10\u00a0CNY' };
 const BONUS: Record<Locale, string> = { en: 'CN¥1.20', 'zh-Hans': '¥1.20', 'zh-Hant': 'CN¥1.20', fr: '1,20\u00a0CNY', es: '1,20\u00a0CNY' };
 
-async function checkScreen(page: Page, name: string) {
-  await screenshot(page, name);
-  expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
-  // Nothing wider than the screen inside a card or list either (clipped text would not show above).
-  const wide = await page.evaluate(() => Array.from(document.querySelectorAll('.card *, .lb-list *, .quick-actions *, .home-balance *'))
-    .filter((el) => { const r = el.getBoundingClientRect(); return !el.closest('.visually-hidden') && r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5); })
-    .map((el) => `${el.tagName}.${el.className}`));
-  expect(wide, name).toEqual([]);
-}
+/** Nothing wider than the screen inside a card or list either (clipped text would not widen the page). */
+const FIT = '.card *, .lb-list *, .quick-actions *, .home-balance *';
 
 /** Opens the tracked link in a fresh browser (as a visitor would) and returns the `pa_click` the shop received. */
 async function visit(link: string, userAgent: string) {
@@ -79,28 +69,17 @@ describe('the promoter sees their figures', () => {
   it('clicks and sales → Home figures (also from the device on a return visit) → Team override → Leaderboard rank', async () => {
     const run = Date.now().toString(36);
     // The program: 10% per sale, 10% team bonus, manual approval; an API key for the shop.
-    await createStaff(server.ctx, 'admin', `ada${run}@example.com`, 'Admin-pass-1');
-    const adminId = (await server.ctx.db.selectFrom('users').select('id').where('account', '=', `ada${run}@example.com`).executeTakeFirstOrThrow()).id;
+    const adminId = await createStaff(server.ctx, 'admin', `ada${run}@example.com`, 'Admin-pass-1');
     const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
       names: NAMES, landingUrl: landing.url, saleRewardType: 'bps', saleReward: 1000, overrideBps: 1000, holdDays: 7, approvalMode: 'manual',
     }) as Parameters<typeof createCampaign>[2]);
     await updateCampaign(server.ctx, adminId, campaignId, { status: 'active' });
-    const key = newApiKeySecret(server.ctx);
-    await server.ctx.db.insertInto('api_keys').values({ id: newId(), name: 'Shop', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: adminId, created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
+    const key = await createShopKey(server.ctx, adminId);
     await createAnnouncement(server.ctx, adminId, {
       texts: Object.fromEntries(Object.entries(NEWS).map(([l, [title, body]]) => [l, { title, body }])),
       status: 'published',
       pinned: true,
     });
-    const postSale = async (externalId: string, amount: number, clickId: string) => {
-      const res = await fetch(`${server.url}api/v1/conversions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ campaignId, kind: 'sale', externalId, amount, clickId }),
-      });
-      expect(res.status).toBe(201);
-      return (await res.json()) as { conversion: { attributedBy: string }; commissions: { level: number; amount: number }[] };
-    };
 
     // Paula registers and takes a link; Max registers through her invite link and takes one too.
     const paulaContext = await phoneContext(browser);
@@ -122,11 +101,11 @@ describe('the promoter sees their figures', () => {
     // Three visitors come through Paula's link; the first buys (CN¥259.00 → CN¥25.90 for Paula).
     const clicks = [];
     for (const ua of VISITORS) clicks.push(await visit(paulaLink, ua));
-    const paulaSale = await postSale(`P-${run}`, 25_900, clicks[0]!);
+    const paulaSale = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `P-${run}`, amount: 25_900, clickId: clicks[0]! });
     expect(paulaSale.conversion.attributedBy).toBe('click');
     expect(paulaSale.commissions.map((c) => [c.level, c.amount])).toEqual([[1, 2590]]);
     // One visitor comes through Max's link and buys (CN¥120.00 → CN¥12.00 for Max, CN¥1.20 for Paula).
-    const maxSale = await postSale(`M-${run}`, 12_000, await visit(maxLink, VISITORS[0]!));
+    const maxSale = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `M-${run}`, amount: 12_000, clickId: await visit(maxLink, VISITORS[0]!) });
     expect(maxSale.commissions.map((c) => [c.level, c.amount])).toEqual([[1, 1200], [2, 120]]);
 
     // Home: today's figures, each against yesterday (nothing then: "New"), the balance, the trend, the top link.
@@ -215,8 +194,10 @@ describe('the promoter sees their figures', () => {
     expect(await paula.getByTestId('leaderboard-entry').innerText()).toContain('M********r');
     expect(await paula.getByTestId('leaderboard-my-rank').count()).toBe(0); // in the list already
     await paula.getByTestId('lb-by-conversions').click();
+    await expect.poll(() => paula.getByTestId('lb-by-conversions').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => mine.locator('.lb-value').textContent()).toBe('1');
     await paula.getByTestId('lb-period-month').click();
+    await expect.poll(() => paula.getByTestId('lb-period-month').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => paula.getByTestId('leaderboard-updated').textContent()).toContain(tr(en, 'leaderboard.updatedAt', { time: '' }).trim());
 
     // Max sees himself second, then hides himself in Me: at once he is no longer listed in his view.
@@ -240,11 +221,7 @@ describe('the promoter sees their figures', () => {
     const adminContext = await phoneContext(browser);
     const admin = await adminContext.newPage();
     const adminProblems = watchProblems(admin);
-    await admin.goto(`${server.url}#/login`);
-    await admin.locator('#account').fill(`ada${run}@example.com`);
-    await admin.locator('#password').fill('Admin-pass-1');
-    await admin.getByTestId('login-submit').click();
-    await admin.getByTestId('greeting').waitFor();
+    await signInThroughForm(admin, `${server.url}#/login`, `ada${run}@example.com`, 'Admin-pass-1');
     expect(await admin.getByTestId('kpi-grid').count()).toBe(0); // staff have no figures of their own
     await admin.goto(`${server.url}#/admin/settings`);
     const enabled = admin.getByTestId('settings-leaderboard');
@@ -272,16 +249,16 @@ describe('the promoter sees their figures', () => {
       await paula.getByTestId('trend-chart').waitFor();
       await paula.getByTestId('stats-updated').waitFor();
       expect(await paula.locator('#stats-title').textContent()).toBe(tr(m, 'home.statsTitle'));
-      await checkScreen(paula, `stats-${locale}-home`);
+      await checkScreen(paula, `stats-${locale}-home`, { fit: FIT });
       await paula.getByTestId('tab-team').click();
       await expect.poll(() => paula.getByTestId('team-member-month').textContent()).toBe(BONUS[locale]);
       expect(await paula.getByTestId('team-month-override').textContent()).toBe(BONUS[locale]);
       expect(await paula.getByTestId('team-member-status').textContent()).toBe(tr(m, 'team.active'));
-      await checkScreen(paula, `stats-${locale}-team`);
+      await checkScreen(paula, `stats-${locale}-team`, { fit: FIT });
       await paula.goto(`${server.url}#/leaderboard`);
       await expect.poll(() => paula.getByTestId('leaderboard-me').locator('.lb-value').textContent()).toBe(EARNINGS[locale]);
       expect(await paula.locator('.page-nav-title').textContent()).toBe(tr(m, 'leaderboard.title'));
-      await checkScreen(paula, `stats-${locale}-leaderboard`);
+      await checkScreen(paula, `stats-${locale}-leaderboard`, { fit: FIT });
     }
     expect(problems).toEqual([]);
     expect(maxProblems).toEqual([]);

@@ -7,16 +7,14 @@
  * Then the withdrawal screens and the operator's queue in all five languages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { decideCommission } from '../apps/server/src/modules/commissions/service';
-import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
-import { newId } from '../apps/server/src/platform/ids';
 import { checkLedger } from '../apps/server/src/platform/ledger';
 import { writeSettings } from '../apps/server/src/platform/settings';
-import { createStaff, phoneContext, readLocale, registerThroughForm, screenshot, setLanguage, startJourney, tr, UNTRANSLATED, watchProblems } from './harness';
+import { checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -33,35 +31,19 @@ afterAll(async () => {
 
 const en = readLocale('en');
 
-async function checkScreen(page: Page, name: string) {
-  await screenshot(page, name);
-  expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
-}
-
-async function signIn(page: Page, account: string, password: string) {
-  await page.goto(`${server.url}#/login`);
-  await page.locator('#account').fill(account);
-  await page.locator('#password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('greeting').waitFor();
-}
-
 describe('earnings become a paid withdrawal', () => {
   it('payout account → withdrawal with fee and net shown first → approved and paid → timeline, notification, balances', async () => {
     const run = Date.now().toString(36);
     // The program: fee 1% + CN¥1.00; a campaign whose sale the business reports through the API.
     await writeSettings(server.ctx.db, { withdrawalFeeBps: 100, withdrawalFeeFixed: 100 });
     await createStaff(server.ctx, 'operator', `otto${run}@example.com`, 'Operator-pass-1');
-    await createStaff(server.ctx, 'admin', `ada${run}@example.com`, 'Admin-pass-1');
-    const adminId = (await server.ctx.db.selectFrom('users').select('id').where('account', '=', `ada${run}@example.com`).executeTakeFirstOrThrow()).id;
+    const adminId = await createStaff(server.ctx, 'admin', `ada${run}@example.com`, 'Admin-pass-1');
     const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
       names: { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' },
       landingUrl: 'https://shop.example.com/tea', saleRewardType: 'bps', saleReward: 1000, holdDays: 0, approvalMode: 'manual',
     }) as Parameters<typeof createCampaign>[2]);
     await updateCampaign(server.ctx, adminId, campaignId, { status: 'active' });
-    const key = newApiKeySecret(server.ctx);
-    await server.ctx.db.insertInto('api_keys').values({ id: newId(), name: 'Shop', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: adminId, created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
+    const key = await createShopKey(server.ctx, adminId);
 
     const context = await phoneContext(browser);
     const page = await context.newPage();
@@ -70,13 +52,8 @@ describe('earnings become a paid withdrawal', () => {
     await page.goto(`${server.url}#/campaigns/${campaignId}`);
     await page.getByTestId(`join-${campaignId}`).click();
     const link = (await page.getByTestId('campaign-link').textContent())!;
-    const sale = await fetch(`${server.url}api/v1/conversions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 500_000, linkCode: link.split('/').pop() }),
-    });
-    expect(sale.status).toBe(201);
-    const commission = ((await sale.json()) as { commissions: { id: string }[] }).commissions[0]!;
+    const sale = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 500_000, linkCode: link.split('/').pop() });
+    const commission = sale.commissions[0]!;
     expect(await decideCommission(server.ctx, commission.id, 'approve', adminId, null)).toBe(true);
 
     // 1. A payout account, from Me.
@@ -113,7 +90,7 @@ describe('earnings become a paid withdrawal', () => {
     const opContext = await phoneContext(browser);
     const op = await opContext.newPage();
     const opProblems = watchProblems(op);
-    await signIn(op, `otto${run}@example.com`, 'Operator-pass-1');
+    await signInThroughForm(op, `${server.url}#/login`, `otto${run}@example.com`, 'Operator-pass-1');
     await op.goto(`${server.url}#/admin/withdrawals`);
     await op.getByTestId(`withdrawal-approve-${withdrawalId}`).click();
     await op.getByTestId('withdrawal-confirm').click();
