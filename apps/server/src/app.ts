@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type onReques
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
-import { registerErrorHandling, registerNotFound } from './platform/errors';
+import { frameworkErrorHandler, registerErrorHandling, registerNotFound } from './platform/errors';
+import { registerBoundary } from './platform/boundary';
 import { registerSecurityHeaders } from './platform/security';
 import { hitRateLimit } from './platform/rate-limit';
 import { AppError } from './platform/errors';
@@ -45,6 +46,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     bodyLimit: JSON_BODY_LIMIT,
     disableRequestLogging: false,
     requestIdHeader: false,
+    // A path Fastify cannot decode (a bad percent-escape) is answered in our shape, not its own.
+    frameworkErrors: frameworkErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -75,6 +78,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await registerSecurityHeaders(site);
     await site.register(fastifyCookie);
     registerNotFound(site);
+    registerBoundary(site);
 
     // Route hooks given only to the routes that need them, rather than global hooks that return
     // at once for the rest.

@@ -44,9 +44,9 @@ describe.each(DIALECTS)('campaigns on %s', (dialect) => {
   it('rejects bad campaign input with field codes', async () => {
     const res = await admin.request('POST', '/api/admin/campaigns', campaignBody({ landingUrl: 'http://shop.example.com', allowedHosts: ['not a host'], saleReward: -1, holdDays: 91, names: {} }));
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.fields).toMatchObject({ landingUrl: 'invalid', 'allowedHosts.0': 'invalid', saleReward: 'too_short', holdDays: 'too_long', names: 'required' });
+    expect(res.json().error.fields).toMatchObject({ landingUrl: 'invalid', 'allowedHosts.0': 'invalid', saleReward: 'too_small', holdDays: 'too_large', names: 'required' });
     const bps = await admin.request('POST', '/api/admin/campaigns', campaignBody({ saleReward: 10_001 }));
-    expect(bps.json().error.fields).toEqual({ saleReward: 'too_long' });
+    expect(bps.json().error.fields).toEqual({ saleReward: 'too_large' });
   });
 
   it('moves through draft → active ↔ paused → ended, and nothing else', async () => {

@@ -32,13 +32,17 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYOUT_ACCOUNT_IN_USE: 409,
+  REQUEST_TIMEOUT: 408,
   INTERNAL: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
 
-/** Field-level codes, used in `error.fields` and shown inline by the client. */
+/**
+ * Field-level codes, used in `error.fields` and shown inline by the client: every one the server
+ * emits, and no other (docs/api.md lists the same set; a test compares them).
+ */
 export const FIELD_CODES = [
   'required',
   'invalid',
@@ -54,6 +58,13 @@ export const FIELD_CODES = [
   'not_allowed',
   'not_found',
   'too_large',
+  'too_small',
+  'stale',
+  'replayed',
+  'stale_key',
+  'invalid_json',
+  'after_to',
+  'conflict',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

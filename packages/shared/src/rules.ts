@@ -93,14 +93,17 @@ export function fillShareText(template: string, values: { link: string; code: st
 }
 
 /**
- * A team member's name as others see it: the first and last character kept, the rest starred
- * ("Max Member" → "M********r", "李雷" → "李*", "王小明" → "王*明"). Characters, not UTF-16 units.
+ * A name as others see it: its first and last letter (or digit) kept, the letters between starred
+ * (at most 8 stars): "Max Member" → "M*******r", "李雷" → "李*", "王小明" → "王*明". Spaces,
+ * punctuation, symbols and emoji are left out rather than kept ("Sam (Lyon)" → "S*****n", not
+ * "S********)"): a bracket or an emoji as the one visible character says nothing and looks broken.
+ * A letter keeps its combining marks. No letters at all: "*".
  */
 export function maskName(name: string): string {
-  const chars = [...name.trim()];
-  if (chars.length <= 1) return chars.join('') || '*';
-  if (chars.length === 2) return `${chars[0]}*`;
-  return `${chars[0]}${'*'.repeat(Math.min(chars.length - 2, 8))}${chars[chars.length - 1]}`;
+  const letters = name.match(/\p{L}\p{M}*|\p{N}\p{M}*/gu) ?? [];
+  if (letters.length <= 1) return letters[0] ?? '*';
+  if (letters.length === 2) return `${letters[0]}*`;
+  return `${letters[0]}${'*'.repeat(Math.min(letters.length - 2, 8))}${letters[letters.length - 1]}`;
 }
 
 // ——— Withdrawals and payout accounts ———
@@ -180,4 +183,22 @@ export function checkWithdrawal(amount: number, available: number, usedToday: nu
   if (amount > available) return 'INSUFFICIENT_BALANCE';
   if (usedToday >= terms.perDay) return 'WITHDRAWAL_DAILY_LIMIT';
   return null;
+}
+
+/** The latest instant any date field takes, in epoch milliseconds: the last moment of year 9999. */
+export const MAX_INSTANT = 253_402_300_799_999;
+
+/**
+ * One rule for every day parameter (`from`, `to`, …): `YYYY-MM-DD` naming a day that exists on the
+ * calendar, between 1970 and 9999 — so "2024-13-45", "2024-00-01", "2023-02-29" and "9999-99-99"
+ * are refused at the boundary rather than turned into an invalid Date deeper in.
+ */
+export function isCalendarDay(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (year < 1970 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
+  return day <= days;
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
-import { checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS } from './rules';
+import { checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay } from './rules';
 import type { FieldCode } from './errors';
 
 /** Turns a rule function into a zod refinement that reports the rule's field code. */
@@ -71,6 +71,11 @@ export const RegisterBodySchema = z.strictObject({
 });
 export type RegisterBody = z.input<typeof RegisterBodySchema>;
 
+/** `GET api/auth/invites/:code`: whose invite it is, for the register page ("Invited by S*****n"). */
+export const InviteParamsSchema = z.strictObject({ code: InviteCodeSchema });
+export const InviteLookupSchema = z.object({ /** Masked (maskName). */ inviterName: z.string() });
+export type InviteLookup = z.infer<typeof InviteLookupSchema>;
+
 export const LoginBodySchema = z.strictObject({
   account: z.string().min(1).max(ACCOUNT_MAX + 16).transform(normalizeAccount),
   password: SealedSchema,
@@ -131,6 +136,11 @@ export const SettingsPatchSchema = z.strictObject({
 });
 // (minimum ≤ maximum is checked by the server against the stored settings merged with the patch.)
 
+/** A day parameter (`YYYY-MM-DD`, a real calendar day): the one rule for every date in a query. */
+export const DayParamSchema = z.string().max(10).refine(isCalendarDay, { params: { fieldCode: 'invalid' } });
+/** An instant in epoch milliseconds that a date can hold (1970 to the end of year 9999). */
+export const InstantSchema = z.number().int().min(0).max(MAX_INSTANT);
+
 export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -187,8 +197,8 @@ const campaignFields = {
   descriptions: localized(4000),
   landingUrl: HttpsUrlSchema,
   allowedHosts: z.array(z.string().trim().toLowerCase().regex(HOST_RE)).max(20),
-  startsAt: z.number().int().nullable(),
-  endsAt: z.number().int().nullable(),
+  startsAt: InstantSchema.nullable(),
+  endsAt: InstantSchema.nullable(),
   leadReward: z.number().int().min(0).max(100_000_000),
   saleRewardType: z.enum(['bps', 'fixed']),
   saleReward: z.number().int().min(0).max(100_000_000),
@@ -318,8 +328,8 @@ export const LinkEnvelopeSchema = z.object({ link: LinkSchema });
 export const LinkListSchema = z.object({ items: z.array(LinkSchema), nextCursor: z.string().nullable() });
 export const LinkQuerySchema = PageQuerySchema.extend({ campaignId: z.string().max(64).optional() });
 export const LinkStatsQuerySchema = z.strictObject({
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  from: DayParamSchema.optional(),
+  to: DayParamSchema.optional(),
 });
 export const LinkStatsSchema = z.object({
   from: z.string(),
@@ -368,7 +378,7 @@ export const ConversionCreateSchema = z
     customerExternalId: z.string().trim().max(128).optional(),
     customerEmailSha256: z.string().trim().regex(/^[0-9a-fA-F]{64}$/).transform((v) => v.toLowerCase()).optional(),
     refundOf: z.string().trim().min(1).max(128).optional(),
-    occurredAt: z.number().int().min(0).optional(),
+    occurredAt: InstantSchema.optional(),
   })
   .superRefine((v, ctx) => {
     if ((v.kind === 'sale' || v.kind === 'refund') && (v.amount === undefined || v.amount <= 0)) {
@@ -444,8 +454,8 @@ export const CommissionListSchema = z.object({ items: z.array(CommissionSchema),
 export const CommissionQuerySchema = PageQuerySchema.extend({
   status: CommissionStatusSchema.optional(),
   campaignId: z.string().max(64).optional(),
-  from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
-  to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+  from: DayParamSchema.optional(),
+  to: DayParamSchema.optional(),
 });
 
 export const WalletSchema = z.object({ currency: z.string(), available: z.number().int(), pending: z.number().int(), withdrawing: z.number().int(), paidOut: z.number().int() });
@@ -589,7 +599,6 @@ export const StatsMetricSchema = z.enum(STATS_METRICS);
 export type StatsMetric = z.infer<typeof StatsMetricSchema>;
 export const STATS_BREAKDOWNS = ['campaign', 'link', 'channel'] as const;
 export const MAX_STATS_RANGE_DAYS = 366;
-const DayParamSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 /** `range` (default 7d) or `from`/`to` (ISO dates, both included; `custom` needs both). */
 export const StatsRangeQuerySchema = z.strictObject({
   range: StatsRangeSchema.optional(),
@@ -655,6 +664,8 @@ export const StatsOverviewSchema = z.object({
   previous: StatsFiguresSchema,
   series: z.array(z.object({ day: z.string(), clicks: z.number().int(), uniqueClicks: z.number().int(), leads: z.number().int(), sales: z.number().int(), earnings: z.number().int() })),
   topLinks: z.array(StatsBreakdownItemSchema),
+  /** A new promoter's first steps, ever (not only in the range): Home shows them until the first click. */
+  firstSteps: z.object({ joined: z.boolean(), linked: z.boolean(), clicked: z.boolean() }),
   generatedAt: z.number().int(),
 });
 export type StatsOverview = z.infer<typeof StatsOverviewSchema>;

@@ -1,14 +1,17 @@
 /** One error type, one handler, one shape: `{ error: { code, message, fields? } }`. */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { ERROR_STATUS, negotiateLocale, parseAcceptLanguage, type ErrorCode, type Locale } from '@pa/shared';
+import { ERROR_STATUS, FIELD_CODES, negotiateLocale, parseAcceptLanguage, type ErrorCode, type FieldCode, type Locale } from '@pa/shared';
 import { ERROR_MESSAGES } from './i18n/messages';
 import { renderErrorPage } from './html-pages';
 
 export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
-    readonly fields?: Record<string, string>,
+    /** Field → code, only codes of the catalogue (so the compiler keeps docs/api.md's list exact). */
+    readonly fields?: Record<string, FieldCode>,
     /** Extra headers (e.g. Retry-After). */
     readonly headers?: Record<string, string>,
   ) {
@@ -39,7 +42,12 @@ interface ZodLikeIssue {
   minimum?: number;
   maximum?: number;
   input?: unknown;
+  /** What kind of value a size issue is about (zod 4): number, bigint, string, array, … */
+  origin?: string;
 }
+
+/** A number (or bigint, or date) below or above its bounds is too_small / too_large; a string or array too_short / too_long. */
+const isMagnitude = (issue: ZodLikeIssue) => issue.origin === 'number' || issue.origin === 'int' || issue.origin === 'bigint' || issue.origin === 'date';
 
 /**
  * Whether an invalid_type issue is about a value that is not there at all (→ `required`) rather
@@ -52,19 +60,21 @@ function isMissing(issue: ZodLikeIssue) {
 }
 
 /** zod issues → `{ "field.path": "code" }`. */
-export function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<string, string> {
-  const fields: Record<string, string> = {};
+const KNOWN_FIELD_CODES = new Set<string>(FIELD_CODES);
+
+export function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<string, FieldCode> {
+  const fields: Record<string, FieldCode> = {};
   for (const issue of issues) {
     const base = [...(prefix ? [prefix] : []), ...(issue.path ?? [])].join('.');
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys ?? []) fields[base ? `${base}.${key}` : key] = 'unknown_field';
       continue;
     }
-    let code = 'invalid';
-    if (issue.params?.fieldCode) code = issue.params.fieldCode;
+    let code: FieldCode = 'invalid';
+    if (issue.params?.fieldCode && KNOWN_FIELD_CODES.has(issue.params.fieldCode)) code = issue.params.fieldCode as FieldCode;
     else if (issue.code === 'invalid_type' && isMissing(issue)) code = 'required';
-    else if (issue.code === 'too_small') code = 'too_short';
-    else if (issue.code === 'too_big') code = 'too_long';
+    else if (issue.code === 'too_small') code = isMagnitude(issue) ? 'too_small' : 'too_short';
+    else if (issue.code === 'too_big') code = isMagnitude(issue) ? 'too_large' : 'too_long';
     const key = base || '_';
     if (!fields[key]) fields[key] = code;
   }
@@ -104,6 +114,48 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     return sendError(request, reply, 'INTERNAL');
   });
+}
+
+/**
+ * Errors Fastify raises before routing (`frameworkErrors`): a path it cannot decode, such as a bad
+ * percent-escape, names nothing that exists, so it is NOT_FOUND, in our shape under api/ and as the
+ * not-found page elsewhere.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code !== 'FST_ERR_BAD_URL') request.log.warn({ code: error.code }, 'framework error');
+  if (request.url.startsWith('/api/') || request.method !== 'GET') return sendError(request, reply, error.code === 'FST_ERR_BAD_URL' ? 'NOT_FOUND' : 'VALIDATION_FAILED');
+  return reply.status(404).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'not_found'));
+}
+
+/** Node's errors for requests it cannot parse or that arrive too slowly → catalogue codes. */
+function clientErrorCode(nodeCode: string | undefined): ErrorCode {
+  if (nodeCode === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT'; // headers or whole request too slow
+  if (nodeCode === 'HPE_HEADER_OVERFLOW') return 'PAYLOAD_TOO_LARGE';
+  return 'VALIDATION_FAILED';
+}
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node could not parse (a bad request line,
+ * `Content-Length: abc`, headers too large) or that came too slowly never reaches a route, so it is
+ * answered here, straight on the socket, in the catalogue's shape — in English, as there are no
+ * headers to read a language from — and the connection is closed. Only Node's error code is
+ * logged: the error carries the raw bytes received (`rawPacket`), session cookie and CSRF token included.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const code = clientErrorCode(error.code);
+  this.log.debug({ clientError: error.code, remoteAddress: socket.remoteAddress }, 'client error');
+  // As Node does: answer only when no response has started on this connection.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify({ error: { code, message: ERROR_MESSAGES.en[code] } });
+    const status = ERROR_STATUS[code];
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 /** Unknown addresses: the catalogue's NOT_FOUND for the API and other methods, a page otherwise. */

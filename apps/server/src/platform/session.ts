@@ -3,7 +3,7 @@
  * sliding, revocable per device; and the readable `pa_csrf` cookie every state-changing browser
  * request repeats in `X-CSRF-Token` (double submit).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UAParser } from 'ua-parser-js';
 import type { Role, UserStatus } from '@pa/shared';
@@ -51,20 +51,36 @@ function cookieOptions(ctx: AppContext, request: FastifyRequest) {
   return { path: ctx.config.cookiePath, secure, sameSite: 'lax' as const };
 }
 
-export function setCsrfCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
-  const token = randomBytes(24).toString('base64url');
+/**
+ * Once signed in, the CSRF token is derived from the session (HMAC of its id with a key derived
+ * from the master key), so a token planted in the cookie jar — by a sibling subdomain, say — does
+ * not pass for a session it was not made for. Before signing in, a random double-submit token
+ * serves sign-in and registration.
+ */
+export function csrfTokenFor(ctx: AppContext, sessionId: string): string {
+  return createHmac('sha256', ctx.master.derive('csrf-v1')).update(sessionId).digest('base64url');
+}
+
+export function setCsrfCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, token = randomBytes(24).toString('base64url')) {
   reply.setCookie(CSRF_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: false, sameSite: 'strict' });
   return token;
+}
+
+function sameToken(given: string | undefined, expected: string) {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Creates a session row and sets both cookies (a fresh CSRF token on every sign-in). */
 export async function startSession(ctx: AppContext, db: Db, request: FastifyRequest, reply: FastifyReply, userId: string) {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
+  const id = newId(now);
   await db
     .insertInto('sessions')
     .values({
-      id: newId(now),
+      id,
       user_id: userId,
       token_hash: hashToken(token),
       device: describeDevice(request.headers['user-agent']),
@@ -75,7 +91,7 @@ export async function startSession(ctx: AppContext, db: Db, request: FastifyRequ
     })
     .execute();
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: true, maxAge: SESSION_TTL_MS / 1000 });
-  setCsrfCookie(ctx, request, reply);
+  setCsrfCookie(ctx, request, reply, csrfTokenFor(ctx, id));
 }
 
 export function clearSessionCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
@@ -90,31 +106,33 @@ export function sessionHook(ctx: AppContext) {
     request.auth = null;
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/v1/')) return;
     const csrfCookie = request.cookies[CSRF_COOKIE];
-    if (UNSAFE.has(request.method)) {
-      const header = request.headers[CSRF_HEADER];
-      const given = Buffer.from(typeof header === 'string' ? header : '');
-      const expected = Buffer.from(csrfCookie ?? '');
-      if (!csrfCookie || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new AppError('CSRF_INVALID');
-      }
-    } else if (!csrfCookie) {
-      setCsrfCookie(ctx, request, reply);
-    }
+    const header = request.headers[CSRF_HEADER];
+    const unsafe = UNSAFE.has(request.method);
     const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
     const now = Date.now();
-    const row = await ctx.db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id as sessionId', 'sessions.last_seen_at', 'users.id as userId', 'users.role', 'users.status'])
-      .where('sessions.token_hash', '=', hashToken(token))
-      .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now)
-      .executeTakeFirst();
-    if (!row || row.status !== 'active') return;
-    request.auth = { sessionId: row.sessionId, userId: row.userId, role: row.role, status: row.status };
-    if (now - row.last_seen_at > SLIDE_AFTER_MS) {
-      await ctx.db.updateTable('sessions').set({ last_seen_at: now, expires_at: now + SESSION_TTL_MS }).where('id', '=', row.sessionId).execute();
+    const row = token
+      ? await ctx.db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select(['sessions.id as sessionId', 'sessions.last_seen_at', 'users.id as userId', 'users.role', 'users.status'])
+          .where('sessions.token_hash', '=', hashToken(token))
+          .where('sessions.revoked_at', 'is', null)
+          .where('sessions.expires_at', '>', now)
+          .executeTakeFirst()
+      : undefined;
+    const session = row && row.status === 'active' ? row : undefined;
+    // With a session, the token must be the one derived from it; without, the cookie's (double submit).
+    const expected = session ? csrfTokenFor(ctx, session.sessionId) : csrfCookie;
+    if (unsafe) {
+      if (!expected || !sameToken(typeof header === 'string' ? header : undefined, expected)) throw new AppError('CSRF_INVALID');
+    } else if (csrfCookie !== expected || !csrfCookie) {
+      // A GET hands out the token that will pass: the session's own, or a fresh pre-session one.
+      setCsrfCookie(ctx, request, reply, expected);
+    }
+    if (!session || !token) return;
+    request.auth = { sessionId: session.sessionId, userId: session.userId, role: session.role, status: session.status };
+    if (now - session.last_seen_at > SLIDE_AFTER_MS) {
+      await ctx.db.updateTable('sessions').set({ last_seen_at: now, expires_at: now + SESSION_TTL_MS }).where('id', '=', session.sessionId).execute();
       reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: true, maxAge: SESSION_TTL_MS / 1000 });
     }
   };

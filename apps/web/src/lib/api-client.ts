@@ -35,7 +35,7 @@ async function ensureCsrfCookie() {
   if (!readCookie('pa_csrf')) await fetch('api/health', { cache: 'no-store' });
 }
 
-export async function api<T>(method: Method, path: string, body?: unknown, options: { signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
+export async function api<T>(method: Method, path: string, body?: unknown, options: { signal?: AbortSignal; headers?: Record<string, string>; retried?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', 'accept-language': hooks.locale(), ...options.headers };
   let payload: string | Blob | undefined;
   if (body instanceof Blob) {
@@ -64,6 +64,12 @@ export async function api<T>(method: Method, path: string, body?: unknown, optio
   if (res.ok) return data as T;
   const err = (data as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | undefined)?.error;
   const code: ErrorCode = isErrorCode(err?.code) ? err.code : res.status === 404 ? 'NOT_FOUND' : 'INTERNAL';
+  // The CSRF token is bound to the session; a tab holding an older one gets the current one from
+  // any GET and tries once more (the check runs before the body is read, so nothing was used up).
+  if (code === 'CSRF_INVALID' && !options.retried) {
+    await fetch('api/health', { cache: 'no-store', credentials: 'same-origin' });
+    return api<T>(method, path, body, { ...options, retried: true });
+  }
   if (code === 'UNAUTHENTICATED' && !path.startsWith('auth/')) hooks.onUnauthenticated();
   throw new ApiError(code, res.status, err?.fields ?? {}, err?.message);
 }

@@ -1,6 +1,6 @@
 /** Campaign rules: creation, edits and status moves, images, joining and enrollment decisions. */
 import { createHash } from 'node:crypto';
-import type { CampaignPatch, CampaignStatus } from '@pa/shared';
+import type { CampaignPatch, CampaignStatus, FieldCode } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { canMoveCampaign } from '../../domain/campaign-state';
@@ -36,8 +36,8 @@ export interface CampaignValues {
 const clean = (texts: Record<string, string | undefined>) => JSON.stringify(Object.fromEntries(Object.entries(texts).filter(([, v]) => v)));
 
 function checkValues(v: Partial<CampaignValues>) {
-  const fields: Record<string, string> = {};
-  if (v.saleRewardType === 'bps' && v.saleReward !== undefined && v.saleReward > 10_000) fields.saleReward = 'too_long';
+  const fields: Record<string, FieldCode> = {};
+  if (v.saleRewardType === 'bps' && v.saleReward !== undefined && v.saleReward > 10_000) fields.saleReward = 'too_large';
   if (v.startsAt != null && v.endsAt != null && v.endsAt <= v.startsAt) fields.endsAt = 'invalid';
   if (Object.keys(fields).length) throw new AppError('VALIDATION_FAILED', fields);
 }
