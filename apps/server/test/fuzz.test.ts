@@ -103,17 +103,17 @@ describe.each(DIALECTS)('malformed input over every operation on %s', (dialect) 
   /** A real id for a path that names a resource we made, so malformed bodies reach past the lookup. */
   const realIdFor = (path: string) => (path.includes('/campaigns/') ? realIds.campaign : path.includes('/links/') ? realIds.link : 'missing');
 
-  async function send(caller: Caller, method: string, url: string, body: { json?: Json; raw?: string } = {}) {
+  async function send(caller: Caller, method: string, url: string, body: { json?: Json; raw?: string; headers?: Record<string, string> } = {}) {
     const payload = body.raw ?? (body.json === undefined ? undefined : JSON.stringify(body.json));
     if (caller === 'apiKey') {
       return env.app.inject({
         method: method as 'GET',
         url,
         payload,
-        headers: { authorization: `Bearer ${apiSecret}`, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}) },
+        headers: { authorization: `Bearer ${apiSecret}`, ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...body.headers },
       });
     }
-    return clients.get(caller)!.request(method as 'GET', url, undefined, payload === undefined ? {} : { rawBody: payload });
+    return clients.get(caller)!.request(method as 'GET', url, undefined, payload === undefined ? { headers: body.headers } : { rawBody: payload, headers: body.headers });
   }
 
   it('never answers 5xx, and every api/ error has a catalogue code', async () => {
@@ -162,9 +162,14 @@ describe.each(DIALECTS)('malformed input over every operation on %s', (dialect) 
           const target = url({ name: p.name, encoded: v });
           check(caller, method, target, `path ${p.name}=${v}`, await send(caller, method, target, baseBody ? { json: baseBody } : {}));
         }
-        for (const p of queryParams) for (const v of QUERY_VALUES) {
-          const target = url(undefined, { ...baseQuery, [p.name]: v });
-          check(caller, method, target, `query ${p.name}=${v}`, await send(caller, method, target));
+        for (const p of queryParams) {
+          for (const v of QUERY_VALUES) {
+            const target = url(undefined, { ...baseQuery, [p.name]: v });
+            check(caller, method, target, `query ${p.name}=${v}`, await send(caller, method, target));
+          }
+          // The same parameter twice arrives as an array.
+          const twice = `${url()}${url().includes('?') ? '&' : '?'}${p.name}=1&${p.name}=2`;
+          check(caller, method, twice, `query ${p.name} twice`, await send(caller, method, twice));
         }
         if (!baseBody) continue;
         for (const field of bodyFields) for (const v of BODY_VALUES) {
@@ -173,6 +178,9 @@ describe.each(DIALECTS)('malformed input over every operation on %s', (dialect) 
         }
         for (const raw of ['{"a":', '[]', '"\\u0000"', '{"x\\u0000":1}', 'null', `{"${bodyFields[0] ?? 'a'}":"\\ud800\\u0000"}`]) {
           check(caller, method, url(), `raw ${raw}`, await send(caller, method, url(), { raw }));
+        }
+        for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-16' }, { 'content-encoding': 'gzip' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+          check(caller, method, url(), `headers ${JSON.stringify(headers)}`, await send(caller, method, url(), { json: baseBody, headers }));
         }
       }
     }
