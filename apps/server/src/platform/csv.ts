@@ -1,19 +1,48 @@
 /**
  * CSV that opens correctly in a spreadsheet: UTF-8 with a byte-order mark (Excel needs it to read
- * Chinese), CRLF line ends, every field quoted when it must be, and text that a spreadsheet would
- * run as a formula (= + - @ at the start, unless it is a plain signed number) prefixed with an apostrophe.
+ * Chinese), CRLF line ends, every field quoted when it must be. Each cell is one of three kinds,
+ * chosen by the export for its column (docs/api.md, "CSV exports"):
+ * - text (a plain string): never starts a formula — text starting with = + - @ tab or CR gets an
+ *   apostrophe in front, whatever follows (so "+8613800000000" given as text is not a number either);
+ * - identifier (`csvId`: account numbers, phone numbers, references, ids, codes): written as
+ *   `="…"`, a formula whose only content is a string literal, so the spreadsheet shows exactly the
+ *   text and keeps it text — no number conversion (a 19-digit card number keeps its digits, a
+ *   phone number its +, a code its leading zeros) and nothing inside can run;
+ * - number (`csvAmount`, `csvNumber`, a JS number): a plain decimal that stays a number.
  */
 const BOM = '\uFEFF';
+/** Excel refuses a string literal longer than this in a formula. */
+const LITERAL_MAX = 255;
 
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return String(value);
-  // A plain signed number ("-5.00", "+8613800138000") is not a formula: left as it is, so it stays a number.
-  const safe = /^[=+\-@\t\r]/.test(value) && !/^[+-]?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+class CsvCell {
+  constructor(readonly kind: 'id' | 'number', readonly text: string) {}
 }
 
-export function toCsv(header: string[], rows: (string | number | null | undefined)[][]): string {
+export type CsvValue = string | number | null | undefined | CsvCell;
+
+/** An identifier that must open as text, exactly as written (see above). */
+export const csvId = (value: string | null | undefined): CsvCell | null => (value === null || value === undefined ? null : new CsvCell('id', value));
+/** A decimal written as a number; anything that is not a plain decimal is written as text. */
+export const csvNumber = (text: string): CsvCell => new CsvCell('number', text);
+/** An amount of minor units as a number cell ("-5.00"). */
+export const csvAmount = (minor: number, digits: number): CsvCell => csvNumber(decimalAmount(minor, digits));
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+const quoted = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const asText = (s: string) => quoted(FORMULA_START.test(s) ? `'${s}` : s);
+
+export function csvField(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return asText(value);
+  if (value.kind === 'number') return /^-?\d+(\.\d+)?$/.test(value.text) ? value.text : asText(value.text);
+  if (value.text === '') return '';
+  // A line break or a long value cannot sit in a formula's string literal: plain text rules then.
+  if (value.text.length > LITERAL_MAX || /[\r\n]/.test(value.text)) return asText(value.text);
+  return quoted(`="${value.text.replace(/"/g, '""')}"`);
+}
+
+export function toCsv(header: string[], rows: CsvValue[][]): string {
   return BOM + [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
