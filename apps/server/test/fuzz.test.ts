@@ -34,7 +34,7 @@ interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record
 
 const LONG = 'x'.repeat(5000);
 /** Values put in one body field at a time. */
-const BODY_VALUES: Json[] = ['\u0000', 'a\u0000b', LONG, '', -1, -5, 1e20, 9_007_199_254_740_993, 1.5, 0, true, null, {}, [], ['\u0000'], { '\u0000': 1 }, '2024-13-45', '9999-99-99', '\ud800', 'é'.repeat(300)];
+const BODY_VALUES: Json[] = ['\u0000', 'a\u0000b', LONG, '', -1, -5, 1e20, 2 ** 53 + 2, 1.5, 0, true, null, {}, [], ['\u0000'], { '\u0000': 1 }, '2024-13-45', '9999-99-99', '\ud800', 'é'.repeat(300)];
 /** Values put in one query parameter at a time (already percent-encoded). */
 const QUERY_VALUES = ['%00', 'a%00b', '%ff', '%E0%A4%A', '2024-13-45', '2024-00-01', '9999-99-99', '-1', '1e309', '99999999999999999999999', '1.5', encodeURIComponent(LONG.slice(0, 3000)), '', 'true'];
 /** Values put in one path parameter at a time (already percent-encoded). */
@@ -146,7 +146,7 @@ describe.each(DIALECTS)('malformed input over every operation on %s', (dialect) 
       const params = op.parameters ?? [];
       const pathParams = params.filter((p) => p.in === 'path');
       const queryParams = params.filter((p) => p.in === 'query');
-      const fill = (value?: { name: string; encoded: string }) => path.replace(/\{(\w+)\}/g, (_, name: string) => (value?.name === name ? value.encoded : encodeURIComponent(name === 'code' ? 'fuzzcode' : realIdFor(path))));
+      const fill = (value?: { name: string; encoded: string }) => path.replace(/\{(\w+)\}/g, (_, name: string) => (value?.name === name ? value.encoded : encodeURIComponent(name === 'code' ? 'fuzzcode' : realIdFor(path) ?? 'missing')));
       const baseQuery = Object.fromEntries(queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]));
       const url = (pathValue?: { name: string; encoded: string }, query: Record<string, string> = baseQuery) => {
         const qs = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&');
@@ -179,7 +179,7 @@ describe.each(DIALECTS)('malformed input over every operation on %s', (dialect) 
         for (const raw of ['{"a":', '[]', '"\\u0000"', '{"x\\u0000":1}', 'null', `{"${bodyFields[0] ?? 'a'}":"\\ud800\\u0000"}`]) {
           check(caller, method, url(), `raw ${raw}`, await send(caller, method, url(), { raw }));
         }
-        for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-16' }, { 'content-encoding': 'gzip' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
+        for (const headers of <Record<string, string>[]>[{ 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-16' }, { 'content-encoding': 'gzip' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
           check(caller, method, url(), `headers ${JSON.stringify(headers)}`, await send(caller, method, url(), { json: baseBody, headers }));
         }
       }
