@@ -1,10 +1,62 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_CACHE_TTL_MS } from '../src/platform/link-cache';
+import { rebuildRollups } from '../src/platform/rollups-rebuild';
+import { classifyUserAgent } from '../src/platform/visitor';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
 const DESKTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+/** What chat apps and social sites send when they fetch a shared link for its preview card. */
+const PREVIEWS = {
+  whatsapp: 'WhatsApp/2.23.20.0 A',
+  telegram: 'TelegramBot (like TwitterBot)',
+  slack: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  discord: 'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  twitter: 'Twitterbot/1.0',
+  linkedin: 'LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)',
+  skypeTeams: 'Mozilla/5.0 (Windows NT 6.1; WOW64) SkypeUriPreview Preview/0.5 skype-url-preview@microsoft.com',
+  iMessage: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0',
+  line: 'facebookexternalhit/1.1;line-poker/1.0',
+  kakao: 'facebookexternalhit/1.1; kakaotalk-scrap/1.0; +https://devtalk.kakao.com/t/scrap/33984',
+  snapchat: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_11_1) AppleWebKit/601.2.4 (KHTML, like Gecko) Version/9.0.1 Safari/601.2.4 facebookexternalhit/1.1 Facebot Twitterbot/1.0 Snap URL Preview Service; bot; snapchat; https://developers.snap.com/robots',
+  pinterest: 'Pinterestbot/1.0 (+http://www.pinterest.com/bot.html)',
+  qq: 'Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/51.0.2704.79 Safari/537.36 QQ-URL-Manager',
+  dingtalk: 'DingTalkBot-LinkService/1.0',
+  zalo: 'Zalo/1.0 (Link preview)',
+  vk: 'Mozilla/5.0 (compatible; vkShare; +http://vk.com/dev/Share)',
+  mastodon: 'http.rb/5.1.1 (Mastodon/4.2.0; +https://mastodon.social/)',
+  bluesky: 'Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)',
+  // Not in the isbot list: our own (platform/visitor.ts).
+  viber: 'Viber/21.0.0.3 (Android)',
+  viberIos: 'Viber/13.3.0.5 CFNetwork/1126 Darwin/19.5.0',
+};
+/** People: the browsers inside those apps (the person tapped the link), and ordinary ones. */
+const PEOPLE = {
+  phone: PHONE,
+  desktop: DESKTOP,
+  iPhone: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  whatsappInApp: 'Mozilla/5.0 (Linux; Android 13; SM-A525F Build/TP1A.220624.014; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/119.0.6045.163 Mobile Safari/537.36 WhatsApp/1.0',
+  facebookInApp: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21B80 [FBAN/FBIOS;FBAV/440.0.0.33.118;FBBV/535838574;FBDV/iPhone15,2;FBMD/iPhone;FBSN/iOS;FBSV/17.1;FBSS/3;FBID/phone;FBLC/en_US;FBOP/5;FBRV/0]',
+  telegramInApp: 'Mozilla/5.0 (Linux; Android 12) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0 Mobile Safari/537.36 Telegram-Android/10.2.0',
+  weChat: 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.30(0x18001e31) NetType/WIFI Language/zh_CN',
+  qq: 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 QQ/8.9.80.637 V1_IPH_SQ_8.9.80_1_APP_A Pixel/1170 Core/WKWebView Device/Apple(iPhone 13) NetType/WIFI QBWebViewType/1 WKType/1',
+  lark: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Lark/6.8.6 LarkLocale/zh_CN ChannelName/Feishu',
+  viberInApp: 'Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UD1A.230803.041; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 Viber/21.0.0.3',
+};
+
+describe('who is a person', () => {
+  it.each(Object.entries(PREVIEWS))('a link-preview fetcher (%s) is a bot', (_, ua) => {
+    expect(classifyUserAgent(ua)).toEqual({ bot: true, device: 'bot' });
+  });
+  it.each(Object.entries(PEOPLE))('a browser (%s) is a person', (_, ua) => {
+    expect(classifyUserAgent(ua).bot).toBe(false);
+  });
+  it('a request without a user agent is a bot', () => {
+    expect(classifyUserAgent('').bot).toBe(true);
+  });
+});
 
 describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {
   let env: TestEnv;
@@ -93,9 +145,55 @@ describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {
     expect(JSON.stringify(clicks)).not.toContain('198.51.100.7');
     expect(clicks[0]!.visitor_hash).toHaveLength(43);
     const stats = (await promoter.request('GET', `/api/links/${link.id}/stats`)).json();
-    expect(stats.totals).toEqual({ clicks: 4, uniqueClicks: 2 });
+    expect(stats.totals).toEqual({ clicks: 3, uniqueClicks: 2, botClicks: 1 });
     expect(stats.days).toHaveLength(30);
-    expect((await promoter.request('GET', `/api/links/${link.id}`)).json().link).toMatchObject({ clicks: 4, uniqueClicks: 2 });
+    expect((await promoter.request('GET', `/api/links/${link.id}`)).json().link).toMatchObject({ clicks: 3, uniqueClicks: 2, botClicks: 1 });
+  });
+
+  it('counts only people’s visits as clicks: bots, chat-app previews and HEAD requests are kept apart, wherever clicks are read', async () => {
+    const { client: leader, user: leaderUser } = await signedIn(env, 'promoter');
+    const { client: member, user } = await signedIn(env, 'promoter');
+    await env.ctx.db.updateTable('users').set({ parent_id: leaderUser.id }).where('id', '=', user.id).execute();
+    await member.request('POST', `/api/campaigns/${campaignId}/join`);
+    const link = (await member.request('GET', '/api/links')).json().items[0] as { id: string; code: string };
+    const teamActive = async () => (await leader.request('GET', '/api/team')).json().counts.active as number;
+
+    // The link is shared in a chat: the apps fetch it for their previews, a search engine follows it.
+    await visit(link.code, BOT, '198.51.100.20');
+    await visit(link.code, PREVIEWS.whatsapp, '198.51.100.21');
+    await visit(link.code, PREVIEWS.viber, '198.51.100.22');
+    expect((await env.app.inject({ method: 'HEAD', url: `/r/${link.code}`, headers: { 'user-agent': PHONE }, remoteAddress: '198.51.100.23' })).statusCode).toBe(302);
+    await env.ctx.clicks.flush();
+    // No person yet: no clicks, and the member is not active in the leader's team.
+    expect((await member.request('GET', `/api/links/${link.id}`)).json().link).toMatchObject({ clicks: 0, uniqueClicks: 0, botClicks: 4 });
+    expect((await member.request('GET', '/api/stats/summary?range=today')).json().current.clicks).toBe(0);
+    expect(await teamActive()).toBe(0);
+
+    // A person opens it twice on their phone.
+    await visit(link.code, PHONE, '198.51.100.24');
+    await visit(link.code, PHONE, '198.51.100.24');
+    await env.ctx.clicks.flush();
+    // Every visit is kept, flagged.
+    const rows = await env.ctx.db.selectFrom('clicks').select(['is_bot']).where('link_id', '=', link.id).orderBy('id').execute();
+    expect(rows.map((r) => r.is_bot)).toEqual([1, 1, 1, 1, 0, 0]);
+
+    const stats = (await member.request('GET', `/api/links/${link.id}/stats`)).json();
+    expect(stats.totals).toEqual({ clicks: 2, uniqueClicks: 1, botClicks: 4 });
+    expect(stats.days.filter((d: { clicks: number }) => d.clicks > 0)).toEqual([expect.objectContaining({ clicks: 2, uniqueClicks: 1, botClicks: 4 })]);
+    expect((await member.request('GET', `/api/links/${link.id}`)).json().link).toMatchObject({ clicks: 2, uniqueClicks: 1, botClicks: 4 });
+    expect((await member.request('GET', '/api/links')).json().items[0]).toMatchObject({ id: link.id, clicks: 2, uniqueClicks: 1, botClicks: 4 });
+    // Home: the figures, the trend, the breakdown and the top links.
+    expect((await member.request('GET', '/api/stats/summary?range=today')).json().current).toMatchObject({ clicks: 2, uniqueClicks: 1 });
+    expect((await member.request('GET', '/api/stats/timeseries?range=7d&metric=clicks')).json().points.at(-1).value).toBe(2);
+    expect((await member.request('GET', '/api/stats/breakdown?range=7d&by=link')).json().items[0].figures).toMatchObject({ clicks: 2, uniqueClicks: 1 });
+    const home = (await member.request('GET', '/api/stats/overview?range=today')).json();
+    expect(home.current).toMatchObject({ clicks: 2, uniqueClicks: 1 });
+    expect(home.series.at(-1)).toMatchObject({ clicks: 2, uniqueClicks: 1 });
+    expect(home.topLinks[0].figures).toMatchObject({ clicks: 2 });
+    // Team: now active (a person clicked).
+    expect(await teamActive()).toBe(1);
+    // The rebuild from the stored clicks agrees with what the click writer summed.
+    expect((await rebuildRollups(env.ctx.db, env.ctx.dialect, env.ctx.config.timeZone, { apply: false })).differences).toEqual([]);
   });
 
   it('validates stats ranges', async () => {

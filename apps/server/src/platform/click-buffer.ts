@@ -6,7 +6,7 @@
  */
 import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/types';
-import { applyRollups, Rollups } from './rollups';
+import { applyRollups, clickDelta, Rollups } from './rollups';
 import { kyselyExec, sqliteExec } from './sql-exec';
 import { dayKey } from './time';
 
@@ -164,7 +164,7 @@ export class ClickBuffer {
       };
     });
     const rollups = new Rollups();
-    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, this.options.timeZone), r.campaign_id, r.link_id, { clicks: 1, unique_clicks: r.is_unique, bot_clicks: r.is_bot });
+    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, this.options.timeZone), r.campaign_id, r.link_id, clickDelta(r));
     return { rows, seenRows: [...changed.values()], rollups };
   }
 }

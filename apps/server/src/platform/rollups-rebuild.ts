@@ -6,7 +6,7 @@
  * id order, 20,000 at a time, so it runs on a live database without holding one long read.
  */
 import type { Db, Dialect } from '../db/types';
-import { ROLLUP_COLUMNS, Rollups, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
+import { ROLLUP_COLUMNS, Rollups, clickDelta, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
 import { kyselyExec, valueRows } from './sql-exec';
 import { dayResolver } from './time';
 
@@ -48,7 +48,7 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
   const rollups = new Rollups();
   const clicks = await scan(
     (after) => db.selectFrom('clicks').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'at', 'is_unique', 'is_bot']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
-    (c) => rollups.add(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, { clicks: 1, unique_clicks: Number(c.is_unique), bot_clicks: Number(c.is_bot) }),
+    (c) => rollups.add(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, clickDelta({ is_unique: Number(c.is_unique), is_bot: Number(c.is_bot) })),
     PAGE,
   );
   const conversions = await scan(
@@ -142,7 +142,9 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
   }
 
   if (options.apply && (dailyFix.size > 0 || periodFix.size > 0)) {
-    await db.transaction().execute(async (trx) => {
+    // Inside a migration (PostgreSQL runs each in a transaction) write on that transaction.
+    const inTransaction = (write: (trx: Db) => Promise<void>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
+    await inTransaction(async (trx) => {
       const exec = kyselyExec(trx, dialect);
       const zero = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
       const daily = [...dailyFix].map((key) => {

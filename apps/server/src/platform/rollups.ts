@@ -4,8 +4,10 @@
  * conversions and commissions (the conversion batches), commission decisions and reversals.
  * Changes are collected as deltas and written once per key per transaction, as one upsert.
  *
- * What counts where (the rebuild in modules/stats/rebuild.ts computes exactly this from the rows):
- * - clicks, unique and bot clicks: the click's promoter, campaign, link and day;
+ * What counts where (the rebuild in platform/rollups-rebuild.ts computes exactly this from the rows):
+ * - clicks: a person's visits only (`clickDelta`) — bots and link-preview fetchers go to
+ *   `bot_clicks` instead, never to `clicks` or `unique_clicks`; all on the click's promoter,
+ *   campaign, link and day;
  * - leads, sales, sale amount: attributed conversions, on their day; refunds add to the refunded
  *   amount of the sale's row (the sale's day), so a day's net sales never change sign;
  * - commission by status: a commission's amount minus what was reversed sits in the column of its
@@ -22,6 +24,15 @@ export const ROLLUP_COLUMNS = ['clicks', 'unique_clicks', 'bot_clicks', 'leads',
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
 export type RollupDelta = Partial<Record<RollupColumn, number>>;
 export type CommissionState = 'pending' | 'approved' | 'rejected' | 'reversed';
+
+/**
+ * What one stored click adds: a person's visit to `clicks` (and `unique_clicks` when it is the
+ * visitor's first in 24 h), a bot's or a preview fetcher's to `bot_clicks` alone — so every screen
+ * that reads `clicks` reads people. The click writer and the rebuild both sum with this.
+ */
+export function clickDelta(click: { is_unique: number; is_bot: number }): RollupDelta {
+  return click.is_bot ? { bot_clicks: 1 } : { clicks: 1, unique_clicks: click.is_unique ? 1 : 0 };
+}
 
 /** Where a commission counts: its link, or for a level-2 override `team:<member>`. */
 export const TEAM_LINK_PREFIX = 'team:';

@@ -43,11 +43,19 @@ export interface UaInfo {
 
 const cache = new Map<string, UaInfo>();
 
-/** Bot flag (the maintained `isbot` list) and device class; memoized, user agents repeat a lot. */
+/**
+ * Link-preview fetchers the `isbot` list misses (checked in test/links.test.ts with those it
+ * catches: WhatsApp, Telegram, Slack, Discord, Facebook, X, LinkedIn, Skype/Teams, iMessage, LINE,
+ * KakaoTalk, Snapchat, QQ, DingTalk, Zalo…). Viber's app fetches with a user agent that starts
+ * with `Viber/`; its in-app browser (a person) starts with `Mozilla/` like every browser.
+ */
+const PREVIEW_FETCHERS = /^viber\//i;
+
+/** Bot flag (the maintained `isbot` list, and preview fetchers it misses) and device class; memoized, user agents repeat a lot. */
 export function classifyUserAgent(userAgent: string): UaInfo {
   const hit = cache.get(userAgent);
   if (hit) return hit;
-  const bot = !userAgent || isbot(userAgent);
+  const bot = !userAgent || isbot(userAgent) || PREVIEW_FETCHERS.test(userAgent);
   let device: UaInfo['device'] = 'other';
   if (bot) device = 'bot';
   else {

@@ -97,6 +97,7 @@ export function selectLinks(db: Db) {
       // The link's rows of the promoter's per-day figures (clustered by promoter).
       eb.selectFrom('daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('clicks'), s.lit(0)).as('c')).whereRef('daily_stats.promoter_id', '=', 'links.promoter_id').whereRef('daily_stats.link_id', '=', 'links.id').as('clicks'),
       eb.selectFrom('daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('unique_clicks'), s.lit(0)).as('u')).whereRef('daily_stats.promoter_id', '=', 'links.promoter_id').whereRef('daily_stats.link_id', '=', 'links.id').as('unique_clicks'),
+      eb.selectFrom('daily_stats').select((s) => s.fn.coalesce(s.fn.sum<number>('bot_clicks'), s.lit(0)).as('b')).whereRef('daily_stats.promoter_id', '=', 'links.promoter_id').whereRef('daily_stats.link_id', '=', 'links.id').as('bot_clicks'),
     ]);
 }
 
@@ -115,6 +116,7 @@ export function toLink(row: LinkRow, locale: string): Link {
     isDefault: row.is_default === 1,
     clicks: Number(row.clicks ?? 0),
     uniqueClicks: Number(row.unique_clicks ?? 0),
+    botClicks: Number(row.bot_clicks ?? 0),
     createdAt: row.created_at,
   };
 }

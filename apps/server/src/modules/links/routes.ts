@@ -37,7 +37,8 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }
       const now = Date.now();
       const userAgent = request.headers['user-agent'] ?? '';
-      const ua = classifyUserAgent(userAgent);
+      // A HEAD request takes nobody anywhere (link checkers, some preview fetchers): a bot's visit.
+      const ua = request.method === 'HEAD' ? { bot: true, device: 'bot' as const } : classifyUserAgent(userAgent);
       const clickId = newId(now);
       let referrerHost: string | null = null;
       const referer = request.headers.referer;
@@ -129,7 +130,7 @@ export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       promoter.get('/api/links/:id/stats', {
-        schema: { tags: ['links'], summary: 'Per-day clicks and unique clicks', params: IdParamsSchema, querystring: LinkStatsQuerySchema, response: { 200: LinkStatsSchema, ...errorResponses } },
+        schema: { tags: ['links'], summary: 'Per-day clicks (people), unique clicks and bot visits', params: IdParamsSchema, querystring: LinkStatsQuerySchema, response: { 200: LinkStatsSchema, ...errorResponses } },
       }, async (request) => {
         const auth = requireAuth(request);
         const row = await ownLink(request.params.id, auth.userId, auth.role);

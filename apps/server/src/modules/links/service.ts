@@ -48,7 +48,7 @@ export async function createLink(ctx: AppContext, promoterId: string, input: Cre
 const DAY_MS = 86_400_000;
 export const MAX_STATS_DAYS = 366;
 
-/** Per-day clicks and unique clicks of one link, every day of the range present (zeros included). */
+/** Per-day clicks (people's), unique clicks and bot visits of one link, every day of the range present (zeros included). */
 export async function linkStats(ctx: AppContext, link: { id: string; promoter_id: string }, range: { from?: string; to?: string }) {
   const today = dayKey(Date.now(), ctx.config.timeZone);
   const to = range.to ?? today;
@@ -58,7 +58,7 @@ export async function linkStats(ctx: AppContext, link: { id: string; promoter_id
   if (days > MAX_STATS_DAYS) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'too_long' });
   const rows = await ctx.db
     .selectFrom('daily_stats')
-    .select(['day', 'clicks', 'unique_clicks'])
+    .select(['day', 'clicks', 'unique_clicks', 'bot_clicks'])
     .where('promoter_id', '=', link.promoter_id)
     .where('day', '>=', from)
     .where('day', '<=', to)
@@ -68,12 +68,12 @@ export async function linkStats(ctx: AppContext, link: { id: string; promoter_id
   const list = Array.from({ length: days }, (_, i) => {
     const day = new Date(Date.parse(`${from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);
     const r = byDay.get(day);
-    return { day, clicks: Number(r?.clicks ?? 0), uniqueClicks: Number(r?.unique_clicks ?? 0) };
+    return { day, clicks: Number(r?.clicks ?? 0), uniqueClicks: Number(r?.unique_clicks ?? 0), botClicks: Number(r?.bot_clicks ?? 0) };
   });
   return {
     from,
     to,
     days: list,
-    totals: { clicks: list.reduce((s, d) => s + d.clicks, 0), uniqueClicks: list.reduce((s, d) => s + d.uniqueClicks, 0) },
+    totals: { clicks: list.reduce((s, d) => s + d.clicks, 0), uniqueClicks: list.reduce((s, d) => s + d.uniqueClicks, 0), botClicks: list.reduce((s, d) => s + d.botClicks, 0) },
   };
 }

@@ -118,6 +118,8 @@ function LinkDetail({ link }: { link: Link }) {
           <div className="kpi"><span className="kpi-value" data-testid="link-clicks">{formatNumber(link.clicks, i18n.language)}</span><span className="kpi-label">{t('links.totalClicks')}</span></div>
           <div className="kpi"><span className="kpi-value" data-testid="link-unique">{formatNumber(link.uniqueClicks, i18n.language)}</span><span className="kpi-label">{t('links.totalUnique')}</span></div>
         </div>
+        {/* Chat apps fetch every shared link for its preview: kept apart so the figures above are people. */}
+        {link.botClicks > 0 ? <p className="hint link-bots" data-testid="link-bots">{t('links.botVisits', { count: link.botClicks, n: formatNumber(link.botClicks, i18n.language) })}</p> : null}
         {stats.isPending ? <PageLoading /> : stats.isError ? <PageError error={stats.error} onRetry={() => stats.refetch()} /> : <DailyBars stats={stats.data} />}
       </section>
       <LinkSettings link={link} />
