@@ -6,7 +6,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type onReques
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
-import { frameworkErrorHandler, registerErrorHandling, registerNotFound } from './platform/errors';
+import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, registerNotFound } from './platform/errors';
+import { InFlight } from './platform/in-flight';
+import { conversionsWritten } from './modules/commissions/service';
 import { registerBoundary } from './platform/boundary';
 import { registerSecurityHeaders } from './platform/security';
 import { hitRateLimit } from './platform/rate-limit';
@@ -35,6 +37,9 @@ export const LOG_REDACT = [
   'res.headers["set-cookie"]',
 ];
 
+/** How long shutdown waits for requests still being worked on after their connections are gone. */
+const IN_FLIGHT_GRACE_MS = 3000;
+
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
@@ -48,14 +53,38 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     requestIdHeader: false,
     // A path Fastify cannot decode (a bad percent-escape) is answered in our shape, not its own.
     frameworkErrors: frameworkErrorHandler,
+    // Slow senders: the whole request (headers and body) must arrive in time (Fastify's default,
+    // 0, would leave a slow body open forever); Node checks every second rather than every 30 s.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: { requestTimeout: ctx.config.requestTimeoutMs, headersTimeout: ctx.config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // Unparsable and too-slow requests answered in the catalogue's shape, raw bytes never logged.
+    clientErrorHandler,
+    // During shutdown a request arriving on a kept-alive connection is still served (with
+    // Connection: close) rather than refused with Fastify's own 503 body: the database stays open
+    // until every request has been answered.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('auth', null);
 
   registerErrorHandling(app);
-  // Clicks still in memory are written before the database closes.
+  // Shutdown, in order: Fastify stops accepting and waits for open connections (its own onClose,
+  // which runs before this one); then this waits for requests still being worked on whose client
+  // has gone, writes the group-commit batch under way and the clicks still in memory. The caller
+  // closes the database after app.close().
+  const inFlight = new InFlight();
+  app.addHook('onRequest', (request, reply, done) => {
+    inFlight.enter(reply.raw);
+    done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    inFlight.handled(reply.raw);
+    done(null, payload);
+  });
   app.addHook('onClose', async () => {
+    if (!(await inFlight.idle(IN_FLIGHT_GRACE_MS))) app.log.warn({ inFlight: inFlight.size }, 'requests still running at shutdown');
+    await conversionsWritten(ctx);
     await ctx.clicks.close();
   });
   registerBodyParsers(app);

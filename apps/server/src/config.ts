@@ -1,4 +1,5 @@
 /** Environment parsed and checked once at start; a bad value stops the process with a sentence. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,6 +17,12 @@ export interface Config {
   appSecret: string | null;
   /** Day boundaries for the per-day figures: TIME_ZONE, else TZ, else UTC. */
   timeZone: string;
+  /** Longest time to receive a whole request, headers and body (REQUEST_TIMEOUT, seconds → ms). */
+  requestTimeoutMs: number;
+  /** Longest time to receive a request's headers (HEADERS_TIMEOUT, seconds → ms); at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Open connections beyond this are refused at once (MAX_CONNECTIONS). */
+  maxConnections: number;
   version: string;
 }
 
@@ -33,7 +40,30 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The process's open-file limit (Linux: /proc/self/limits; Node raises the soft limit to the hard
+ * one at start), or null where it cannot be read.
+ */
+export function openFileLimit(): number | null {
+  try {
+    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Connections are capped well under the open-file limit (half of it, at most 10,000), so that
+ * clients holding connections open can never use up the descriptors the database, log and the
+ * health check need.
+ */
+function defaultMaxConnections(fileLimit: number | null) {
+  return Math.max(64, Math.min(10_000, Math.floor((fileLimit ?? 20_000) / 2)));
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: number | null = openFileLimit()): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (leave it unset for the embedded SQLite database).');
@@ -65,8 +95,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch {
     throw new ConfigError(`${zoneVar} must be an IANA time zone such as Asia/Shanghai or UTC; got "${timeZone}".`);
   }
+  // Slow senders: a request (headers and body) must arrive within REQUEST_TIMEOUT, its headers
+  // within HEADERS_TIMEOUT; otherwise the connection is answered 408 and closed.
+  const requestTimeout = int(env, 'REQUEST_TIMEOUT', 30, 1, 3600);
+  const headersTimeout = int(env, 'HEADERS_TIMEOUT', Math.min(10, requestTimeout), 1, 3600);
+  if (headersTimeout > requestTimeout) {
+    throw new ConfigError(`HEADERS_TIMEOUT (${headersTimeout}) must not be longer than REQUEST_TIMEOUT (${requestTimeout}).`);
+  }
+  const maxConnections = int(env, 'MAX_CONNECTIONS', defaultMaxConnections(fileLimit), 1, 1_000_000);
+  if (fileLimit !== null && maxConnections > fileLimit - 32) {
+    throw new ConfigError(`MAX_CONNECTIONS (${maxConnections}) must stay under the open-file limit (${fileLimit}, see ulimit -n) with room for the database and logs.`);
+  }
   return {
     timeZone,
+    requestTimeoutMs: requestTimeout * 1000,
+    headersTimeoutMs: headersTimeout * 1000,
+    maxConnections,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,

@@ -6,6 +6,9 @@ import { seedDemo } from './seed-demo';
 import { startCommissionScheduler } from './modules/commissions/scheduler';
 import { startMaintenance } from './platform/maintenance';
 
+/** Shutdown: how long open connections may take to finish before they are cut (the process exits by force at 10 s). */
+const SHUTDOWN_GRACE_MS = 5000;
+
 async function main() {
   let config;
   try {
@@ -37,10 +40,21 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // Connections still open after a grace period (an upload still arriving, a client holding a
+    // kept-alive connection) are cut, so the buffers are written well before the forced exit.
+    const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    cut.unref();
+    // Node closes the idle kept-alive connections once, when closing starts; a connection whose
+    // request was under way then becomes idle later and would hold the close up until the cut.
+    const reap = setInterval(() => app.server.closeIdleConnections(), 100);
+    reap.unref();
     try {
-      stopMaintenance();
-      stopScheduler();
-      await app.close(); // stops accepting, waits for in-flight requests, writes buffered clicks
+      // Stop accepting, answer the requests under way, wait for work whose client has gone, write
+      // the conversion batch and the buffered clicks (app.ts's onClose); the background jobs finish
+      // their run; only then is the database closed.
+      await Promise.all([app.close(), stopMaintenance(), stopScheduler()]);
+      clearTimeout(cut);
+      clearInterval(reap);
       app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written }, 'stopped');
       await handle.close();
       process.exit(0);
@@ -52,6 +66,9 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
+  // New connections past the bound are refused at once, so that clients holding connections open
+  // cannot use up the open-file limit (the database, the logs and api/health need descriptors too).
+  app.server.maxConnections = config.maxConnections;
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Promotion Assistant on http://localhost:${config.port} (${handle.dialect})`);
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { Client, createUser, DIALECTS, errorCode, makeEnv, seal, uniqueAccount, type TestEnv } from './helpers';
+import { rawExchange } from './raw-http';
 
 const PASSWORD = 'Str0ng-pass';
 
@@ -56,6 +58,26 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
     expect(row.parent_id).toBe(first.json().user.id);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain(PASSWORD);
+  });
+
+  it('looks up an invite code for the register page: the inviter’s name masked, NOT_FOUND for an unknown or inactive one', async () => {
+    const inviter = new Client(env.app);
+    const first = await inviter.register({ account: uniqueAccount('lookup'), displayName: 'Sam (Lyon)', password: PASSWORD });
+    const code = first.json().user.inviteCode as string;
+    const anon = new Client(env.app);
+    const res = await anon.request('GET', `/api/auth/invites/${code}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ inviterName: 'S*****n' });
+    // Written as people copy it: lower case, with Crockford look-alikes.
+    expect((await anon.request('GET', `/api/auth/invites/${code.toLowerCase()}`)).json()).toEqual({ inviterName: 'S*****n' });
+    const unknown = await anon.request('GET', '/api/auth/invites/ZZZZZZZZ');
+    expect(unknown.statusCode).toBe(404);
+    expect(errorCode(unknown)).toBe('NOT_FOUND');
+    const malformed = await anon.request('GET', '/api/auth/invites/XX');
+    expect(malformed.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { 'params.code': 'invalid' } });
+    // A suspended inviter's code no longer registers anyone: it is not found either.
+    await env.ctx.db.updateTable('users').set({ status: 'suspended' }).where('id', '=', first.json().user.id).execute();
+    expect(errorCode(await anon.request('GET', `/api/auth/invites/${code}`))).toBe('NOT_FOUND');
   });
 
   it('signs in, out, and out everywhere', async () => {
@@ -352,7 +374,21 @@ describe.each(DIALECTS)('limits and logs on %s', (dialect) => {
     }
   });
 
-  it('never logs passwords, ciphertexts, tokens or cookies', async () => {
+  it('limits invite look-ups like sign-in (shared budget per client address): no guessing codes in bulk', async () => {
+    const env = await makeEnv(dialect, { authRateLimitPerMinute: 5 });
+    try {
+      const c = new Client(env.app, { ip: '203.0.113.9' });
+      const codes: (string | undefined)[] = [];
+      for (let i = 0; i < 6; i++) codes.push(errorCode(await c.request('GET', `/api/auth/invites/ZZZZZZZ${i}`)));
+      expect(codes.slice(0, 5)).toEqual(Array(5).fill('NOT_FOUND'));
+      expect(codes[5]).toBe('RATE_LIMITED');
+      expect(errorCode(await c.login('nobody@example.com', 'Wrong-pass1'))).toBe('RATE_LIMITED');
+    } finally {
+      await env.close();
+    }
+  });
+
+  it('never logs passwords, ciphertexts, tokens or cookies — not even of requests Node cannot parse', async () => {
     const lines: string[] = [];
     const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
     const { LOG_REDACT } = await import('../src/app');
@@ -364,11 +400,35 @@ describe.each(DIALECTS)('limits and logs on %s', (dialect) => {
       await c.request('POST', '/api/auth/register', { account, displayName: 'Logger', password: sealed });
       await c.login(account, PASSWORD);
       await c.request('GET', '/api/me');
+
+      // Requests Node cannot parse, over a real socket, carrying the session cookie and CSRF token:
+      // answered in the catalogue's shape with Connection: close, their bytes never logged.
+      await env.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (env.app.server.address() as AddressInfo).port;
+      const secrets = `Cookie: pa_session=${c.cookies.get('pa_session')}; pa_csrf=${c.cookies.get('pa_csrf')}\r\nX-CSRF-Token: ${c.cookies.get('pa_csrf')}\r\n`;
+      const malformed: [string, string, number, string][] = [
+        ['Content-Length: abc', `POST /api/me/password HTTP/1.1\r\nHost: x\r\n${secrets}Content-Type: application/json\r\nContent-Length: abc\r\n\r\n{}`, 400, 'VALIDATION_FAILED'],
+        ['bad request line', `GET /api/me HTTP/1.1 extra\r\nHost: x\r\n${secrets}\r\n`, 400, 'VALIDATION_FAILED'],
+        ['headers over 16 KiB', `GET /api/me HTTP/1.1\r\nHost: x\r\n${secrets}X-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 413, 'PAYLOAD_TOO_LARGE'],
+      ];
+      for (const [what, bytes, status, code] of malformed) {
+        const answer = await rawExchange(port, bytes);
+        expect(answer.status, what).toBe(status);
+        expect(answer.headers.connection, what).toBe('close');
+        expect(answer.closed, what).toBe(true);
+        expect(JSON.parse(answer.body), what).toEqual({ error: { code, message: expect.any(String) } });
+      }
+      await new Promise((r) => setTimeout(r, 50)); // the log stream is written asynchronously
+
       const log = lines.join('\n');
       expect(log.length).toBeGreaterThan(100);
       expect(log).toContain('/api/auth/register');
+      expect(log).toContain('"clientError":"HPE_HEADER_OVERFLOW"'); // the malformed requests were logged, without their bytes
       for (const secret of [PASSWORD, sealed.ciphertext, c.cookies.get('pa_session')!, c.cookies.get('pa_csrf')!]) {
         expect(log).not.toContain(secret);
+        // Raw bytes reach the log as a serialized Buffer ({"type":"Buffer","data":[112,97,…]}) or hex.
+        expect(log).not.toContain([...Buffer.from(secret)].join(','));
+        expect(log).not.toContain(Buffer.from(secret).toString('hex'));
       }
     } finally {
       await env.close();

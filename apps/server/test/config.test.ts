@@ -15,3 +15,22 @@ describe('the installation time zone', () => {
     expect(() => loadConfig({ TZ: 'nowhere' })).toThrow(/^TZ must be an IANA time zone/);
   });
 });
+
+describe('limits on slow clients and connections', () => {
+  it('defaults to 30 s for a whole request, 10 s for its headers, and half the open-file limit (at most 10,000) for connections', () => {
+    const config = loadConfig({}, 20_000);
+    expect(config.requestTimeoutMs).toBe(30_000);
+    expect(config.headersTimeoutMs).toBe(10_000);
+    expect(config.maxConnections).toBe(10_000);
+    expect(loadConfig({}, 1024).maxConnections).toBe(512);
+    expect(loadConfig({}, null).maxConnections).toBe(10_000);
+    expect(loadConfig({ REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '2', MAX_CONNECTIONS: '100' }, 1024)).toMatchObject({ requestTimeoutMs: 5000, headersTimeoutMs: 2000, maxConnections: 100 });
+    expect(loadConfig({ REQUEST_TIMEOUT: '5' }, 1024).headersTimeoutMs).toBe(5000);
+  });
+
+  it('refuses headers slower than the whole request, and a connection bound at the open-file limit', () => {
+    expect(() => loadConfig({ REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '10' })).toThrow(/HEADERS_TIMEOUT \(10\) must not be longer than REQUEST_TIMEOUT \(5\)/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '1024' }, 1024)).toThrow(/MAX_CONNECTIONS \(1024\) must stay under the open-file limit \(1024/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT: '0' })).toThrow(/REQUEST_TIMEOUT must be a whole number from 1 to 3600/);
+  });
+});

@@ -26,9 +26,16 @@ export async function purgeExpired(db: Db, now = Date.now()) {
 
 /** Runs purgeExpired every 10 minutes until stopped; failures are logged, never fatal. */
 export function startMaintenance(db: Db, log: { warn(obj: unknown, msg: string): void }) {
+  let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    purgeExpired(db).catch((error: unknown) => log.warn({ err: error }, 'maintenance failed'));
+    running ??= purgeExpired(db)
+      .catch((error: unknown) => log.warn({ err: error }, 'maintenance failed'))
+      .finally(() => (running = null));
   }, MAINTENANCE_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  // Stopping waits for a purge under way, so the database is not closed beneath it.
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

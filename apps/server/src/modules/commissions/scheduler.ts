@@ -8,21 +8,22 @@ import { approveDue } from './service';
 export const SCHEDULER_INTERVAL_MS = 60_000;
 
 export function startCommissionScheduler(ctx: AppContext, log: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void }) {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
+  let running: Promise<void> | null = null;
+  const run = () => (running ??= approve().finally(() => (running = null)));
+  const approve = async () => {
     try {
       const approved = await approveDue(ctx);
       if (approved > 0) log.info({ approved }, 'commissions approved');
     } catch (error) {
       log.warn({ err: error }, 'commission scheduler failed');
-    } finally {
-      running = false;
     }
   };
   void run();
   const timer = setInterval(() => void run(), SCHEDULER_INTERVAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  // Stopping waits for a run under way, so the database is not closed beneath it.
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

@@ -100,6 +100,7 @@ interface Pending {
 class ConversionBatcher {
   private queue: Pending[] = [];
   private running = false;
+  private drained: Promise<void> = Promise.resolve();
   private statements: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', { run(): unknown }> | undefined;
   /** Batches written and conversions in them (for the benchmark's report). */
   batches = 0;
@@ -114,9 +115,14 @@ class ConversionBatcher {
       // Start on the next turn of the event loop, so requests already received join this batch.
       if (!this.running) {
         this.running = true;
-        setImmediate(() => void this.drain());
+        this.drained = new Promise((done) => setImmediate(() => void this.drain().finally(done)));
       }
     });
+  }
+
+  /** Resolves once every conversion submitted so far has been written (or has failed). */
+  async idle() {
+    while (this.running) await this.drained;
   }
 
   private async drain() {
@@ -223,6 +229,11 @@ const batchers = new WeakMap<AppContext, ConversionBatcher>();
 export function conversionBatchStats(ctx: AppContext) {
   const b = batchers.get(ctx);
   return { batches: b?.batches ?? 0, items: b?.items ?? 0, retried: b?.retried ?? 0 };
+}
+
+/** Resolves once the SQLite group commit has written every conversion submitted to it (shutdown). */
+export async function conversionsWritten(ctx: AppContext) {
+  await batchers.get(ctx)?.idle();
 }
 
 function batcherFor(ctx: AppContext): ConversionBatcher {

@@ -1,0 +1,58 @@
+/** The real server as a separate process (src/main.ts), for what only a listening process shows. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+
+const main = path.resolve(import.meta.dirname, '../src/main.ts');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+export function run(env: Record<string, string>, args: string[] = []): ServerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => out };
+}
+
+/** One GET on a new connection (none is kept open afterwards): true when answered 200 within `timeoutMs`. */
+export function answers(port: number, path: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/** Starts the server on a free loopback port and resolves once api/ready answers. */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess & { port: number; url: string }> {
+  const port = await freePort();
+  const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 150; i++) {
+    if (await answers(port, '/api/ready')) return { ...p, port, url };
+    if (p.child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  p.child.kill('SIGKILL');
+  throw new Error(`the server did not start:\n${p.output()}`);
+}
