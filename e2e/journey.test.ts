@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared/locales';
 import { insertCampaign } from '../bench/fixtures';
-import { createStaff, launchBrowser, phoneContext, readLocale, screenshot, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
+import { checkScreen, createStaff, launchBrowser, phoneContext, readLocale, startPrefixProxy, startServer, tr, UNTRANSLATED, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let proxy: Awaited<ReturnType<typeof startPrefixProxy>>;
@@ -60,7 +60,7 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
   // An inviter registers (no invite) and finds the invite link on Home.
   await page.goto(baseUrl);
   await page.waitForURL(/#\/login/);
-  if (withScreenshots) await screenshot(page, `${label}-en-sign-in`);
+  if (withScreenshots) await checkScreen(page, `${label}-en-sign-in`);
   await page.getByRole('link', { name: tr(en, 'auth.createAccount') }).click();
   await page.waitForURL(/#\/register/);
   await registerViaUi(page, inviter.account, inviter.name, inviter.password);
@@ -74,7 +74,7 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
   await page.goto(inviteLink);
   await expect.poll(() => page.getByTestId('invite-banner').textContent()).toContain(inviteCode);
   expect(await page.locator('#inviteCode').inputValue()).toBe(inviteCode);
-  if (withScreenshots) await screenshot(page, `${label}-en-register-invite`);
+  if (withScreenshots) await checkScreen(page, `${label}-en-register-invite`);
   await registerViaUi(page, invitee.account, invitee.name, invitee.password);
   await expect.poll(() => page.locator('.home-inviter').textContent()).toBe(tr(en, 'home.invitedBy', { name: inviter.name }));
   await signOut(page);
@@ -96,15 +96,15 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
     await page.getByTestId('nav-back').click();
     await expect.poll(() => page.getByTestId('tab-me').textContent()).toBe(tr(m, 'tabs.me'));
     await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'me.language'));
-    if (withScreenshots) await screenshot(page, `${label}-${locale}-me`);
+    if (withScreenshots) await checkScreen(page, `${label}-${locale}-me`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     await page.getByTestId('tab-promote').click();
-    await expect.poll(() => page.getByTestId(`campaign-${campaignId}`).locator('h2').textContent()).toBe(CAMPAIGN_NAMES[locale]);
-    if (withScreenshots) await screenshot(page, `${label}-${locale}-promote`);
+    await expect.poll(() => page.getByTestId(`campaign-${campaignId}`).locator('h3').textContent()).toBe(CAMPAIGN_NAMES[locale]);
+    if (withScreenshots) await checkScreen(page, `${label}-${locale}-promote`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     await page.getByTestId('tab-home').click();
     await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(m, 'home.greeting', { name: invitee.name }));
-    if (withScreenshots) await screenshot(page, `${label}-${locale}-home`);
+    if (withScreenshots) await checkScreen(page, `${label}-${locale}-home`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
   }
   await page.reload();
@@ -124,7 +124,7 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
   await page.locator('#current').fill(invitee.password);
   await page.locator('#next').fill('Third-pass-3');
   await page.locator('#repeat').fill('Third-pass-3');
-  if (withScreenshots) await screenshot(page, `${label}-en-change-password`);
+  if (withScreenshots) await checkScreen(page, `${label}-en-change-password`);
   await page.getByTestId('password-submit').click();
   await page.waitForURL(/#\/me$/);
 
@@ -198,7 +198,7 @@ describe('first visit in each language', () => {
     // Submitting empty shows the shared rules' messages inline, in this language.
     await page.getByTestId('login-submit').click();
     await expect.poll(() => page.getByTestId('account-error').textContent()).toBe(tr(m, 'fields.required'));
-    await screenshot(page, `root-${locale}-sign-in`);
+    await checkScreen(page, `root-${locale}-sign-in`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     await page.goto(`${server.url}#/register?invite=7K3M9QXR`);
     await expect.poll(() => page.locator('h1').textContent()).toBe(tr(m, 'auth.registerTitle'));
@@ -207,7 +207,7 @@ describe('first visit in each language', () => {
     await page.getByTestId('register-submit').click();
     await expect.poll(() => page.getByTestId('account-error').textContent()).toBe(tr(m, 'fields.invalid_account'));
     await expect.poll(() => page.getByTestId('password-error').textContent()).toBe(tr(m, 'fields.too_short'));
-    await screenshot(page, `root-${locale}-register`);
+    await checkScreen(page, `root-${locale}-register`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     expect(problems).toEqual([]);
     await context.close();
@@ -231,7 +231,7 @@ describe('registration by approval', () => {
     await adminPage.getByTestId('me-settings').click();
     await adminPage.getByTestId('mode-approval').click();
     await expect.poll(async () => (await server.ctx.db.selectFrom('settings').select('value').where('key', '=', 'registrationMode').executeTakeFirst())?.value).toBe('"approval"');
-    await screenshot(adminPage, 'root-en-admin-settings');
+    await checkScreen(adminPage, 'root-en-admin-settings');
 
     const visitor = await (await phoneContext(browser, 'fr-FR')).newPage();
     await visitor.goto(`${server.url}#/register`);
@@ -241,7 +241,7 @@ describe('registration by approval', () => {
     await visitor.getByTestId('register-submit').click();
     await visitor.waitForURL(/#\/pending/);
     await expect.poll(() => visitor.getByTestId('pending').textContent()).toContain(tr(readLocale('fr'), 'auth.pendingBody'));
-    await screenshot(visitor, 'root-fr-pending');
+    await checkScreen(visitor, 'root-fr-pending');
     await visitor.goto(`${server.url}#/login`);
     await signIn(visitor, newcomer.account, newcomer.password);
     await visitor.waitForURL(/#\/pending/);
@@ -253,12 +253,13 @@ describe('registration by approval', () => {
     expect(await opPage.getByTestId('me-settings').count()).toBe(0); // settings are admin-only
     await opPage.getByTestId('me-users').click();
     await opPage.getByTestId(`approve-${newcomer.account}`).waitFor();
-    await screenshot(opPage, 'root-en-admin-users');
+    await checkScreen(opPage, 'root-en-admin-users');
     await opPage.getByTestId(`approve-${newcomer.account}`).click();
     await opPage.getByTestId(`approve-${newcomer.account}`).waitFor({ state: 'detached' });
-    // An operator opening the admin-only settings page is sent home.
+    // An operator opening the admin-only settings page is told it is not for them (at that address), not sent home as if it had opened.
     await opPage.goto(`${server.url}#/admin/settings`);
-    await expect.poll(() => opPage.evaluate(() => window.location.hash)).toBe('#/');
+    await expect.poll(() => opPage.getByTestId('not-allowed').locator('h1').textContent()).toBe(tr(en, 'app.notAllowedTitle'));
+    expect(await opPage.evaluate(() => window.location.hash)).toBe('#/admin/settings');
 
     await visitor.goto(`${server.url}#/login`);
     await signIn(visitor, newcomer.account, newcomer.password);
@@ -327,7 +328,7 @@ describe('the Promote tab', () => {
     await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(tr(readLocale('es'), 'home.greeting', { name: `Joiner ${run}` }));
     await page.getByTestId('tab-promote').click();
     const card = page.getByTestId(`campaign-${campaignId}`);
-    await expect.poll(() => card.locator('h2').textContent()).toBe('Té de verano');
+    await expect.poll(() => card.locator('h3').textContent()).toBe('Té de verano');
     expect(await card.innerText()).toMatch(/10\s%\spor venta/);
     await page.getByTestId(`join-${campaignId}`).click();
     await expect.poll(() => card.locator('.current-tag').textContent()).toBe(tr(readLocale('es'), 'promote.joined'));

@@ -16,7 +16,7 @@ import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES, type Locale } from '@pa/shared/locales';
 import { createAnnouncement } from '../apps/server/src/modules/announcements/service';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { ARTIFACTS, checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
+import { ARTIFACTS, checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -46,12 +46,21 @@ const VISITORS = [
   'Mozilla/5.0 (Linux; Android 13; SM-S911B) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0 Mobile Safari/537.36',
   'Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1',
 ];
-/** Today's earnings (CN¥25.90 commission + CN¥1.20 team bonus) and the bonus, as each language writes them. */
-const EARNINGS: Record<Locale, string> = { en: 'CN¥27.10', 'zh-Hans': '¥27.10', 'zh-Hant': 'CN¥27.10', fr: '27,10\u00a0CNY', es: '27,10\u00a0CNY' };
-const BONUS: Record<Locale, string> = { en: 'CN¥1.20', 'zh-Hans': '¥1.20', 'zh-Hant': 'CN¥1.20', fr: '1,20\u00a0CNY', es: '1,20\u00a0CNY' };
+/** Today's earnings (CN¥25.90 commission + CN¥1.20 team bonus) and the bonus, as each language writes them: the one mark "CN¥" in all five (docs/architecture.md). */
+const EARNINGS: Record<Locale, string> = { en: 'CN¥27.10', 'zh-Hans': 'CN¥27.10', 'zh-Hant': 'CN¥27.10', fr: '27,10\u00a0CN¥', es: '27,10\u00a0CN¥' };
+const BONUS: Record<Locale, string> = { en: 'CN¥1.20', 'zh-Hans': 'CN¥1.20', 'zh-Hant': 'CN¥1.20', fr: '1,20\u00a0CN¥', es: '1,20\u00a0CN¥' };
 
 /** Nothing wider than the screen inside a card or list either (clipped text would not widen the page). */
 const FIT = '.card *, .lb-list *, .quick-actions *, .home-balance *';
+
+/** A chat app fetching the shared link for its preview card, and a search engine following it: kept apart, never clicks. */
+async function previewFetches(link: string) {
+  for (const userAgent of ['WhatsApp/2.23.20.0 A', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)']) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, userAgent });
+    expect((await context.request.get(link, { maxRedirects: 0 })).status()).toBe(302);
+    await context.close();
+  }
+}
 
 /** Opens the tracked link in a fresh browser (as a visitor would) and returns the `pa_click` the shop received. */
 async function visit(link: string, userAgent: string) {
@@ -98,7 +107,9 @@ describe('the promoter sees their figures', () => {
     await max.getByTestId(`join-${campaignId}`).click();
     const maxLink = (await max.getByTestId('campaign-link').textContent())!;
 
-    // Three visitors come through Paula's link; the first buys (CN¥259.00 → CN¥25.90 for Paula).
+    // Paula shares her link in a chat (the app fetches it for the preview; a search engine finds it too),
+    // then three visitors come through it; the first buys (CN¥259.00 → CN¥25.90 for Paula).
+    await previewFetches(paulaLink);
     const clicks = [];
     for (const ua of VISITORS) clicks.push(await visit(paulaLink, ua));
     const paulaSale = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `P-${run}`, amount: 25_900, clickId: clicks[0]! });
@@ -112,6 +123,8 @@ describe('the promoter sees their figures', () => {
     await paula.goto(`${server.url}#/`);
     await expect.poll(() => paula.getByTestId('kpi-clicks-value').textContent()).toBe('3');
     expect(await paula.getByTestId('kpi-uniqueClicks-value').textContent()).toBe('3');
+    // One way to the leaderboard on Home (the quick action), not two links saying the same.
+    expect(await paula.locator('a[href="#/leaderboard"]').count()).toBe(1);
     expect(await paula.getByTestId('kpi-sales-value').textContent()).toBe('1');
     expect(await paula.getByTestId('kpi-leads-value').textContent()).toBe('0');
     expect(await paula.getByTestId('kpi-earnings-value').textContent()).toBe('CN¥27.10');
@@ -136,7 +149,7 @@ describe('the promoter sees their figures', () => {
     await paula.getByTestId('range-7d').click();
     await expect.poll(() => paula.locator('.stats-compare').textContent()).toBe(tr(en, 'stats.compare.7d'));
     await expect.poll(() => paula.getByTestId('kpi-clicks-value').textContent()).toBe('3');
-    await screenshot(paula, 'stats-en-home-7d');
+    await checkScreen(paula, 'stats-en-home-7d');
     await paula.getByTestId('range-today').click();
     await expect.poll(() => paula.locator('.stats-compare').textContent()).toBe(tr(en, 'stats.compare.today'));
     // The top link opens the link's page.
@@ -170,7 +183,7 @@ describe('the promoter sees their figures', () => {
     // Team: Max, masked, active, with the bonus he earned Paula this month.
     await paula.getByTestId('tab-team').click();
     const member = paula.locator('.team-member');
-    await expect.poll(() => member.getByTestId('team-member-name').textContent()).toBe('M********r');
+    await expect.poll(() => member.getByTestId('team-member-name').textContent()).toBe('M*******r'); // letters only: the space is not starred
     expect(await member.getByTestId('team-member-status').getAttribute('data-active')).toBe('true');
     expect(await member.getByTestId('team-member-month').textContent()).toBe('CN¥1.20');
     expect(await member.getByTestId('team-member-total').textContent()).toBe('CN¥1.20');
@@ -187,11 +200,13 @@ describe('the promoter sees their figures', () => {
     await paula.getByTestId('action-leaderboard').click();
     await paula.waitForURL(/#\/leaderboard$/);
     const mine = paula.getByTestId('leaderboard-me');
-    await expect.poll(() => mine.innerText()).toContain('P********r');
+    // Her own row, beside "You", shows her own name; others' are masked.
+    await expect.poll(() => mine.locator('.lb-name').innerText()).toContain('Paula Promoter');
     expect(await mine.locator('.lb-rank').textContent()).toBe('1');
     expect(await mine.locator('.lb-value').textContent()).toBe('CN¥27.10');
     expect(await mine.innerText()).toContain(tr(en, 'leaderboard.you'));
-    expect(await paula.getByTestId('leaderboard-entry').innerText()).toContain('M********r');
+    expect(await paula.getByTestId('leaderboard-entry').innerText()).toContain('M*******r');
+    expect(await paula.getByTestId('leaderboard-list').innerText()).not.toContain('Max Member');
     expect(await paula.getByTestId('leaderboard-my-rank').count()).toBe(0); // in the list already
     await paula.getByTestId('lb-by-conversions').click();
     await expect.poll(() => paula.getByTestId('lb-by-conversions').getAttribute('aria-checked')).toBe('true');
@@ -208,13 +223,13 @@ describe('the promoter sees their figures', () => {
     expect(await visible.getAttribute('aria-checked')).toBe('true');
     await visible.click();
     await expect.poll(() => visible.getAttribute('aria-checked')).toBe('false');
-    await screenshot(max, 'stats-en-me-leaderboard-off');
+    await checkScreen(max, 'stats-en-me-leaderboard-off');
     const maxRow = await server.ctx.db.selectFrom('users').select('leaderboard_opt_out').where('account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
     expect(Number(maxRow.leaderboard_opt_out)).toBe(1);
     await max.goto(`${server.url}#/leaderboard`);
     await expect.poll(() => max.getByTestId('leaderboard-my-rank').innerText()).toContain(tr(en, 'leaderboard.optedOut'));
     expect(await max.getByTestId('leaderboard-me').count()).toBe(0);
-    await screenshot(max, 'stats-en-leaderboard-opted-out');
+    await checkScreen(max, 'stats-en-leaderboard-opted-out');
     // (Others see the opt-out with the next ranking, within a minute: not waited for here.)
 
     // An admin turns the leaderboard off: promoters see that it is off; then on again.
@@ -228,10 +243,10 @@ describe('the promoter sees their figures', () => {
     await expect.poll(() => enabled.getAttribute('aria-checked')).toBe('true');
     await enabled.click();
     await expect.poll(() => enabled.getAttribute('aria-checked')).toBe('false');
-    await screenshot(admin, 'stats-en-admin-settings');
+    await checkScreen(admin, 'stats-en-admin-settings');
     await paula.reload();
     await expect.poll(() => paula.locator('.empty-state h2').textContent()).toBe(tr(en, 'leaderboard.disabledTitle'));
-    await screenshot(paula, 'stats-en-leaderboard-off');
+    await checkScreen(paula, 'stats-en-leaderboard-off');
     await enabled.click();
     await expect.poll(() => enabled.getAttribute('aria-checked')).toBe('true');
     expect(adminProblems).toEqual([]);

@@ -67,7 +67,8 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     const p = await promoter();
     const t = today();
     const now = Date.now();
-    // Clicks: 3 today (2 from one visitor: 1 unique of them), 1 yesterday, 2 five days ago, 1 twenty days ago, 1 forty days ago, 1 bot today.
+    // Clicks: 3 today (2 from one visitor: 1 unique of them), 1 yesterday, 2 five days ago, 1 twenty days ago, 1 forty days ago;
+    // and a bot today, which no figure counts as a click.
     await clicks(p.link, [now - 1000, now - 2000], { sameVisitor: true });
     await clicks(p.link, [now - 3000]);
     await clicks(p.link, [now - 4000], { bot: true });
@@ -85,9 +86,9 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect(todayFig.period).toEqual({ from: t, to: t, days: 1 });
     expect(todayFig.previousPeriod).toEqual({ from: shift(t, -1), to: shift(t, -1), days: 1 });
     expect(todayFig.current).toEqual({
-      clicks: 4, uniqueClicks: 2, leads: 1, sales: 1, saleAmount: 10_000, refundAmount: 0,
+      clicks: 3, uniqueClicks: 2, leads: 1, sales: 1, saleAmount: 10_000, refundAmount: 0,
       commission: { pending: 1_050, approved: 0, rejected: 0, reversed: 0 }, earnings: 1_050,
-      conversionRate: 1, epc: 263, // 1050 / 4 = 262.5 → 263 (half up)
+      conversionRate: 1, epc: 350, // 1050 / 3 people's clicks
     });
     expect(todayFig.previous).toMatchObject({ clicks: 1, uniqueClicks: 1, sales: 1, saleAmount: 5_000, earnings: 500 });
     expect(todayFig.currency).toBe('CNY');
@@ -100,11 +101,11 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     const week = await get(p.client, '/api/stats/summary?range=7d');
     expect(week.period).toEqual({ from: shift(t, -6), to: t, days: 7 });
     expect(week.previousPeriod).toEqual({ from: shift(t, -13), to: shift(t, -7), days: 7 });
-    expect(week.current).toMatchObject({ clicks: 7, uniqueClicks: 5, leads: 1, sales: 2, saleAmount: 15_000, earnings: 1_550 });
+    expect(week.current).toMatchObject({ clicks: 6, uniqueClicks: 5, leads: 1, sales: 2, saleAmount: 15_000, earnings: 1_550 });
     expect(week.previous.clicks).toBe(0);
 
     const month30 = await get(p.client, '/api/stats/summary?range=30d');
-    expect(month30.current).toMatchObject({ clicks: 8, sales: 3, saleAmount: 18_000, earnings: 1_850 });
+    expect(month30.current).toMatchObject({ clicks: 7, sales: 3, saleAmount: 18_000, earnings: 1_850 });
     expect(month30.previous).toMatchObject({ clicks: 1, sales: 0 });
     expect(month30.previousPeriod).toEqual({ from: shift(t, -59), to: shift(t, -30), days: 30 });
 
@@ -113,7 +114,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect(month.period.from).toBe(`${t.slice(0, 7)}-01`);
     expect(month.previousPeriod.from).toBe(`${shift(`${t.slice(0, 7)}-01`, -1).slice(0, 7)}-01`);
     const inMonth = (ms: number) => dayKey(ms, TZ) >= `${t.slice(0, 7)}-01`;
-    const clickTimes = [now - 1000, now - 2000, now - 3000, now - 4000, now - DAY, now - 5 * DAY, now - 5 * DAY - 1000, now - 20 * DAY, now - 40 * DAY];
+    const clickTimes = [now - 1000, now - 2000, now - 3000, now - DAY, now - 5 * DAY, now - 5 * DAY - 1000, now - 20 * DAY, now - 40 * DAY];
     expect(month.current.clicks).toBe(clickTimes.filter(inMonth).length);
 
     const custom = await get(p.client, `/api/stats/summary?from=${shift(t, -40)}&to=${shift(t, -20)}`);
@@ -123,7 +124,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
 
     // The time series: one point per day, zeros included.
     const series = await get(p.client, '/api/stats/timeseries?range=7d&metric=clicks');
-    expect(series.points.map((x: { value: number }) => x.value)).toEqual([0, 2, 0, 0, 0, 1, 4]);
+    expect(series.points.map((x: { value: number }) => x.value)).toEqual([0, 2, 0, 0, 0, 1, 3]);
     expect(series.points[6].day).toBe(t);
     const money = await get(p.client, '/api/stats/timeseries?range=7d&metric=saleAmount');
     expect(money.points.map((x: { value: number }) => x.value)).toEqual([0, 0, 0, 0, 0, 5_000, 10_000]);
@@ -148,17 +149,33 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect(byLink.items).toHaveLength(1);
     expect(byLink.items[0]).toMatchObject({ key: p.link.id, code: p.link.code, name: 'Summer Tea' });
     const byCampaign = await get(p.client, '/api/stats/breakdown?range=30d&by=campaign');
-    expect(byCampaign.items[0]).toMatchObject({ key: campaignId, name: 'Summer Tea', figures: { clicks: 8, sales: 3 } });
+    expect(byCampaign.items[0]).toMatchObject({ key: campaignId, name: 'Summer Tea', figures: { clicks: 7, sales: 3 } });
     const zh = await p.client.request('GET', '/api/stats/breakdown?range=30d&by=campaign', undefined, { headers: { 'accept-language': 'zh-CN' } });
     expect(zh.json().items[0].name).toBe('夏日茶饮');
     const byChannel = await get(p.client, '/api/stats/breakdown?range=30d&by=channel');
     expect(byChannel.items).toEqual([expect.objectContaining({ key: '', name: null })]);
     const home = await get(p.client, '/api/stats/overview?range=today');
     expect(home.wallet).toEqual({ available: 500, pending: 850, withdrawing: 0, paidOut: 0 }); // pending: today's lead, yesterday's and the old sale
-    expect(home.current.clicks).toBe(4);
+    expect(home.current.clicks).toBe(3);
     expect(home.series).toHaveLength(7); // a single day is charted as the week up to it
-    expect(home.series[6]).toMatchObject({ day: t, clicks: 4, sales: 1, earnings: 550 });
+    expect(home.series[6]).toMatchObject({ day: t, clicks: 3, sales: 1, earnings: 550 });
     expect(home.topLinks[0]).toMatchObject({ key: p.link.id, code: p.link.code });
+  });
+
+  it('tells a new promoter’s Home which first steps are done: joined, a link, a click (ever, not only in the range)', async () => {
+    const { client, user } = await signedIn(env, 'promoter');
+    expect((await get(client, '/api/stats/overview?range=today')).firstSteps).toEqual({ joined: false, linked: false, clicked: false });
+    expect((await client.request('POST', `/api/campaigns/${campaignId}/join`)).statusCode).toBeLessThan(300);
+    // Joining makes the default link.
+    expect((await get(client, '/api/stats/overview?range=today')).firstSteps).toEqual({ joined: true, linked: true, clicked: false });
+    const link = ((await client.request('GET', '/api/links')).json().items as { id: string }[])[0]!;
+    // A bot's visit is not a first click; a person's, long before the range, is.
+    await clicks({ id: link.id, promoterId: user.id }, [Date.now() - 1000], { bot: true });
+    expect((await get(client, '/api/stats/overview?range=today')).firstSteps.clicked).toBe(false);
+    await clicks({ id: link.id, promoterId: user.id }, [Date.now() - 60 * DAY]);
+    const home = await get(client, '/api/stats/overview?range=today');
+    expect(home.current.clicks).toBe(0); // the bot's is no click, the person's is outside the range
+    expect(home.firstSteps).toEqual({ joined: true, linked: true, clicked: true });
   });
 
   it('puts a click at 23:30 and one at 00:30 local time on different days', async () => {
@@ -254,8 +271,8 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect((await get(a.client, '/api/stats/summary?range=today')).current).toMatchObject({ sales: 1, earnings: 2_100 });
   });
 
-  it('ranks this week and month by earnings or conversions, masked, with the viewer’s rank; opt-out and the admin switch', async () => {
-    const top = await promoter(null, 'Tina Top');
+  it('ranks this week and month by earnings or conversions, others masked (letters only), the viewer by name with their rank; opt-out and the admin switch', async () => {
+    const top = await promoter(null, 'Tina (Top)!');
     const viewer = await promoter(null, 'Vic Viewer');
     const now = Date.now();
     await sale(top.link.code, 900_000, now - 1000);
@@ -265,9 +282,11 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
 
     const board = await get(viewer.client, '/api/leaderboard?period=week&by=earnings');
     expect(board.enabled).toBe(true);
-    expect(board.entries[0]).toMatchObject({ rank: 1, name: 'T******p', value: 90_000, me: false });
+    expect(board.entries[0]).toMatchObject({ rank: 1, name: 'T*****p', value: 90_000, me: false });
     const mine = board.entries.find((e: { me: boolean }) => e.me);
-    expect(mine).toMatchObject({ name: 'V********r', value: 200 });
+    // The viewer's own row beside "You": their own name, nothing to hide from themselves.
+    expect(mine).toMatchObject({ name: 'Vic Viewer', value: 200 });
+    expect(board.entries.filter((e: { name: string }) => e.name === 'Vic Viewer')).toHaveLength(1);
     expect(board.me).toMatchObject({ rank: mine.rank, value: 200, optedOut: false });
     expect(JSON.stringify(board)).not.toContain('Tina');
     const ranks = board.entries.map((e: { rank: number }) => e.rank);
@@ -277,7 +296,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     const byConversions = await get(viewer.client, '/api/leaderboard?period=month&by=conversions');
     const meC = byConversions.entries.find((e: { me: boolean }) => e.me);
     expect(meC.value).toBe(3);
-    expect(byConversions.entries.findIndex((e: { me: boolean }) => e.me)).toBeLessThan(byConversions.entries.findIndex((e: { name: string }) => e.name === 'T******p'));
+    expect(byConversions.entries.findIndex((e: { me: boolean }) => e.me)).toBeLessThan(byConversions.entries.findIndex((e: { name: string }) => e.name === 'T*****p'));
 
     // Opting out: off the board at once, own rank null, own figure still shown.
     expect((await viewer.client.request('PATCH', '/api/me', { leaderboardOptOut: true })).json().user.leaderboardOptOut).toBe(true);

@@ -24,6 +24,7 @@ const overview: StatsOverview = {
   previous: { ...figures, clicks: 0 },
   series: [{ day: '2025-11-22', clicks: 3, uniqueClicks: 2, leads: 0, sales: 1, earnings: 2590 }],
   topLinks: [],
+  firstSteps: { joined: true, linked: true, clicked: true },
   generatedAt: 1_700_000_000_000,
 };
 const NOW = 1_700_000_000_000;
@@ -38,7 +39,7 @@ describe("Home's saved figures", () => {
     expect(readCachedOverview('u1', '30d', NOW, s)).toBeNull();
     expect(readCachedOverview('u2', 'today', NOW, s)).toBeNull();
     expect(s.keys()).toEqual([overviewCacheKey('u1')]);
-    expect(overviewCacheKey('u1')).toMatch(/^pa-cache:overview:v1:u1$/);
+    expect(overviewCacheKey('u1')).toMatch(/^pa-cache:overview:v2:u1$/);
   });
 
   it("keeps one person's figures only: another user's write removes them", () => {
@@ -54,7 +55,7 @@ describe("Home's saved figures", () => {
     s.setItem('pa-cache:overview:v0:u1', JSON.stringify({ v: 0, ranges: { today: { data: overview, savedAt: NOW } } }));
     s.setItem(overviewCacheKey('u1'), '{not json');
     expect(readCachedOverview('u1', 'today', NOW, s)).toBeNull();
-    s.setItem(overviewCacheKey('u1'), JSON.stringify({ v: 1, ranges: { today: { data: { currency: 'CNY' }, savedAt: NOW } } }));
+    s.setItem(overviewCacheKey('u1'), JSON.stringify({ v: 2, ranges: { today: { data: { currency: 'CNY' }, savedAt: NOW } } }));
     expect(readCachedOverview('u1', 'today', NOW, s)).toBeNull();
     writeCachedOverview('u1', 'today', overview, NOW, s);
     expect(s.keys()).toEqual([overviewCacheKey('u1')]); // the old version's key is gone

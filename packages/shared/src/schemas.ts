@@ -319,8 +319,10 @@ export const LinkSchema = z.object({
   destination: z.string().nullable(),
   status: z.enum(['active', 'disabled']),
   isDefault: z.boolean(),
+  /** People's visits; `botClicks`: bots' and chat apps' link-preview fetches, not counted in clicks. */
   clicks: z.number().int(),
   uniqueClicks: z.number().int(),
+  botClicks: z.number().int(),
   createdAt: z.number().int(),
 });
 export type Link = z.infer<typeof LinkSchema>;
@@ -334,8 +336,8 @@ export const LinkStatsQuerySchema = z.strictObject({
 export const LinkStatsSchema = z.object({
   from: z.string(),
   to: z.string(),
-  days: z.array(z.object({ day: z.string(), clicks: z.number().int(), uniqueClicks: z.number().int() })),
-  totals: z.object({ clicks: z.number().int(), uniqueClicks: z.number().int() }),
+  days: z.array(z.object({ day: z.string(), clicks: z.number().int(), uniqueClicks: z.number().int(), botClicks: z.number().int() })),
+  totals: z.object({ clicks: z.number().int(), uniqueClicks: z.number().int(), botClicks: z.number().int() }),
 });
 export type LinkStats = z.infer<typeof LinkStatsSchema>;
 

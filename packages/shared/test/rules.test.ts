@@ -50,15 +50,28 @@ describe('validation rules (PRODUCT.md §6)', () => {
   });
 });
 
-describe('maskName', () => {
+describe('maskName: letters and digits only, first and last kept', () => {
   it.each([
-    ['Max Member', 'M********r'],
+    ['Max Member', 'M*******r'],
     ['李雷', '李*'],
     ['王小明', '王*明'],
+    ['欧阳 娜娜', '欧**娜'],
     ['  Zoë  ', 'Z*ë'],
+    ['Zoe\u0308', 'Z*e\u0308'],
     ['A', 'A'],
     ['', '*'],
     ['Bartholomew Featherstonehaugh', 'B********h'],
+    // Punctuation, spaces, symbols and emoji are neither kept nor counted.
+    ['Sam (Lyon)', 'S*****n'],
+    ['Sophie (Paris)!', 'S********s'],
+    ['O’Brien-Smith', 'O********h'],
+    ['(Ann)', 'A*n'],
+    ['Lily 🌸', 'L**y'],
+    ['🌸🌸🌸', '*'],
+    ['...', '*'],
+    ['小明😀', '小*'],
+    ['Team 42', 'T****2'],
+    ['김민준', '김*준'],
   ])('%s → %s', (name, masked) => {
     expect(maskName(name)).toBe(masked);
   });

@@ -12,6 +12,7 @@ import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
 import { TabLayout } from './layouts/tab-layout';
+import { NotFoundPage } from './route-status-page';
 import LoginPage from '../features/auth/pages/login-page';
 /*
  * The styles of Home's first screen are part of the entry's stylesheet (about 2 KB compressed):
@@ -195,7 +196,7 @@ if (typeof window !== 'undefined' && import.meta.env.PROD) preloadOpeningPage(cu
 export function AppRoutes(): ReactNode {
   return (
     <Suspense fallback={<PageLoading />}>
-      <Routes routes={routes} fallback="/" />
+      <Routes routes={routes} notFound={NotFoundPage} />
     </Suspense>
   );
 }

@@ -87,7 +87,8 @@ export interface RouteDef {
   layouts?: React.ComponentType<{ children: ReactNode }>[];
 }
 
-export function Routes({ routes, fallback }: { routes: RouteDef[]; fallback: string }) {
+/** The first route matching the address; `notFound` (at the same address) when none does. */
+export function Routes({ routes, notFound: NotFound }: { routes: RouteDef[]; notFound: React.ComponentType }) {
   const { pathname } = useLocation();
   for (const route of routes) {
     const params = matchPath(route.path, pathname);
@@ -97,7 +98,7 @@ export function Routes({ routes, fallback }: { routes: RouteDef[]; fallback: str
     for (const Layout of [...(route.layouts ?? [])].reverse()) node = <Layout>{node}</Layout>;
     return <ParamsContext.Provider value={params}>{node}</ParamsContext.Provider>;
   }
-  return <Navigate to={fallback} replace />;
+  return <NotFound />;
 }
 
 export function Navigate({ to, replace }: { to: string; replace?: boolean }) {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LoginBodySchema, OkSchema, PublicKeySchema, RegisterBodySchema, RevokedSchema, UserEnvelopeSchema } from '@pa/shared';
+import { InviteLookupSchema, InviteParamsSchema, LoginBodySchema, OkSchema, PublicKeySchema, RegisterBodySchema, RevokedSchema, UserEnvelopeSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 import { audit } from '../../platform/audit';
 import { authenticated, clearSessionCookie, requireAuth, startSession } from '../../platform/session';
 import { toUser } from '../users/repository';
-import { authenticate, register } from './service';
+import { authenticate, lookUpInvite, register } from './service';
 import { errorResponses } from '../../platform/openapi';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -17,6 +17,12 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.header('Cache-Control', 'no-cache');
       return { keyId: key.keyId, algorithm: 'RSA-OAEP-256' as const, spki: key.spki };
     });
+
+    // Public, so limited like sign-in: the register page asks once, a prober guessing codes is stopped.
+    app.get('/api/auth/invites/:code', {
+      config: { authRateLimit: true },
+      schema: { tags: ['auth'], summary: 'Whose invite code this is (the name masked), for the register page', params: InviteParamsSchema, response: { 200: InviteLookupSchema, ...errorResponses } },
+    }, async (request) => lookUpInvite(ctx, request.params.code));
 
     app.post('/api/auth/register', {
       config: { authRateLimit: true },

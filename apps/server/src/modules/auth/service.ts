@@ -1,5 +1,5 @@
 /** Registration and sign-in rules: invite codes, registration modes, lockout, statuses. */
-import { checkPassword, type Locale, type Sealed } from '@pa/shared';
+import { checkPassword, maskName, type Locale, type Sealed } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { audit } from '../../platform/audit';
@@ -8,6 +8,7 @@ import { newId } from '../../platform/ids';
 import { dummyHash, hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { readSettings } from '../../platform/settings';
 import { findUserById, insertUser, isUniqueViolation, type UserRow } from '../users/repository';
+import { findInviter } from './repository';
 
 export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -28,11 +29,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
   const settings = await readSettings(ctx.db);
   let parentId: string | null = null;
   if (input.inviteCode) {
-    const inviter = await ctx.db
-      .selectFrom('users')
-      .select(['id', 'status'])
-      .where('invite_code', '=', input.inviteCode)
-      .executeTakeFirst();
+    const inviter = await findInviter(ctx.db, input.inviteCode);
     if (!inviter || inviter.status !== 'active') throw new AppError('INVITE_CODE_INVALID', { inviteCode: 'invalid' });
     parentId = inviter.id;
   } else if (settings.registrationMode === 'invite-only') {
@@ -64,6 +61,17 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     return userId;
   });
   return (await findUserById(ctx.db, id))!;
+}
+
+/**
+ * Whose invite a code is, for the register page: the inviter's name masked as on Team (it is
+ * asked for by anyone, so it says no more than a member list would). Only codes that would
+ * register someone are found: an unknown code or an inactive inviter is NOT_FOUND.
+ */
+export async function lookUpInvite(ctx: AppContext, inviteCode: string): Promise<{ inviterName: string }> {
+  const inviter = await findInviter(ctx.db, inviteCode);
+  if (!inviter || inviter.status !== 'active') throw new AppError('NOT_FOUND');
+  return { inviterName: maskName(inviter.displayName) };
 }
 
 /** Checks lockout, the password and the account status; records failures. */

@@ -12,6 +12,7 @@ import { pickLocalized } from '../../platform/localized';
 import { olderThan, pageOf } from '../../platform/listing';
 import { periodsOf, ROLLUP_COLUMNS, TEAM_LINK_PREFIX, type RollupColumn } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
+import { firstSteps } from './repository';
 
 const DAY_MS = 86_400_000;
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -183,9 +184,10 @@ async function breakdownItems(db: Db, promoterId: string, period: Period, by: 'c
 /** Home in one call: the summary, a series of the main figures per day and the top links. */
 export async function overview(ctx: AppContext, promoterId: string, query: StatsRangeQuery, locale: string) {
   const { range, period, previous } = resolveRange(query, today(ctx));
-  const [byDay, topLinks] = await Promise.all([
+  const [byDay, topLinks, steps] = await Promise.all([
     sumsOfBoth(ctx.db, promoterId, period, previous),
     breakdownItems(ctx.db, promoterId, period, 'link', 6, locale),
+    firstSteps(ctx.db, promoterId),
   ]);
   // A single day charts better as the week up to it.
   const chart = period.days === 1 ? { from: shift(period.to, -6), to: period.to, days: 7 } : period;
@@ -200,6 +202,7 @@ export async function overview(ctx: AppContext, promoterId: string, query: Stats
     current: figuresOf(total(byDay, period)), previous: figuresOf(total(byDay, previous)),
     series,
     topLinks: topLinks.filter((l) => l.key !== TEAM_KEY).slice(0, 5),
+    firstSteps: steps,
   };
 }
 
@@ -354,7 +357,11 @@ export async function leaderboard(ctx: AppContext, viewerId: string, period: 'we
     to: r.to,
     updatedAt: r.at,
     // An opt-out shows at once to the one who opted out; others see it with the next ranking (≤ 1 min).
-    entries: r.top.filter((e) => !(optedOut && e.promoterId === viewerId)).slice(0, LEADERBOARD_SIZE).map((e) => ({ rank: e.rank, name: maskName(e.name), value: e.value, me: e.promoterId === viewerId })),
+    // Others' names masked; the viewer's own row (beside "You") shows their own name.
+    entries: r.top.filter((e) => !(optedOut && e.promoterId === viewerId)).slice(0, LEADERBOARD_SIZE).map((e) => {
+      const me = e.promoterId === viewerId;
+      return { rank: e.rank, name: me ? e.name : maskName(e.name), value: e.value, me };
+    }),
     me: { rank: optedOut ? null : (r.rankOf.get(viewerId) ?? null), value: Number(me?.[by] ?? 0), optedOut },
   };
 }

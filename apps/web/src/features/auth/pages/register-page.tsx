@@ -1,5 +1,5 @@
 import { Button } from 'antd-mobile';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeInviteCode } from '@pa/shared/rules';
 import type { Locale } from '@pa/shared/locales';
@@ -12,6 +12,7 @@ import { Field, TextInput } from '../../../components/field';
 import { PasswordInput } from '../../../components/password-input';
 import { AuthFooter } from '../components/auth-footer';
 import { AuthLayout } from '../components/auth-layout';
+import { useInvite } from '../api/get-invite';
 import { useRegister } from '../api/register';
 
 interface Values {
@@ -28,11 +29,25 @@ const rules: Rules<Values> = {
   inviteCode: (v) => (v.trim() ? checkInviteCode(v) : null),
 };
 
+/** Who invited the reader (masked, as on Team) and with which code; or that the code is not known. */
+function InviteBanner({ code, inviterName, unknown }: { code: string; inviterName: string | null; unknown: boolean }) {
+  const { t } = useTranslation();
+  if (unknown) return <p className="invite-banner is-unknown" role="alert" data-testid="invite-banner">{t('auth.inviteUnknown', { code })}</p>;
+  return (
+    <p className="invite-banner" data-testid="invite-banner">
+      {inviterName ? <strong className="invite-banner-by" data-testid="invite-inviter">{t('auth.invitedBy', { name: inviterName })}</strong> : null}
+      <span>{t('auth.invitedWith', { code })}</span>
+    </p>
+  );
+}
+
 export default function RegisterPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const params = useSearchParams();
-  const invite = params.get('invite');
+  const rawInvite = params.get('invite')?.trim() || null;
+  const invite = rawInvite ? normalizeInviteCode(rawInvite) : null;
+  const lookup = useInvite(invite && !checkInviteCode(invite) ? invite : null);
   const register = useRegister();
   const draft = useAppStore((s) => s.drafts.register);
   const saveDraft = useAppStore((s) => s.saveDraft);
@@ -43,6 +58,12 @@ export default function RegisterPage() {
     [],
   );
   const form = useForm(initial, rules);
+  // An invite link opened while this page is already showing (same document, only the hash
+  // changes) fills the field too, not only the banner.
+  const { setValues } = form;
+  useEffect(() => {
+    if (invite) setValues((v) => (v.inviteCode === invite ? v : { ...v, inviteCode: invite }));
+  }, [invite, setValues]);
   const [formError, setFormError] = useState<string | null>(null);
 
   const bind = (name: keyof Values) => {
@@ -86,7 +107,7 @@ export default function RegisterPage() {
   const inviteCode = bind('inviteCode');
   return (
     <AuthLayout title={t('auth.registerTitle')}>
-      {invite ? <p className="invite-banner" data-testid="invite-banner">{t('auth.invitedWith', { code: normalizeInviteCode(invite) })}</p> : null}
+      {invite ? <InviteBanner code={invite} inviterName={lookup.data?.inviterName ?? null} unknown={!!checkInviteCode(invite) || (lookup.error instanceof ApiError && lookup.error.code === 'NOT_FOUND')} /> : null}
       <form className="form" onSubmit={onSubmit} noValidate>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
         <Field id="account" label={t('auth.account')} error={account.error}>

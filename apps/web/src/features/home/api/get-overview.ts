@@ -2,6 +2,7 @@ import { hashKey, queryOptions, useQuery, type QueryClient } from '@tanstack/rea
 import { useEffect, useMemo } from 'react';
 import type { StatsOverview } from '@pa/shared';
 import { api } from '../../../lib/api-client';
+import { LIVE } from '../../../lib/query-client';
 import type { HomeRange } from '../lib/range';
 import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
 
@@ -27,6 +28,8 @@ export const overviewQuery = (userId: string, range: HomeRange, locale: string) 
       return data;
     },
     staleTime: 0,
+    // Balances and figures move while Home is open (sales, approvals, payouts).
+    ...LIVE,
     // Asked more than once per mount (while rendering and when subscribing), so it only reads;
     // useOverview forgets the opening request once Home has mounted.
     refetchOnMount: (query) => query.queryHash !== askedForOpening,

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { formatDay, formatMoney, formatNumber, minorUnitDigits, numberFormat } from '../../../lib/format';
+import { formatDay, formatMoney, formatNumber, minorUnitDigits, numberFormat, withCurrencyMark } from '../../../lib/format';
 import { axisTicks, barLayout, labelIndexes } from '../lib/chart-scale';
 
 export type TrendMetric = 'earnings' | 'clicks';
@@ -17,12 +17,12 @@ const PLOT_TOP = 8;
 const PLOT_HEIGHT = 128;
 const AXIS_HEIGHT = 20;
 
-/** Axis money: whole amounts without decimals ("CN¥30"), large ones compact ("CN¥12K", "¥1.2万"). */
+/** Axis money: whole amounts without decimals ("CN¥30"), large ones compact ("CN¥12K", "CN¥1.2万"). */
 function axisMoney(minor: number, currency: string, locale: string) {
   const unit = 10 ** minorUnitDigits(currency);
   if (minor % unit !== 0) return formatMoney(minor, currency, locale);
   const major = minor / unit; // exact: a whole number of major units
-  return numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0, notation: major >= 10_000 ? 'compact' : 'standard' }).format(major);
+  return withCurrencyMark(numberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0, notation: major >= 10_000 ? 'compact' : 'standard' }), major, currency);
 }
 
 export default function TrendChart({ series, metric, currency }: { series: StatsOverview['series']; metric: TrendMetric; currency: string }) {
@@ -31,7 +31,9 @@ export default function TrendChart({ series, metric, currency }: { series: Stats
   const [picked, setPicked] = useState<number | null>(null);
   const selected = picked !== null && picked < series.length ? picked : series.length - 1;
   const values = series.map((d) => d[metric]);
-  const ticks = axisTicks(Math.max(0, ...values));
+  // Nothing to draw: no value axis (a "CN¥0.01" scale over empty days says nothing), a line that says so.
+  const empty = values.every((v) => v <= 0);
+  const ticks = empty ? [0] : axisTicks(Math.max(0, ...values));
   const top = ticks[ticks.length - 1]!;
   const bars = barLayout(values, WIDTH, PLOT_HEIGHT, top);
   const labels = labelIndexes(series.length, series.length <= 7 ? 7 : 5);
@@ -46,9 +48,11 @@ export default function TrendChart({ series, metric, currency }: { series: Stats
 
   return (
     <div className="trend-chart" data-testid="trend-chart" data-metric={metric}>
-      <p className="trend-chart-picked" aria-live="polite" data-testid="trend-picked">
-        <span>{formatDay(day.day, locale, 'weekday')}</span> <strong>{format(day[metric])}</strong>
-      </p>
+      {empty ? <p className="trend-chart-picked trend-chart-empty" data-testid="trend-empty">{t('stats.chartEmpty')}</p> : (
+        <p className="trend-chart-picked" aria-live="polite" data-testid="trend-picked">
+          <span>{formatDay(day.day, locale, 'weekday')}</span> <strong>{format(day[metric])}</strong>
+        </p>
+      )}
       <svg
         viewBox={`0 0 ${WIDTH} ${PLOT_TOP + PLOT_HEIGHT + AXIS_HEIGHT}`}
         width="100%"

@@ -7,7 +7,8 @@
 import type { StatsOverview } from '@pa/shared';
 import { clearUserCaches, deviceStorage, USER_CACHE_PREFIX, type KeyValueStorage } from '../../../lib/user-cache';
 
-const OVERVIEW_CACHE_VERSION = 1;
+// 2: the overview carries firstSteps.
+const OVERVIEW_CACHE_VERSION = 2;
 const PREFIX = `${USER_CACHE_PREFIX}overview:`;
 /** Older than this, saved figures mislead more than they help. */
 export const OVERVIEW_CACHE_MAX_AGE_MS = 7 * 86_400_000;

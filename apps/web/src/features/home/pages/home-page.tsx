@@ -14,6 +14,7 @@ import { useAppStore } from '../../../stores/app-store';
 import { useOverview } from '../api/get-overview';
 import { BalanceCard } from '../components/balance-card';
 import { FiguresSkeleton, Skeleton } from '../components/home-skeleton';
+import { FirstSteps } from '../components/first-steps';
 import { BellOutline } from '../components/icons';
 import { KpiGrid } from '../components/kpi-grid';
 import { QuickActions } from '../components/quick-actions';
@@ -76,12 +77,14 @@ function PromoterFigures({ user, announcements }: { user: User; announcements?: 
 
   return (
     <PullToRefresh onRefresh={async () => { await query.refetch(); }}>
+      {/* Until the first click the figures are all zero: what to do first comes before them. */}
+      {data?.firstSteps && !data.firstSteps.clicked ? <FirstSteps steps={data.firstSteps} /> : null}
       {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="sk-balance" />}
       <QuickActions posterLinkId={data?.topLinks[0]?.key ?? null} />
       <section className="card stats-card" aria-labelledby="stats-title">
+        {/* The leaderboard is one of the quick actions above: no second link here. */}
         <div className="stats-card-head">
           <h2 id="stats-title">{t('home.statsTitle')}</h2>
-          <Link to="/leaderboard" className="stats-leaderboard-link" data-testid="home-leaderboard">{t('leaderboard.title')}</Link>
         </div>
         <SegmentedSwitch
           block

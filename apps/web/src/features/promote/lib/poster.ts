@@ -30,15 +30,22 @@ function fontStack(): string {
 }
 
 const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
-const TOKEN = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef][，。！？、；：」』）》]?|[^\s\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]+|\s+/g;
+const CJK_CHARS = '\\u2e80-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff00-\\uffef';
+/**
+ * White space a line may break at: not the no-break spaces (U+00A0, U+2007, U+202F), which keep
+ * French "code\u202f:" and "10\u00a0%" together.
+ */
+const BREAKING_SPACE = '\\t\\n\\v\\f\\r \\u1680\\u2000-\\u2006\\u2008-\\u200a\\u2028\\u2029\\u205f\\u3000';
+const SPACES = new RegExp(`[${BREAKING_SPACE}]+`, 'g');
+const TOKEN = new RegExp(`[${CJK_CHARS}][，。！？、；：」』）》]?|[^${BREAKING_SPACE}${CJK_CHARS}]+|[${BREAKING_SPACE}]+`, 'g');
 
 /**
- * Breaks text into lines no wider than `maxWidth`: between words for Latin scripts, between
- * characters for CJK (keeping closing punctuation with the character before it). The last
- * allowed line ends with an ellipsis when text is left over.
+ * Breaks text into as many lines as it takes, none wider than `maxWidth`: between words for
+ * Latin scripts, between characters for CJK (keeping closing punctuation with the character
+ * before it). A single word wider than a line (a long URL) is broken between its characters.
  */
-export function wrapText(measure: (s: string) => number, text: string, maxWidth: number, maxLines: number): string[] {
-  const tokens = text.replace(/\s+/g, ' ').trim().match(TOKEN) ?? [];
+export function breakLines(measure: (s: string) => number, text: string, maxWidth: number): string[] {
+  const tokens = (text.replace(SPACES, ' ').replace(/^ | $/g, '').match(TOKEN) ?? []).flatMap((token) => splitWide(measure, token, maxWidth));
   const lines: string[] = [];
   let line = '';
   for (const token of tokens) {
@@ -56,21 +63,40 @@ export function wrapText(measure: (s: string) => number, text: string, maxWidth:
       lines.push(line.trimEnd());
       line = token.trim() ? token : '';
     }
-    if (lines.length === maxLines) break;
   }
-  if (lines.length < maxLines && line.trim()) lines.push(line.trimEnd());
-  const used = lines.join(' ').replace(/\s+/g, '');
-  if (used.length < text.replace(/\s+/g, '').length && lines.length > 0) {
-    let last = lines[lines.length - 1]!;
-    while (last && measure(`${last}…`) > maxWidth) last = [...last].slice(0, -1).join('');
-    lines[lines.length - 1] = `${last.trimEnd()}…`;
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}
+
+/** A token wider than the line, in pieces that fit (white space and tokens that fit stay whole). */
+function splitWide(measure: (s: string) => number, token: string, maxWidth: number): string[] {
+  if (!token.trim() || measure(token) <= maxWidth) return [token];
+  const pieces: string[] = [];
+  let piece = '';
+  for (const ch of token) {
+    if (piece && measure(piece + ch) > maxWidth) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += ch;
   }
-  // A single token wider than the line (a long URL or word) is cut to fit.
-  return lines.map((l) => {
-    let s = l;
-    while (measure(s) > maxWidth && s.length > 1) s = `${[...s].slice(0, -2).join('')}…`;
-    return s;
-  });
+  if (piece) pieces.push(piece);
+  // Each piece (but the last) is as wide as a line: the greedy loop puts each on a line of its own.
+  return pieces;
+}
+
+/**
+ * At most `maxLines` lines of `breakLines`; the last one ends with an ellipsis when text is left
+ * over. The poster only falls back on this when even its smallest type cannot hold a text.
+ */
+export function wrapText(measure: (s: string) => number, text: string, maxWidth: number, maxLines: number): string[] {
+  const all = breakLines(measure, text, maxWidth);
+  if (all.length <= maxLines) return all;
+  const lines = all.slice(0, maxLines);
+  let last = lines[maxLines - 1]!;
+  while (last && measure(`${last}…`) > maxWidth) last = [...last].slice(0, -1).join('');
+  lines[maxLines - 1] = `${last.trimEnd()}…`;
+  return lines;
 }
 
 const BREAK_AFTER = ['，', '、', '。', '；', '：', '！', '？'];
@@ -104,16 +130,131 @@ function drawCover(ctx: CanvasRenderingContext2D, img: HTMLImageElement) {
   ctx.drawImage(img, (POSTER_WIDTH - w) / 2, (POSTER_HEIGHT - h) / 2, w, h);
 }
 
-export async function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): Promise<void> {
+/** A text on the poster as laid out: its lines, where they are drawn and the box they fill. */
+export interface TextBox {
+  role: 'title' | 'subtitle' | 'name' | 'cta' | 'code';
+  /** The CSS font the lines are drawn (and were measured) in. */
+  font: string;
+  size: number;
+  lineHeight: number;
+  lines: string[];
+  /** Top-left of the first line (textBaseline top), the widest line's width, lines × lineHeight. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** The area the text must stay in: the space above the card, or the card's text column. */
+  area: Area;
+  /** True only when even the smallest type could not hold the whole text (the last line ends with "…"). */
+  ellipsized: boolean;
+}
+
+interface Area {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+interface TextSpec {
+  role: TextBox['role'];
+  text: string;
+  weight: number;
+  /** Preferred and smallest size in px; lines allowed at the preferred size; line height as a ratio; space before. */
+  size: number;
+  minSize: number;
+  maxLines: number;
+  leading: number;
+  gap: number;
+}
+
+export const CARD = { x: 36, y: 1010, w: 678, h: 288 } as const;
+const QR_SIZE = 240;
+/** The card's text column: right of the QR code, inside the card's padding. */
+export const CARD_TEXT: Area = { x: CARD.x + 24 + QR_SIZE + 28, y: CARD.y + 24, w: CARD.w - 24 - QR_SIZE - 28 - 24, h: CARD.h - 48 };
+/** The plain design's title and subtitle: the space above the card. */
+export const HEAD_TEXT: Area = { x: 60, y: 96, w: 630, h: CARD.y - 96 - 48 };
+
+/** Shrink, then wrap: smaller type first (down to each text's smallest), then more lines. */
+const SCALES = [1, 0.93, 0.86, 0.8, 0.74, 0.68, 0.62, 0.56, 0.5];
+const EXTRA_LINES = [0, 1, 2, 3];
+
+/**
+ * Lays out a group of texts, one below the other, in `area`, centred vertically. Shrink, then
+ * wrap: each text takes the largest size (down to its smallest) at which it fits its lines; only
+ * when a text does not fit even at its smallest size does it get more lines; when the group is
+ * taller than the area, all start smaller. Only when nothing fits is a text cut with "…".
+ */
+export function layoutTexts(measure: (font: string, text: string) => number, fonts: string, specs: TextSpec[], area: Area): TextBox[] {
+  const font = (spec: TextSpec, size: number) => `${spec.weight} ${size}px ${fonts}`;
+  const attempt = (scale: number, extra: number, cut: boolean) => {
+    let total = 0;
+    const blocks: { spec: TextSpec; size: number; font: string; lines: string[]; lineHeight: number; gap: number; width: number; ellipsized: boolean }[] = [];
+    for (const spec of specs) {
+      if (!spec.text.trim()) continue;
+      const allowed = spec.maxLines + extra;
+      // Each text shrinks on its own (a long code line does not make the name small), from the group's size down to its smallest.
+      let size = Math.max(spec.minSize, Math.round(spec.size * scale));
+      let f = font(spec, size);
+      let full = breakLines((t) => measure(f, t), spec.text, area.w);
+      while (full.length > allowed && size > spec.minSize) {
+        size -= 1;
+        f = font(spec, size);
+        full = breakLines((t) => measure(f, t), spec.text, area.w);
+      }
+      const m = (t: string) => measure(f, t);
+      const lines = full.length <= allowed ? full : cut ? wrapText(m, spec.text, area.w, allowed) : null;
+      if (!lines) return null;
+      const lineHeight = Math.round(size * spec.leading);
+      const gap = blocks.length ? Math.round(spec.gap * scale) : 0;
+      total += gap + lines.length * lineHeight;
+      blocks.push({ spec, size, font: f, lines, lineHeight, gap, width: Math.max(0, ...lines.map(m)), ellipsized: lines !== full });
+    }
+    if (total > area.h && !cut) return null;
+    let y = area.y + Math.max(0, Math.round((area.h - total) / 2));
+    return blocks.map((b): TextBox => {
+      y += b.gap;
+      const box = { role: b.spec.role, font: b.font, size: b.size, lineHeight: b.lineHeight, lines: b.lines, x: area.x, y, width: b.width, height: b.lines.length * b.lineHeight, area, ellipsized: b.ellipsized };
+      y += box.height;
+      return box;
+    });
+  };
+  for (const extra of EXTRA_LINES) {
+    for (const scale of SCALES) {
+      const fit = attempt(scale, extra, false);
+      if (fit) return fit;
+    }
+  }
+  return attempt(SCALES[SCALES.length - 1]!, 0, true)!;
+}
+
+/** Every text of a poster, laid out: the plain design's title and subtitle (a template has its own), and the card's. */
+export function layoutPoster(measure: (font: string, text: string) => number, fonts: string, content: Omit<PosterContent, 'url'>): TextBox[] {
+  const head = content.templateUrl
+    ? []
+    : layoutTexts(measure, fonts, [
+      { role: 'title', text: content.title, weight: 700, size: 64, minSize: 40, maxLines: 3, leading: 1.3, gap: 0 },
+      { role: 'subtitle', text: content.subtitle, weight: 400, size: 32, minSize: 22, maxLines: 6, leading: 1.5, gap: 24 },
+    ], HEAD_TEXT);
+  const card = layoutTexts(measure, fonts, [
+    // The code is what people type in: below 24 px it is better on a second line ("Code d’invitation :" / "7KX2M9QD").
+    { role: 'name', text: content.name, weight: 700, size: 38, minSize: 26, maxLines: 2, leading: 1.3, gap: 0 },
+    { role: 'cta', text: content.cta, weight: 400, size: 30, minSize: 22, maxLines: 2, leading: 1.3, gap: 8 },
+    { role: 'code', text: content.codeLine, weight: 600, size: 30, minSize: 24, maxLines: 1, leading: 1.3, gap: 10 },
+  ], CARD_TEXT);
+  return [...head, ...card];
+}
+
+/** Draws the poster; returns its texts as laid out (so what was drawn can be checked against the canvas). */
+export async function drawPoster(canvas: HTMLCanvasElement, content: PosterContent): Promise<TextBox[]> {
   canvas.width = POSTER_WIDTH;
   canvas.height = POSTER_HEIGHT;
   const ctx = canvas.getContext('2d');
   if (!ctx) throw new Error('canvas 2d unavailable');
   const fonts = fontStack();
-  const font = (weight: number, size: number) => `${weight} ${size}px ${fonts}`;
   // System fonts need no download, but web fonts named in the stack might: wait for the glyphs we use.
   const sample = `${content.title}${content.subtitle}${content.name}${content.cta}${content.codeLine}`;
-  await Promise.all([font(700, 56), font(400, 30), font(600, 34)].map((f) => document.fonts?.load(f, sample).catch(() => [])));
+  await Promise.all([700, 400, 600].map((w) => document.fonts?.load(`${w} 32px ${fonts}`, sample).catch(() => [])));
 
   const template = content.templateUrl ? await loadImage(content.templateUrl) : null;
   if (template) {
@@ -130,54 +271,37 @@ export async function drawPoster(canvas: HTMLCanvasElement, content: PosterConte
     ctx.arc(640, 180, 260, 0, Math.PI * 2);
     ctx.arc(80, 820, 200, 0, Math.PI * 2);
     ctx.fill();
-    ctx.textBaseline = 'top';
-    // The text block sits in the middle of the space above the card.
-    ctx.font = font(700, 64);
-    const titleLines = wrapText((s) => ctx.measureText(s).width, content.title, 630, 4).length;
-    ctx.font = font(400, 32);
-    const subtitleLines = wrapText((s) => ctx.measureText(s).width, content.subtitle, 630, 6).length;
-    const blockHeight = titleLines * 84 + (subtitleLines ? 24 + subtitleLines * 48 : 0);
-    const top = Math.max(120, Math.round((1010 - blockHeight) / 2) - 40);
-    const below = drawLines(ctx, content.title, { font: font(700, 64), color: '#ffffff', x: 60, y: top, width: 630, maxLines: 4, lineHeight: 84 });
-    drawLines(ctx, content.subtitle, { font: font(400, 32), color: 'rgba(255,255,255,0.9)', x: 60, y: below + 24, width: 630, maxLines: 6, lineHeight: 48 });
   }
 
   // The card: QR on the left, who and what on the right.
-  const card = { x: 36, y: 1010, w: 678, h: 288 };
   ctx.save();
   ctx.shadowColor = 'rgba(0,0,0,0.18)';
   ctx.shadowBlur = 24;
   ctx.fillStyle = '#ffffff';
-  roundRect(ctx, card.x, card.y, card.w, card.h, 24);
+  roundRect(ctx, CARD.x, CARD.y, CARD.w, CARD.h, 24);
   ctx.fill();
   ctx.restore();
 
-  const qrSize = 240;
   const qr = document.createElement('canvas');
-  await QRCode.toCanvas(qr, content.url, { ...QR_OPTIONS, margin: 1, width: qrSize });
+  await QRCode.toCanvas(qr, content.url, { ...QR_OPTIONS, margin: 1, width: QR_SIZE });
   ctx.imageSmoothingEnabled = false;
-  ctx.drawImage(qr, card.x + 24, card.y + 24, qrSize, qrSize);
+  ctx.drawImage(qr, CARD.x + 24, CARD.y + (CARD.h - QR_SIZE) / 2, QR_SIZE, QR_SIZE);
   ctx.imageSmoothingEnabled = true;
 
-  const textX = card.x + 24 + qrSize + 28;
-  const textW = card.x + card.w - 24 - textX;
+  const boxes = layoutPoster((font, text) => {
+    ctx.font = font;
+    return ctx.measureText(text).width;
+  }, fonts, content);
   ctx.textBaseline = 'top';
-  let y = drawLines(ctx, content.name, { font: font(700, 38), color: '#1f2329', x: textX, y: card.y + 40, width: textW, maxLines: 2, lineHeight: 50 });
-  y = drawLines(ctx, content.cta, { font: font(400, 30), color: '#4e5969', x: textX, y: y + 8, width: textW, maxLines: 2, lineHeight: 40 });
-  drawLines(ctx, content.codeLine, { font: font(600, 30), color: '#1677ff', x: textX, y: y + 10, width: textW, maxLines: 1, lineHeight: 40 });
+  for (const box of boxes) {
+    ctx.font = box.font;
+    ctx.fillStyle = COLORS[box.role];
+    box.lines.forEach((line, i) => ctx.fillText(line, box.x, box.y + i * box.lineHeight));
+  }
+  return boxes;
 }
 
-/** Wraps `text` into at most `maxLines` lines at (x, y) and returns the y below the last one. */
-function drawLines(ctx: CanvasRenderingContext2D, text: string, o: { font: string; color: string; x: number; y: number; width: number; maxLines: number; lineHeight: number }): number {
-  ctx.font = o.font;
-  ctx.fillStyle = o.color;
-  let y = o.y;
-  for (const line of wrapText((s) => ctx.measureText(s).width, text, o.width, o.maxLines)) {
-    ctx.fillText(line, o.x, y);
-    y += o.lineHeight;
-  }
-  return y;
-}
+const COLORS: Record<TextBox['role'], string> = { title: '#ffffff', subtitle: 'rgba(255,255,255,0.9)', name: '#1f2329', cta: '#4e5969', code: '#1677ff' };
 
 export function canvasToPng(canvas: HTMLCanvasElement): Promise<Blob> {
   return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob failed'))), 'image/png'));

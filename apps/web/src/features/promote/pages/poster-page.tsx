@@ -12,7 +12,7 @@ import { useMe } from '../../../lib/session';
 import { downloadBlob, shareNatively } from '../../../lib/share';
 import { useCampaign } from '../api/get-campaign';
 import { useLink } from '../api/links';
-import { canvasToPng, drawPoster, POSTER_HEIGHT, POSTER_WIDTH, type PosterContent } from '../lib/poster';
+import { canvasToPng, drawPoster, POSTER_HEIGHT, POSTER_WIDTH, type PosterContent, type TextBox } from '../lib/poster';
 
 interface Template {
   id: string;
@@ -23,7 +23,7 @@ interface Template {
 function PosterMaker({ content, templates, initialTemplate, filename, shareText }: { content: Omit<PosterContent, 'templateUrl'>; templates: Template[]; initialTemplate: string; filename: string; shareText: string }) {
   const { t } = useTranslation();
   const [templateId, setTemplateId] = useState(templates.some((x) => x.id === initialTemplate) ? initialTemplate : templates[0]!.id);
-  const [png, setPng] = useState<{ blob: Blob; url: string } | null>(null);
+  const [png, setPng] = useState<{ blob: Blob; url: string; boxes: TextBox[] } | null>(null);
   const [failed, setFailed] = useState(false);
   const canvasRef = useRef<HTMLCanvasElement | null>(null);
   const templateUrl = templates.find((x) => x.id === templateId)?.url ?? null;
@@ -36,11 +36,11 @@ function PosterMaker({ content, templates, initialTemplate, filename, shareText 
     canvasRef.current = canvas;
     setFailed(false);
     drawPoster(canvas, { ...content, templateUrl })
-      .then(() => canvasToPng(canvas))
-      .then((blob) => {
+      .then(async (boxes) => ({ boxes, blob: await canvasToPng(canvas) }))
+      .then(({ boxes, blob }) => {
         if (!live) return;
         made = URL.createObjectURL(blob);
-        setPng({ blob, url: made });
+        setPng({ blob, url: made, boxes });
       })
       .catch(() => live && setFailed(true));
     return () => {
@@ -83,7 +83,8 @@ function PosterMaker({ content, templates, initialTemplate, filename, shareText 
       ) : null}
       <div className="poster-preview">
         {failed ? <p className="page-error">{t('poster.failed')}</p> : png ? (
-          <img src={png.url} alt={t('poster.previewAlt')} width={POSTER_WIDTH} height={POSTER_HEIGHT} data-testid="poster-image" />
+          // data-text-boxes: where each text was drawn, so that a check can hold it against the canvas.
+          <img src={png.url} alt={t('poster.previewAlt')} width={POSTER_WIDTH} height={POSTER_HEIGHT} data-testid="poster-image" data-text-boxes={JSON.stringify(png.boxes)} />
         ) : <p className="poster-generating" role="status">{t('poster.generating')}</p>}
       </div>
       <p className="hint center">{t('poster.holdHint')}</p>

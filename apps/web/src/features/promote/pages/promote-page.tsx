@@ -19,7 +19,7 @@ function CampaignCard({ campaign }: { campaign: Campaign }) {
     <article className="card campaign-card" data-testid={`campaign-${campaign.id}`}>
       <a href={`#/campaigns/${encodeURIComponent(campaign.id)}`} className="campaign-card-link" data-testid={`open-${campaign.id}`}>
         {campaign.cover ? <img className="campaign-cover" src={campaign.cover.url} alt="" width={campaign.cover.width} height={campaign.cover.height} loading="lazy" /> : null}
-        <h2>{campaign.name}</h2>
+        <h3>{campaign.name}</h3>
         {campaign.description ? <p className="campaign-desc clamp-2">{campaign.description}</p> : null}
       </a>
       <p className="campaign-terms">
@@ -34,6 +34,28 @@ function CampaignCard({ campaign }: { campaign: Campaign }) {
         </button>
       </div>
     </article>
+  );
+}
+
+/**
+ * The reader's campaigns (joined, waiting or not approved) apart from those still open to join:
+ * a promoter comes back for the first, a newcomer looks for the second.
+ */
+function CampaignSections({ items }: { items: Campaign[] }) {
+  const { t } = useTranslation();
+  const mine = items.filter((c) => c.enrollment !== null);
+  const open = items.filter((c) => c.enrollment === null);
+  const section = (id: string, title: string, list: Campaign[], empty: string) => (
+    <section className="campaign-section" aria-labelledby={`section-${id}`} data-testid={`campaigns-${id}`}>
+      <h2 id={`section-${id}`} className="campaign-section-title">{title} <span className="campaign-section-count">{list.length}</span></h2>
+      {list.length ? <div className="campaign-list">{list.map((c) => <CampaignCard key={c.id} campaign={c} />)}</div> : <p className="campaign-section-empty">{empty}</p>}
+    </section>
+  );
+  return (
+    <>
+      {section('mine', t('promote.mineSection'), mine, t('promote.mineEmpty'))}
+      {section('open', t('promote.openSection'), open, t('promote.openEmpty'))}
+    </>
   );
 }
 
@@ -53,9 +75,7 @@ export default function PromotePage() {
       {campaigns.isPending ? <PageLoading /> : campaigns.isError ? <PageError error={campaigns.error} onRetry={() => campaigns.refetch()} /> : campaigns.data.items.length === 0 ? (
         <EmptyState icon={<ShopbagOutline />} title={q ? t('promote.noMatch') : t('promote.emptyTitle')} body={q ? t('promote.noMatchBody') : t('promote.emptyBody')} />
       ) : (
-        <div className="campaign-list">
-          {campaigns.data.items.map((c) => <CampaignCard key={c.id} campaign={c} />)}
-        </div>
+        <CampaignSections items={campaigns.data.items} />
       )}
     </div>
   );
