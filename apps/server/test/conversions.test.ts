@@ -389,6 +389,9 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(',夏日茶饮,订单,直接,');
       expect(lines[1]).toContain(',30.00,10.00%,3.00,0.00,待结算,');
+      // The order number and the link code open as text; the amounts above stay numbers.
+      expect(lines[1]).toContain(`,"=""${detail.conversion.externalId}""",`);
+      expect(lines[1]).toContain(`,"=""${p.link.code}""",CNY`);
     });
 
     it('the ledger check endpoint is for admins and reports a healthy ledger', async () => {

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { apiKeyAuth } from '../../platform/api-keys';
 import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
-import { currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { maskName } from '@pa/shared/rules';
 import { COMMISSION_CSV } from '../../platform/i18n/csv';
@@ -294,14 +294,14 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           pickLocalized(r.names_json, locale),
           texts.kind[r.kind],
           texts.level[r.level as 1 | 2],
-          r.external_id,
-          decimalAmount(Number(r.base), digits),
+          csvId(r.external_id),
+          csvAmount(Number(r.base), digits),
           r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
-          decimalAmount(Number(r.amount), digits),
-          decimalAmount(Number(r.reversed_amount), digits),
+          csvAmount(Number(r.amount), digits),
+          csvAmount(Number(r.reversed_amount), digits),
           texts.status[r.status],
           dayKey(Number(r.available_at), ctx.config.timeZone),
-          r.link_code,
+          csvId(r.link_code),
           currency,
         ]));
         const filename = `commissions-${dayKey(Date.now(), ctx.config.timeZone)}.csv`;

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { PayoutAccountsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
-import { currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { errorResponses } from '../../platform/openapi';
@@ -188,16 +188,16 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const csv = toCsv(
           ['withdrawal_id', 'requested_at', 'promoter_account', 'promoter_name', 'method', 'holder_name', 'account_number', 'amount', 'fee', 'net', 'currency'],
           rows.map((r) => [
-            r.id,
+            csvId(r.id),
             new Date(Number(r.requested_at)).toISOString(),
-            r.promoter_account,
+            csvId(r.promoter_account),
             r.promoter_name,
             r.account_method,
             r.account_holder,
-            withdrawalAccountNumber(ctx, r),
-            decimalAmount(Number(r.amount), digits),
-            decimalAmount(Number(r.fee), digits),
-            decimalAmount(Number(r.net), digits),
+            csvId(withdrawalAccountNumber(ctx, r)),
+            csvAmount(Number(r.amount), digits),
+            csvAmount(Number(r.fee), digits),
+            csvAmount(Number(r.net), digits),
             r.currency,
           ]),
         );
