@@ -109,20 +109,93 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** The elements a finger can act on (a label stands for the input inside it). */
+const INTERACTIVE = 'a[href], button, input:not([type="hidden"]), select, textarea, summary, label:has(input), [role="button"], [role="link"], [role="tab"], [role="radio"], [role="checkbox"], [role="switch"], [role="menuitem"], [role="option"], [tabindex]:not([tabindex="-1"])';
+
 /**
- * Records the screen as `name`, then checks that no i18n key shows untranslated and that the page
- * is no wider than the screen. With `fit` (a selector), also that none of the elements it matches
- * sticks out of the screen (clipped text inside a card or list would not widen the page).
+ * Touch targets (WCAG 2.5.8, with Apple's and our 44 px instead of 24): every visible interactive
+ * element on the page measures at least 44×44 CSS px, and the 44×44 square centred on it overlaps
+ * no other interactive element (targets do not overlap; a control wholly inside another, like a
+ * field's "show password" button, is a deliberate part of it; a bar pinned to the screen is not
+ * crowded by what scrolls beneath it). WCAG's spacing exception for
+ * small targets is not taken: the small targets reported (an 18 px tall activity title, an 80×26
+ * "Sign out") had room around them and were still hard to hit. Exempt, and only these: a link
+ * inside a sentence (an inline `a` whose block holds more text than the link; WCAG's inline
+ * exception), and an input inside a label (the label is the target). Nested targets count once,
+ * as the outermost. Returns the misses as "tag.class “text” W×H".
+ */
+export async function smallTouchTargets(page: Page): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const MIN = 44;
+    type Box = { left: number; top: number; right: number; bottom: number };
+    const visible = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden, [aria-hidden="true"], [inert]')) return false;
+      const style = getComputedStyle(el);
+      return style.visibility !== 'hidden' && Number(style.opacity) > 0 && style.pointerEvents !== 'none';
+    };
+    const inSentence = (el: Element) => {
+      if (el.tagName !== 'A' || getComputedStyle(el).display !== 'inline') return false;
+      const block = el.parentElement;
+      return !!block && (block.textContent ?? '').trim().length > (el.textContent ?? '').trim().length;
+    };
+    const targets = Array.from(document.querySelectorAll(selector))
+      .filter((el) => visible(el) && !(el.tagName === 'INPUT' && el.closest('label')) && !inSentence(el));
+    const outermost = targets.filter((el) => !targets.some((other) => other !== el && other.contains(el)));
+    // A bar fixed to the screen (tab bar, save bar) overlaps whatever scrolls beneath it: not crowding.
+    const pinned = (el: Element): boolean => {
+      for (let e: Element | null = el; e; e = e.parentElement) if (['fixed', 'sticky'].includes(getComputedStyle(e).position)) return true;
+      return false;
+    };
+    const boxes = outermost.map((el) => {
+      const r = el.getBoundingClientRect();
+      const cx = (r.left + r.right) / 2;
+      const cy = (r.top + r.bottom) / 2;
+      const square: Box = { left: cx - MIN / 2, top: cy - MIN / 2, right: cx + MIN / 2, bottom: cy + MIN / 2 };
+      return { el, r, square, pinned: pinned(el) };
+    });
+    const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const inside = (a: Box, b: Box) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+    // Crowding: a target's square reaches into another's box, unless one lies wholly inside the
+    // other (a button placed in a text field, such as "show password").
+    const crowds = (a: (typeof boxes)[number], b: (typeof boxes)[number]) => a.pinned === b.pinned && overlap(a.square, b.r) && !inside(a.r, b.r) && !inside(b.r, a.r);
+    const describe = (el: Element, r: DOMRect) =>
+      `${el.tagName.toLowerCase()}.${String(el.className).trim().split(/\s+/).slice(0, 2).join('.')} “${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}” ${Math.round(r.width)}×${Math.round(r.height)}`;
+    return boxes
+      .filter((a) => a.r.width < MIN - 0.5 || a.r.height < MIN - 0.5 || boxes.some((b) => b !== a && crowds(a, b)))
+      .map(({ el, r }) => describe(el, r));
+  }, INTERACTIVE);
+}
+
+/**
+ * Records the screen as `name`, then checks that no i18n key shows untranslated, that the page
+ * is no wider than the screen and that its touch targets are big enough (smallTouchTargets).
+ * With `fit` (a selector), also that none of the elements it matches sticks out of the screen
+ * (clipped text inside a card or list would not widen the page).
  */
 export async function checkScreen(page: Page, name: string, { fit }: { fit?: string } = {}) {
   await screenshot(page, name);
   expect(await page.locator('body').innerText(), name).not.toMatch(UNTRANSLATED);
   expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
+  // Soft: a journey reports every screen's small targets at once, then fails.
+  expect.soft(await smallTouchTargets(page), `${name}: touch targets under 44×44 px or crowding another`).toEqual([]);
   if (fit === undefined) return;
   const wide = await page.evaluate((selector) => Array.from(document.querySelectorAll(selector))
     .filter((el) => { const r = el.getBoundingClientRect(); return !el.closest('.visually-hidden') && r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5); })
     .map((el) => `${el.tagName}.${el.className}`), fit);
   expect(wide, name).toEqual([]);
+}
+
+/** How many of the children of each element matching `selector` sit on each row (by their top edge). */
+export async function itemsPerRow(page: Page, selector: string): Promise<number[][]> {
+  return page.evaluate((sel) => Array.from(document.querySelectorAll(sel)).map((bar) => {
+    const rows = new Map<number, number>();
+    for (const child of Array.from(bar.children)) {
+      const top = Math.round(child.getBoundingClientRect().top);
+      rows.set(top, (rows.get(top) ?? 0) + 1);
+    }
+    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  }), selector);
 }
 
 export function readLocale(locale: string): Record<string, unknown> {

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
+import { checkScreen, createShopKey, itemsPerRow, createStaff, phoneContext, postSale, readLocale, registerThroughForm, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -76,7 +76,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     const date = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(direct.availableAt);
     await expect.poll(() => member.getByTestId('commission-availability').textContent()).toBe(tr(en, 'commissions.availableOn', { date }));
     expect(await member.getByTestId('commission-rule').innerText()).toContain(tr(en, 'commissions.rule.saleRate', { rate: '10%', base: 'CN¥259.00' }));
-    await screenshot(member, 'money-en-commission-pending');
+    await checkScreen(member, 'money-en-commission-pending');
 
     // An operator approves it in the review queue.
     const adminContext = await phoneContext(browser);
@@ -86,7 +86,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     await admin.goto(`${server.url}#/admin/commissions`);
     await admin.getByTestId(`approve-commission-${direct.id}`).click();
     await admin.getByTestId(`approve-commission-${direct.id}`).waitFor({ state: 'detached' });
-    await screenshot(admin, 'money-en-admin-review');
+    await checkScreen(admin, 'money-en-admin-review');
     // The operator also gives the member a coupon code, which the member then sees on the campaign.
     const enrollment = await server.ctx.db.selectFrom('enrollments').innerJoin('users', 'users.id', 'enrollments.promoter_id').select('enrollments.id').where('users.account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
     await admin.goto(`${server.url}#/admin/enrollments`);
@@ -95,7 +95,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     await admin.getByTestId('coupon-input').fill(`max-${run}`);
     await admin.locator('.adm-dialog-button-bold').click();
     await expect.poll(() => admin.getByTestId(`coupon-${enrollment.id}`).textContent()).toBe(`MAX-${run.toUpperCase()}`);
-    await screenshot(admin, 'money-en-admin-coupon');
+    await checkScreen(admin, 'money-en-admin-coupon');
     // The admin's ledger check screen agrees that everything balances.
     await admin.goto(`${server.url}#/me`);
     await admin.getByTestId('me-ledger-check').click();
@@ -132,6 +132,8 @@ describe('a sale through the API becomes money in the wallet', () => {
       await member.goto(`${server.url}#/commissions`);
       await member.getByTestId(`commission-${direct.id}`).waitFor();
       await checkScreen(member, `money-${locale}-commissions`);
+      // The filter chips wrap into even rows: never one chip alone on its row.
+      for (const rows of await itemsPerRow(member, '.filter-bar')) expect(rows.length === 1 || rows.at(-1)! > 1, `${locale} chip rows ${rows}`).toBe(true);
       await member.goto(`${server.url}#/commissions/${direct.id}`);
       await expect.poll(() => member.getByTestId('commission-status').textContent()).toBe(tr(m, 'commissions.status.approved'));
       await checkScreen(member, `money-${locale}-commission`);

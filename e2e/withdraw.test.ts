@@ -14,7 +14,7 @@ import { createCampaign, updateCampaign } from '../apps/server/src/modules/campa
 import { decideCommission } from '../apps/server/src/modules/commissions/service';
 import { checkLedger } from '../apps/server/src/platform/ledger';
 import { writeSettings } from '../apps/server/src/platform/settings';
-import { checkScreen, createShopKey, createStaff, phoneContext, postSale, readLocale, registerThroughForm, screenshot, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
+import { checkScreen, createShopKey, itemsPerRow, createStaff, phoneContext, postSale, readLocale, registerThroughForm, setLanguage, signInThroughForm, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -52,6 +52,9 @@ describe('earnings become a paid withdrawal', () => {
     await page.goto(`${server.url}#/campaigns/${campaignId}`);
     await page.getByTestId(`join-${campaignId}`).click();
     const link = (await page.getByTestId('campaign-link').textContent())!;
+    // No poster templates: the hint that says so keeps its distance from the Poster button below it.
+    const gap = await page.getByTestId('campaign-poster').evaluate((button) => button.getBoundingClientRect().top - button.previousElementSibling!.getBoundingClientRect().bottom);
+    expect(gap).toBeGreaterThanOrEqual(8);
     const sale = await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `ORDER-${run}`, amount: 500_000, linkCode: link.split('/').pop() });
     const commission = sale.commissions[0]!;
     expect(await decideCommission(server.ctx, commission.id, 'approve', adminId, null)).toBe(true);
@@ -74,10 +77,14 @@ describe('earnings become a paid withdrawal', () => {
     await expect.poll(() => page.getByTestId('wallet-available').textContent()).toBe('CN¥500.00');
     await page.getByTestId('wallet-withdraw').click();
     await expect.poll(() => page.getByTestId('withdraw-available').textContent()).toBe('CN¥500.00');
+    // The empty amount field reads as a hint, not as an amount already typed in.
+    const placeholder = (await page.locator('#withdraw-amount').getAttribute('placeholder'))!;
+    expect(placeholder).toBe(tr(en, 'withdraw.amountPlaceholder', { min: '10' }));
+    expect(placeholder).not.toMatch(/^[\d.,\s]+$/);
     await page.locator('#withdraw-amount').fill('300');
     await expect.poll(() => page.getByTestId('withdraw-fee').textContent()).toBe('CN¥4.00');
     expect(await page.getByTestId('withdraw-net').textContent()).toBe('CN¥296.00');
-    await screenshot(page, 'withdraw-en-form-filled');
+    await checkScreen(page, 'withdraw-en-form-filled');
     await page.getByTestId('withdraw-submit').click();
     await page.waitForURL(/#\/withdrawals\/[0-9A-Za-z]+$/);
     const withdrawalId = page.url().split('/').pop()!;
@@ -85,6 +92,19 @@ describe('earnings become a paid withdrawal', () => {
     await page.goto(`${server.url}#/wallet`);
     await expect.poll(() => page.getByTestId('wallet-available').textContent()).toBe('CN¥200.00');
     expect(await page.getByTestId('wallet-withdrawing').textContent()).toBe('CN¥300.00');
+
+    // A detail page left open on the promoter's other phone: it shows the request and its Cancel
+    // button, then follows the operator's approval and payment by itself — no reload, within the
+    // app's refresh interval (≤ 30 s; the test moves that phone's clock on instead of waiting).
+    const watcherContext = await phoneContext(browser);
+    const watcher = await watcherContext.newPage();
+    const watcherProblems = watchProblems(watcher);
+    await signInThroughForm(watcher, `${server.url}#/login`, `wen${run}@example.com`, 'Money-pass-1');
+    await watcherContext.clock.install();
+    await watcher.goto(`${server.url}#/withdrawals/${withdrawalId}`);
+    await watcher.reload();
+    await expect.poll(() => watcher.getByTestId('withdrawal-status').getAttribute('data-status')).toBe('requested');
+    await watcher.getByTestId('withdrawal-cancel').waitFor();
 
     // 3. The operator approves it, then marks it paid with the bank's reference.
     const opContext = await phoneContext(browser);
@@ -102,7 +122,14 @@ describe('earnings become a paid withdrawal', () => {
     await op.getByTestId(`withdrawal-pay-${withdrawalId}`).waitFor({ state: 'detached' });
     await op.goto(`${server.url}#/admin/withdrawals/${withdrawalId}`);
     await expect.poll(() => op.getByTestId('withdrawal-timeline').innerText()).toContain(`BANK-${run}`);
-    await screenshot(op, 'withdraw-en-admin-detail');
+    await checkScreen(op, 'withdraw-en-admin-detail');
+
+    await watcherContext.clock.fastForward(30_000);
+    await expect.poll(() => watcher.getByTestId('withdrawal-status').getAttribute('data-status'), { timeout: 5000 }).toBe('paid');
+    expect(await watcher.getByTestId('withdrawal-cancel').count()).toBe(0);
+    expect(await watcher.getByTestId('withdrawal-timeline').innerText()).toContain(`BANK-${run}`);
+    expect(watcherProblems).toEqual([]);
+    await watcherContext.close();
 
     // 4. The promoter: the timeline, the badge and the notification, the balances.
     await page.goto(`${server.url}#/withdrawals/${withdrawalId}`);
@@ -118,7 +145,7 @@ describe('earnings become a paid withdrawal', () => {
     const newest = page.getByTestId('notification-item').first();
     await expect.poll(() => newest.getAttribute('data-type')).toBe('withdrawal.paid');
     expect(await newest.innerText()).toContain('CN¥296.00');
-    await screenshot(page, 'withdraw-en-notifications');
+    await checkScreen(page, 'withdraw-en-notifications');
     await newest.click();
     await page.waitForURL(new RegExp(`#/withdrawals/${withdrawalId}$`));
     await page.goto(`${server.url}#/wallet`);
@@ -151,10 +178,14 @@ describe('earnings become a paid withdrawal', () => {
       await page.goto(`${server.url}#/notifications`);
       await page.getByTestId('notification-item').first().waitFor();
       await checkScreen(page, `withdraw-${locale}-notifications`);
+      await page.goto(`${server.url}#/me/devices`);
+      await page.getByTestId('device-sign-out').first().waitFor(); // the other phone's session
+      await checkScreen(page, `withdraw-${locale}-devices`);
       await setLanguage(op, server.url, locale);
       await op.goto(`${server.url}#/admin/withdrawals?status=all`);
       await op.getByTestId(`withdrawal-row-${withdrawalId}`).waitFor();
       await checkScreen(op, `withdraw-${locale}-admin-queue`);
+      for (const rows of await itemsPerRow(op, '.filter-bar')) expect(rows.length === 1 || rows.at(-1)! > 1, `${locale} chip rows ${rows}`).toBe(true);
     }
     expect(problems).toEqual([]);
     expect(opProblems).toEqual([]);

@@ -93,7 +93,7 @@ describe('campaign editor: inputs → request body', () => {
   it('asks for whole amounts in zero-decimal currencies and quotes the limit in the reader’s format', () => {
     expect(toBody(filled({ leadReward: '10.5' }), 'JPY', 'en').errors).toEqual({ leadReward: { code: 'noDecimals' } });
     expect(toBody(filled({ leadReward: '' }), 'JPY', 'en').errors).toEqual({ leadReward: { code: 'required' } });
-    expect(toBody(filled({ leadReward: '1000000.01' }), 'USD', 'en').errors).toEqual({ leadReward: { code: 'tooLarge', values: { max: '$1,000,000.00' } } });
+    expect(toBody(filled({ leadReward: '1000000.01' }), 'USD', 'en').errors).toEqual({ leadReward: { code: 'tooLarge', values: { max: 'US$1,000,000.00' } } });
     expect(toBody(filled({ attributionWindowDays: '0' }), 'USD', 'fr').errors).toEqual({ attributionWindowDays: { code: 'range', values: { min: '1', max: '365' } } });
   });
 

@@ -1,20 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, numberFormat } from '../src/lib/format';
+import { currencyMark, dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, numberFormat } from '../src/lib/format';
+
+const LOCALES = ['en', 'zh-Hans', 'zh-Hant', 'fr', 'es'];
 
 describe('money, numbers and dates through Intl', () => {
   it('formats integer minor units exactly, per locale', () => {
-    expect(formatMoney(123456, 'CNY', 'zh-Hans')).toBe('¥1,234.56');
+    expect(formatMoney(123456, 'CNY', 'zh-Hans')).toBe('CN¥1,234.56');
     expect(formatMoney(123456, 'CNY', 'en')).toBe('CN¥1,234.56');
     expect(formatMoney(123456, 'EUR', 'fr').replace(/\s/g, ' ')).toBe('1 234,56 €');
     expect(formatMoney(123456, 'EUR', 'es').replace(/\s/g, ' ')).toBe('1234,56 €');
-    expect(formatMoney(-5, 'USD', 'en')).toBe('-$0.05');
+    expect(formatMoney(-5, 'USD', 'en')).toBe('-US$0.05');
     expect(formatMoney(0, 'CNY', 'zh-Hant')).toBe('CN¥0.00');
-    expect(formatMoney(1500, 'JPY', 'en')).toBe('¥1,500');
+    expect(formatMoney(1500, 'JPY', 'en')).toBe('JP¥1,500');
+  });
+
+  it('marks each currency the same, unambiguous way in all five languages (only the side and separators follow the language)', () => {
+    const all = (minor: number, currency: string) => LOCALES.map((l) => formatMoney(minor, currency, l).replace(/\s/g, ' '));
+    expect(all(2710, 'CNY')).toEqual(['CN¥27.10', 'CN¥27.10', 'CN¥27.10', '27,10 CN¥', '27,10 CN¥']);
+    expect(all(1500, 'JPY')).toEqual(['JP¥1,500', 'JP¥1,500', 'JP¥1,500', '1 500 JP¥', '1500 JP¥']);
+    expect(all(2710, 'USD')).toEqual(['US$27.10', 'US$27.10', 'US$27.10', '27,10 US$', '27,10 US$']);
+    expect(all(2710, 'TWD')).toEqual(['NT$27.10', 'NT$27.10', 'NT$27.10', '27,10 NT$', '27,10 NT$']);
+    expect(currencyMark('CNY')).toBe('CN¥');
+    expect(currencyMark('GBP')).toBe('£');
+    for (const l of LOCALES) expect(formatMoney(-2710, 'CNY', l, { signed: true })).toMatch(/^\u2212|\u2212\d/);
   });
 
   it('keeps every cent of large amounts (no float rounding)', () => {
-    expect(formatMoney(9007199254740991, 'USD', 'en')).toBe('$90,071,992,547,409.91');
-    expect(formatMoney(1, 'USD', 'en')).toBe('$0.01');
+    expect(formatMoney(9007199254740991, 'USD', 'en')).toBe('US$90,071,992,547,409.91');
+    expect(formatMoney(1, 'USD', 'en')).toBe('US$0.01');
   });
 
   it('refuses non-integer money', () => {

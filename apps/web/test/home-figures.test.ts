@@ -29,7 +29,7 @@ describe('change against the previous period', () => {
 
 describe('figures on the tiles', () => {
   it('writes money, rates and counts per locale', () => {
-    expect(formatKpi('earnings', 2590, 'CNY', 'zh-Hans')).toBe('¥25.90');
+    expect(formatKpi('earnings', 2590, 'CNY', 'zh-Hans')).toBe('CN¥25.90');
     expect(formatKpi('epc', 13, 'CNY', 'en')).toBe('CN¥0.13');
     expect(formatKpi('clicks', 12345, 'CNY', 'fr').replace(/\s/g, ' ')).toBe('12 345');
     expect(formatRate(0.125, 'en')).toBe('12.5%');

@@ -30,6 +30,34 @@ export const dateTimeFormat = (locale: string, options: Intl.DateTimeFormatOptio
 export const minorUnitDigits = (currency: string): number =>
   kept(minorDigits, currency, () => new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
 
+/**
+ * Bare signs that stand for different currencies to different readers ("¥" is the yuan to a
+ * Chinese reader and the yen to an English one; "$" is the local dollar in Taiwan, Hong Kong…).
+ */
+const UNAMBIGUOUS_MARKS: Record<string, string> = { JPY: 'JP¥', USD: 'US$' };
+const currencyMarks = new Map<string, string>();
+
+/**
+ * How a currency is marked, the same in every language (docs/architecture.md, "Currency display"):
+ * the English (CLDR `en`) symbol, which names the country where the sign is shared ("CN¥", "HK$",
+ * "NT$", else the ISO code), with the two bare signs English keeps for itself made explicit too.
+ * Intl alone would write the yuan "¥" in Simplified Chinese, "CN¥" in English and "CNY" in French.
+ */
+export const currencyMark = (currency: string): string =>
+  kept(currencyMarks, currency, () =>
+    UNAMBIGUOUS_MARKS[currency] ?? new Intl.NumberFormat('en', { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency);
+
+/**
+ * A currency amount through `format` (a currency NumberFormat) with the language's side and
+ * separators but the currency's one mark; `minus` replaces the sign's hyphen.
+ */
+export function withCurrencyMark(format: Intl.NumberFormat, value: number | `${number}`, currency: string, minus?: string): string {
+  const mark = currencyMark(currency);
+  return (format.formatToParts(value as number) as Intl.NumberFormatPart[])
+    .map((p) => (p.type === 'currency' ? mark : p.type === 'minusSign' && minus ? minus : p.value))
+    .join('');
+}
+
 /** Formats an integer of minor units exactly (no float arithmetic on the amount). */
 export function formatMoney(minor: number, currency: string, locale: string, options: { signed?: boolean } = {}): string {
   if (!Number.isSafeInteger(minor)) throw new Error('money must be an integer of minor units');
@@ -37,9 +65,9 @@ export function formatMoney(minor: number, currency: string, locale: string, opt
   const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
   const decimal = `${minor < 0 ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`;
   // Intl formats decimal strings exactly, without going through a binary float.
-  const text = numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) }).format(decimal as `${number}`);
+  const format = numberFormat(locale, { style: 'currency', currency, ...(options.signed ? { signDisplay: 'exceptZero' as const } : {}) });
   // A signed movement sits next to its "+" twin: give it a real minus sign (−), not a hyphen.
-  return options.signed ? text.replace('-', '\u2212') : text;
+  return withCurrencyMark(format, decimal as `${number}`, currency, options.signed ? '\u2212' : undefined);
 }
 
 /** A rate in basis points as a percentage in the reader's locale ("10%", "12,5 %"). */

@@ -1,6 +1,15 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
+/**
+ * For what can change while it is on screen — money, a withdrawal's or a commission's status,
+ * the unread badge (an operator pays, a sale is approved): asked again when the app comes back to
+ * the front, and every 20 s while it is in front (never in the background). Other queries keep the
+ * defaults below (no refetch on focus).
+ */
+export const LIVE_REFRESH_MS = 20_000;
+export const LIVE = { refetchOnWindowFocus: true, refetchInterval: LIVE_REFRESH_MS } as const;
+
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

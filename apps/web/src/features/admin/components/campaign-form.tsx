@@ -8,6 +8,7 @@ import { isLocale, LOCALES, type Locale } from '@pa/shared/locales';
 import { TextInput } from '../../../components/field';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
+import { currencyMark } from '../../../lib/format';
 import { useNavigate } from '../../../lib/router';
 import { useCreateCampaign, useUpdateCampaign } from '../api/campaigns';
 import {
@@ -35,10 +36,6 @@ function Choice<V extends string>({ value, options, onChange, disabled, columns,
       />
     </div>
   );
-}
-
-function currencySymbol(currency: string, locale: string) {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
 }
 
 /** Scrolls the first field with an error into view, once it is shown. */
@@ -69,7 +66,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
   const editable = canEdit && !ended;
   const dirty = !sameValues(values, baseline);
   const saving = create.isPending || update.isPending;
-  const unit = currencySymbol(currency, i18n.language);
+  const unit = currencyMark(currency);
 
   const clear = (...keys: string[]) => {
     if (keys.some((k) => errors[k])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));

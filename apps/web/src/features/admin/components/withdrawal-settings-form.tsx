@@ -6,7 +6,7 @@ import type { Settings } from '@pa/shared';
 import { Field, TextInput } from '../../../components/field';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
-import { formatMoney } from '../../../lib/format';
+import { currencyMark, formatMoney } from '../../../lib/format';
 import { useUpdateSettings } from '../api/settings';
 import { decimalSeparator, type FieldError, type FormErrors } from '../lib/campaign-form';
 import {
@@ -20,10 +20,6 @@ type Key = keyof WithdrawalSettings;
 /** The settings' own messages first, then the campaign editor's amount messages, then the shared field codes. */
 function settingErrorText(t: TFunction, error: FieldError): string {
   return t([`admin.withdrawalSettings.errors.${error.code}`, `campaignAdmin.errors.${error.code}`, `fields.${error.code}`, 'fields.invalid'], error.values ?? {});
-}
-
-function currencySymbol(currency: string, locale: string) {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currency;
 }
 
 const IDS: Record<Key, string> = {
@@ -44,7 +40,7 @@ export function WithdrawalSettingsForm({ settings }: { settings: Settings }) {
   const { currency } = settings;
   const [values, setValues] = useState<WithdrawalSettingsValues>(() => valuesFromSettings(settings, currency, decimalSeparator(locale)));
   const [errors, setErrors] = useState<FormErrors>({});
-  const unit = currencySymbol(currency, locale);
+  const unit = currencyMark(currency);
   const money = (minor: number) => formatMoney(minor, currency, locale);
 
   /** Re-checks the given fields against the values (others keep what they show). */

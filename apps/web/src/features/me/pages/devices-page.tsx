@@ -34,6 +34,7 @@ export default function DevicesPage() {
                   size="mini"
                   color="danger"
                   fill="outline"
+                  data-testid="device-sign-out"
                   onClick={async () => {
                     if (!(await Dialog.confirm({ content: t('devices.signOutConfirm', { device: deviceName(s.device) }), confirmText: t('app.confirm'), cancelText: t('app.cancel') }))) return;
                     try {

@@ -1,9 +1,13 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Commission, CommissionStatus, LedgerLine, Wallet } from '@pa/shared';
 import { api } from '../../../lib/api-client';
+import { LIVE } from '../../../lib/query-client';
 
-/** Money is shown from cache at once and always refetched when a screen opens (staleTime 0). */
-const FRESH = { staleTime: 0 } as const;
+/**
+ * Money is shown from cache at once, always refetched when a screen opens (staleTime 0) and
+ * followed while it stays open (on focus and every 20 s: lib/query-client.ts).
+ */
+const FRESH = { staleTime: 0, ...LIVE } as const;
 
 export const useWallet = () =>
   useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }), ...FRESH });

@@ -1,10 +1,13 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Withdrawal, WithdrawalStatus, WithdrawalTermsView } from '@pa/shared';
 import { api } from '../../../lib/api-client';
+import { LIVE } from '../../../lib/query-client';
 import { NOTIFICATIONS_KEY } from '../../../lib/unread';
 
 /** Money is shown from cache at once and always refetched when a screen opens (staleTime 0). */
 const FRESH = { staleTime: 0 } as const;
+/** …and, for a status an operator can change meanwhile, while the screen stays open (lib/query-client.ts). */
+const FOLLOWED = { ...FRESH, ...LIVE } as const;
 
 export const withdrawalTermsQuery = queryOptions({
   queryKey: ['withdrawals', 'terms'] as const,
@@ -25,7 +28,7 @@ export const withdrawalsQuery = (status?: WithdrawalStatus) =>
       return api<{ items: Withdrawal[]; nextCursor: string | null }>('GET', `withdrawals?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    ...FRESH,
+    ...FOLLOWED,
   });
 
 export const useWithdrawals = (status?: WithdrawalStatus) => useInfiniteQuery(withdrawalsQuery(status));
@@ -46,7 +49,7 @@ export const useWithdrawal = (id: string) =>
   useQuery({
     queryKey: ['withdrawals', 'detail', id] as const,
     queryFn: ({ signal }) => api<WithdrawalDetail>('GET', `withdrawals/${encodeURIComponent(id)}`, undefined, { signal }),
-    ...FRESH,
+    ...FOLLOWED,
   });
 
 /** Everything a withdrawal changes: balances, the ledger, the lists, today's count, the inbox. */

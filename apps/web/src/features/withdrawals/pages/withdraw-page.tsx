@@ -10,7 +10,7 @@ import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
-import { formatMoney } from '../../../lib/format';
+import { currencyMark, formatMoney } from '../../../lib/format';
 import { minorToInputText } from '../../../lib/money-input';
 import { Link, navigate } from '../../../lib/router';
 import { usePayoutAccounts } from '../api/payout-accounts';
@@ -23,13 +23,13 @@ const ADD_ACCOUNT = '/payout-accounts?return=withdraw&add=1';
 
 /**
  * How the reader's locale writes an amount: the currency mark, on which side of the figure
- * ("CN¥ 50", "50 CNY"), and the decimal separator the form should write ("99.50", "99,50").
+ * ("CN¥ 50", "50 CN¥"), and the decimal separator the form should write ("99.50", "99,50").
  */
 function amountStyle(currency: string, locale: string): { mark: string; after: boolean; decimal: string } {
   const parts = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 1 }).formatToParts(1);
   const at = parts.findIndex((p) => p.type === 'currency');
   return {
-    mark: parts[at]?.value ?? currency,
+    mark: currencyMark(currency),
     after: at > parts.findIndex((p) => p.type === 'integer'),
     decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
   };
@@ -159,7 +159,7 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
                 invalid={!!message}
                 inputMode="decimal"
                 autoComplete="off"
-                placeholder={inputText(terms.min)}
+                placeholder={t('withdraw.amountPlaceholder', { min: inputText(terms.min) })}
                 disabled={!!blocked}
                 data-testid="withdraw-amount"
               />
