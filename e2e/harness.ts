@@ -179,11 +179,35 @@ export async function checkScreen(page: Page, name: string, { fit }: { fit?: str
   expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), name).toBe(false);
   // Soft: a journey reports every screen's small targets at once, then fails.
   expect.soft(await smallTouchTargets(page), `${name}: touch targets under 44×44 px or crowding another`).toEqual([]);
+  expect.soft(await splitWords(page, '.chip'), `${name}: words split across lines in a filter chip`).toEqual([]);
   if (fit === undefined) return;
   const wide = await page.evaluate((selector) => Array.from(document.querySelectorAll(selector))
     .filter((el) => { const r = el.getBoundingClientRect(); return !el.closest('.visually-hidden') && r.width > 0 && (r.right > window.innerWidth + 0.5 || r.left < -0.5); })
     .map((el) => `${el.tagName}.${el.className}`), fit);
   expect(wide, name).toEqual([]);
+}
+
+/**
+ * Words of Latin script (CJK breaks between characters by design) that the browser broke across
+ * two lines inside the elements matching `selector`: each word's text range must lie on one line.
+ */
+export async function splitWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((sel) => {
+    const split: string[] = [];
+    for (const el of Array.from(document.querySelectorAll(sel))) {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const m of (node.textContent ?? '').matchAll(/\S+/g)) {
+          if (!/[A-Za-zÀ-ɏ]/.test(m[0])) continue;
+          const range = document.createRange();
+          range.setStart(node, m.index);
+          range.setEnd(node, m.index + m[0].length);
+          if (new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1) split.push(m[0]);
+        }
+      }
+    }
+    return split;
+  }, selector);
 }
 
 /** How many of the children of each element matching `selector` sit on each row (by their top edge). */

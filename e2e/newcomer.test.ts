@@ -161,6 +161,7 @@ describe('a newcomer finds their way', () => {
       return page.getByTestId('first-steps').count();
     }, { timeout: 10_000 }).toBe(0);
     await page.getByTestId('metric-clicks').click();
+    await expect.poll(() => page.getByTestId('metric-clicks').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => page.locator('.trend-tick').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('trend-empty').count()).toBe(0);
     await checkScreen(page, 'newcomer-en-home-first-click', { fit: FIT });

@@ -184,6 +184,11 @@ describe('earnings become a paid withdrawal', () => {
       await setLanguage(op, server.url, locale);
       await op.goto(`${server.url}#/admin/withdrawals?status=all`);
       await op.getByTestId(`withdrawal-row-${withdrawalId}`).waitFor();
+      // "All" is the last of seven chips in a row that scrolls sideways: chosen, it is in view.
+      await expect.poll(() => op.getByTestId('withdrawals-filter-all').evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return r.left >= -0.5 && r.right <= window.innerWidth + 0.5;
+      })).toBe(true);
       await checkScreen(op, `withdraw-${locale}-admin-queue`);
       for (const rows of await itemsPerRow(op, '.filter-bar')) expect(rows.length === 1 || rows.at(-1)! > 1, `${locale} chip rows ${rows}`).toBe(true);
     }

@@ -1,6 +1,6 @@
 import { Button, List, SearchBar, Toast } from 'antd-mobile';
 import { DownlandOutline, PayCircleOutline, RightOutline } from 'antd-mobile-icons';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -149,12 +149,17 @@ export default function WithdrawalsPage() {
     const qs = next.toString();
     navigate(`/admin/withdrawals${qs ? `?${qs}` : ''}`, { replace: true });
   };
+  // Seven chips sit in one row that scrolls sideways: keep the chosen one in view.
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    bar.current?.querySelector('.chip-on')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [filter]);
   return (
     <div className="sub-page wa-page">
       <PageNav title={t('withdrawalsAdmin.title')} fallback="/me" />
       <ExportBar />
       <Search q={q} onSearch={(v) => setParam('q', v)} />
-      <div className="filter-bar wa-filter" role="group" aria-label={t('withdrawalsAdmin.filter')} data-testid="withdrawals-filter">
+      <div ref={bar} className="filter-bar wa-filter" role="group" aria-label={t('withdrawalsAdmin.filter')} data-testid="withdrawals-filter">
         {FILTERS.map((f) => (
           <button key={f} type="button" className={`chip${f === filter ? ' chip-on' : ''}`} aria-pressed={f === filter} onClick={() => setParam('status', f)} data-testid={`withdrawals-filter-${f}`}>
             {t(`withdrawalsAdmin.filters.${f}`)}
