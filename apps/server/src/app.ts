@@ -74,14 +74,6 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   // has gone, writes the group-commit batch under way and the clicks still in memory. The caller
   // closes the database after app.close().
   const inFlight = new InFlight();
-  app.addHook('onRequest', (request, reply, done) => {
-    inFlight.enter(reply.raw);
-    done();
-  });
-  app.addHook('onSend', (request, reply, payload, done) => {
-    inFlight.handled(reply.raw);
-    done(null, payload);
-  });
   app.addHook('onClose', async () => {
     if (!(await inFlight.idle(IN_FLIGHT_GRACE_MS))) app.log.warn({ inFlight: inFlight.size }, 'requests still running at shutdown');
     await conversionsWritten(ctx);
@@ -108,6 +100,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(fastifyCookie);
     registerNotFound(site);
     registerBoundary(site);
+    // Requests counted in flight for shutdown: every site route. The redirect is left out (its
+    // hottest path): it only reads, and a visitor who left before the 302 was acknowledged nothing.
+    site.addHook('onRequest', (request, reply, done) => {
+      inFlight.enter(reply.raw);
+      done();
+    });
+    site.addHook('onSend', (request, reply, payload, done) => {
+      inFlight.handled(reply.raw);
+      done(null, payload);
+    });
 
     // Route hooks given only to the routes that need them, rather than global hooks that return
     // at once for the rest.
