@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyMark, dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, numberFormat } from '../src/lib/format';
+import { currencyMark, dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, keepTogether, numberFormat } from '../src/lib/format';
 
 const LOCALES = ['en', 'zh-Hans', 'zh-Hant', 'fr', 'es'];
 
@@ -59,5 +59,12 @@ describe('money, numbers and dates through Intl', () => {
     expect(minorUnitDigits('JPY')).toBe(0);
     expect(minorUnitDigits('BHD')).toBe(3);
     expect(formatMoney(1234, 'BHD', 'en').replace(/\s/g, ' ')).toBe('BHD 1.234');
+  });
+});
+
+describe('keepTogether', () => {
+  it('makes a date and time one unbreakable run', () => {
+    expect(keepTogether('24 nov. 2026, 08:28')).toBe('24\u00a0nov.\u00a02026,\u00a008:28');
+    expect(keepTogether('2026年11月24日')).toBe('2026年11月24日');
   });
 });

@@ -146,3 +146,6 @@ export function warmFormatters(locale: string): void {
   worker.onmessage = done;
   worker.onerror = done;
 }
+
+/** A date or time that must not break across lines ("Nov / 24", a time alone on the next line): its spaces made no-break. */
+export const keepTogether = (text: string) => text.replace(/ /g, '\u00a0');

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, keepTogether } from '../../../lib/format';
 import { useSessions } from '../api/get-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 
@@ -24,9 +24,9 @@ export default function DevicesPage() {
               key={s.id}
               description={
                 <>
-                  <span>{t('devices.lastActive', { date: formatDateTime(s.lastSeenAt, i18n.language) })}</span>
+                  <span>{t('devices.lastActive', { date: keepTogether(formatDateTime(s.lastSeenAt, i18n.language)) })}</span>
                   <br />
-                  <span>{t('devices.signedIn', { date: formatDateTime(s.createdAt, i18n.language) })}</span>
+                  <span>{t('devices.signedIn', { date: keepTogether(formatDateTime(s.createdAt, i18n.language)) })}</span>
                 </>
               }
               extra={s.current ? <span className="current-tag">{t('devices.thisDevice')}</span> : (

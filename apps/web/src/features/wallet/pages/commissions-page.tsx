@@ -69,7 +69,7 @@ export default function CommissionsPage() {
                 key={c.id}
                 onClick={() => navigate(`/commissions/${encodeURIComponent(c.id)}`)}
                 data-testid={`commission-${c.id}`}
-                description={<>{commissionTitle(c, t)}{c.sourceName ? ` · ${t('commissions.fromMember', { name: c.sourceName })}` : ''} · {formatDate(c.occurredAt, i18n.language)}</>}
+                description={<>{commissionTitle(c, t)}{c.sourceName ? ` · ${t('commissions.fromMember', { name: c.sourceName })}` : ''} · <span className="keep-together">{formatDate(c.occurredAt, i18n.language)}</span></>}
                 extra={
                   <span className="commission-figures">
                     <Money minor={c.amount - c.reversedAmount} currency={currency} locale={i18n.language} className="commission-amount" />
