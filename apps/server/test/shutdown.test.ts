@@ -4,11 +4,9 @@
  * and only then closes the database. Every answered request is then true: each acknowledged
  * conversion stored exactly once, each 302's click stored, the ledger balanced.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../src/bootstrap';
 import { loadConfig } from '../src/config';
@@ -17,28 +15,19 @@ import { insertUser } from '../src/modules/users/repository';
 import { newApiKeySecret } from '../src/platform/api-keys';
 import { newId } from '../src/platform/ids';
 import { checkLedger } from '../src/platform/ledger';
+import { freshPostgres } from '../../../bench/util';
 import { DIALECTS, PG_URL } from './helpers';
 import { startServer } from './server-process';
 
 /** A database of its own for the server process: a temp SQLite folder, or a new PostgreSQL database. */
 async function freshDatabase(dialect: string) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-shutdown-'));
-  if (dialect !== 'postgres') return { dataDir, databaseUrl: '', drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-  const name = `pa_shutdown_${randomBytes(4).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
+  const postgres = await freshPostgres(dialect === 'postgres' ? PG_URL : '');
   return {
     dataDir,
-    databaseUrl: url.toString(),
+    databaseUrl: postgres.databaseUrl,
     drop: async () => {
-      await admin(`drop database ${name} with (force)`);
+      await postgres.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
