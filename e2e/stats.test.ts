@@ -274,6 +274,9 @@ describe('the promoter sees their figures', () => {
       await expect.poll(() => paula.getByTestId('leaderboard-me').locator('.lb-value').textContent()).toBe(EARNINGS[locale]);
       expect(await paula.locator('.page-nav-title').textContent()).toBe(tr(m, 'leaderboard.title'));
       await checkScreen(paula, `stats-${locale}-leaderboard`, { fit: FIT });
+      // The two stacked switches split at the same place, whatever the words.
+      const edge = async (id: string) => Math.round((await paula.getByTestId(id).boundingBox())!.x + (await paula.getByTestId(id).boundingBox())!.width);
+      expect(await edge('lb-period-week'), locale).toBe(await edge('lb-by-earnings'));
     }
     expect(problems).toEqual([]);
     expect(maxProblems).toEqual([]);
