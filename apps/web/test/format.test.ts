@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyMark, dateTimeFormat, formatDate, formatMoney, formatNumber, formatTime, minorUnitDigits, keepTogether, numberFormat } from '../src/lib/format';
+import { currencyMark, dateTimeFormat, formatDate, formatDateTime, formatMoney, formatNumber, formatTime, minorUnitDigits, keepTogether, numberFormat } from '../src/lib/format';
 
 const LOCALES = ['en', 'zh-Hans', 'zh-Hant', 'fr', 'es'];
 
@@ -66,5 +66,15 @@ describe('keepTogether', () => {
   it('makes a date and time one unbreakable run', () => {
     expect(keepTogether('24 nov. 2026, 08:28')).toBe('24\u00a0nov.\u00a02026,\u00a008:28');
     expect(keepTogether('2026年11月24日')).toBe('2026年11月24日');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes the date the same way with or without its time in Traditional Chinese', () => {
+    const at = Date.UTC(2026, 10, 24, 1, 5);
+    const date = formatDate(at, 'zh-Hant', 'Asia/Taipei');
+    expect(date).toBe('2026年11月24日');
+    expect(formatDateTime(at, 'zh-Hant', 'Asia/Taipei')).toBe(`${date} 09:05`);
+    expect(formatDateTime(at, 'zh-Hans', 'Asia/Shanghai')).toBe('2026年11月24日 09:05');
   });
 });

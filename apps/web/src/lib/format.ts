@@ -85,8 +85,15 @@ const clock = (locale: string, timeZone?: string): Intl.DateTimeFormatOptions =>
   ...(timeZone ? { timeZone } : {}),
 });
 
+/**
+ * Traditional Chinese's medium date-time pattern is "2026/11/24 09:24" while its medium date is
+ * "2026年11月24日": spelt out by parts, a date reads the same with or without its time.
+ */
+const DATE_TIME_STYLE = (locale: string): Intl.DateTimeFormatOptions =>
+  locale.startsWith('zh-Hant') ? { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit' } : { dateStyle: 'medium', timeStyle: 'short' };
+
 export function formatDateTime(epochMs: number, locale: string, timeZone?: string): string {
-  return dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', ...clock(locale, timeZone) }).format(epochMs);
+  return dateTimeFormat(locale, { ...DATE_TIME_STYLE(locale), ...clock(locale, timeZone) }).format(epochMs);
 }
 
 export function formatDate(epochMs: number, locale: string, timeZone?: string): string {
