@@ -9,6 +9,8 @@ import { ApiError } from './api-client';
  */
 export const LIVE_REFRESH_MS = 20_000;
 export const LIVE = { refetchOnWindowFocus: true, refetchInterval: LIVE_REFRESH_MS } as const;
+/** Money and statuses: shown from cache at once, asked again whenever a screen opens, and followed while it stays open. */
+export const FOLLOWED = { staleTime: 0, ...LIVE } as const;
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,16 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Commission, CommissionStatus, LedgerLine, Wallet } from '@pa/shared';
 import { api } from '../../../lib/api-client';
-import { LIVE } from '../../../lib/query-client';
-
-/**
- * Money is shown from cache at once, always refetched when a screen opens (staleTime 0) and
- * followed while it stays open (on focus and every 20 s: lib/query-client.ts).
- */
-const FRESH = { staleTime: 0, ...LIVE } as const;
+import { FOLLOWED } from '../../../lib/query-client';
 
 export const useWallet = () =>
-  useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }), ...FRESH });
+  useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }), ...FOLLOWED });
 
 export interface CommissionFilters {
   status?: CommissionStatus;
@@ -29,7 +23,7 @@ export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
       return api<{ items: Commission[]; nextCursor: string | null }>('GET', `commissions?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    ...FRESH,
+    ...FOLLOWED,
   });
 
 export const useCommissions = (locale: string, filters: CommissionFilters) => useInfiniteQuery(commissionsQuery(locale, filters));
@@ -45,7 +39,7 @@ export const useCommission = (id: string, locale: string) =>
   useQuery({
     queryKey: ['commissions', locale, 'detail', id] as const,
     queryFn: ({ signal }) => api<CommissionDetail>('GET', `commissions/${encodeURIComponent(id)}`, undefined, { signal }),
-    ...FRESH,
+    ...FOLLOWED,
   });
 
 export const useLedger = () =>
@@ -55,5 +49,5 @@ export const useLedger = () =>
     queryFn: ({ pageParam, signal }) =>
       api<{ items: LedgerLine[]; nextCursor: string | null }>('GET', `ledger?limit=30${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
-    ...FRESH,
+    ...FOLLOWED,
   });

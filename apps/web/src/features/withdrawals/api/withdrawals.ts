@@ -1,13 +1,11 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Withdrawal, WithdrawalStatus, WithdrawalTermsView } from '@pa/shared';
 import { api } from '../../../lib/api-client';
-import { LIVE } from '../../../lib/query-client';
+import { FOLLOWED } from '../../../lib/query-client';
 import { NOTIFICATIONS_KEY } from '../../../lib/unread';
 
 /** Money is shown from cache at once and always refetched when a screen opens (staleTime 0). */
 const FRESH = { staleTime: 0 } as const;
-/** …and, for a status an operator can change meanwhile, while the screen stays open (lib/query-client.ts). */
-const FOLLOWED = { ...FRESH, ...LIVE } as const;
 
 export const withdrawalTermsQuery = queryOptions({
   queryKey: ['withdrawals', 'terms'] as const,
