@@ -48,6 +48,33 @@ export interface AuditEntriesTable {
   before_json: string | null;
   after_json: string | null;
   at: number;
+  /** The client's address (null for the scheduler and the command line). */
+  ip: ColumnType<string | null, string | null | undefined, never>;
+}
+
+export interface PasswordTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  purpose: 'reset' | 'invite';
+  created_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface AdjustmentsTable {
+  id: string;
+  promoter_id: string;
+  amount: number;
+  currency: string;
+  reason: string;
+  allow_negative: number;
+  idempotency_key: string | null;
+  request_hash: string;
+  journal_id: string;
+  created_by: string;
+  created_at: number;
 }
 
 export interface AuthFailuresTable {
@@ -76,6 +103,8 @@ export interface Database {
   settings: SettingsTable;
   used_nonces: UsedNoncesTable;
   audit_entries: AuditEntriesTable;
+  password_tokens: PasswordTokensTable;
+  adjustments: AdjustmentsTable;
   auth_failures: AuthFailuresTable;
   rate_limits: RateLimitsTable;
   rsa_keys: RsaKeysTable;

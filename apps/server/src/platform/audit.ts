@@ -8,6 +8,8 @@ export interface AuditInput {
   entityId?: string | null;
   before?: unknown;
   after?: unknown;
+  /** The client's address (request.ip); omitted for the scheduler and the command line. */
+  ip?: string | null;
 }
 
 /** Writes an audit entry; call it inside the transaction that makes the change. */
@@ -23,6 +25,7 @@ export async function audit(db: Db, entry: AuditInput, now = Date.now()) {
       before_json: entry.before === undefined ? null : JSON.stringify(entry.before),
       after_json: entry.after === undefined ? null : JSON.stringify(entry.after),
       at: now,
+      ip: entry.ip ?? null,
     })
     .execute();
 }

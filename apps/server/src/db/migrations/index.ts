@@ -7,6 +7,7 @@ import { withdrawals } from './004-withdrawals';
 import { stats } from './005-stats';
 import { clickIndex } from './006-click-index';
 import { humanClicks } from './007-human-clicks';
+import { consoleTables } from './008-console';
 import { rebuildRollups } from '../../platform/rollups-rebuild';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         }),
         '006-click-index': clickIndex(),
         '007-human-clicks': humanClicks(),
+        '008-console': consoleTables(dialect),
       };
     },
   };

@@ -1,0 +1,54 @@
+/**
+ * One-time password links: a staff member's invitation to set a password, and a password reset
+ * made by staff for a promoter. The token (32 random bytes, base64url) is shown once; only its
+ * SHA-256 is stored. A link lasts 30 minutes and works once; issuing a new one for the same person
+ * ends any earlier one still unused.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../db/types';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { expireOpenPasswordTokens, insertPasswordToken, usePasswordToken } from './repository';
+
+export const PASSWORD_LINK_TTL_MS = 30 * 60_000;
+export type PasswordTokenPurpose = 'reset' | 'invite';
+
+const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The address of the page that takes the token (hash route of the web app). */
+export function passwordLinkUrl(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, '')}/#/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** Makes a link for `userId`; call inside the transaction that audits it. */
+export async function issuePasswordToken(
+  db: Db,
+  input: { userId: string; purpose: PasswordTokenPurpose; createdBy: string | null },
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = now + PASSWORD_LINK_TTL_MS;
+  await expireOpenPasswordTokens(db, input.userId, now);
+  await insertPasswordToken(db, {
+    id: newId(now),
+    user_id: input.userId,
+    token_hash: digestOf(token),
+    purpose: input.purpose,
+    created_by: input.createdBy,
+    created_at: now,
+    expires_at: expiresAt,
+    used_at: null,
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * Uses a token once (a conditional update, so two requests with the same token cannot both
+ * succeed); a used, expired or unknown one is RESET_TOKEN_INVALID. Call inside the transaction
+ * that sets the password.
+ */
+export async function consumePasswordToken(db: Db, token: string, now = Date.now()): Promise<{ userId: string; purpose: PasswordTokenPurpose }> {
+  const used = await usePasswordToken(db, digestOf(token), now);
+  if (!used) throw new AppError('RESET_TOKEN_INVALID');
+  return { userId: used.user_id, purpose: used.purpose };
+}
