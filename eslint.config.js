@@ -67,6 +67,14 @@ export default tseslint.config(
           { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }]] },
           // Approving an enrollment creates the promoter's default link.
           { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
+          // Staff invitations and staff-made reset links are auth's one-time password links.
+          { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }]], allow: [['server-module', { module: 'auth' }]] },
+          // The settings screen's calls stay under api/admin/settings, next to the other admin calls.
+          { from: [['server-module', { module: 'admin' }]], allow: [['server-module', { module: 'settings' }]] },
+          // The program overview reads the same ranges and rollups as the promoter's figures.
+          { from: [['server-module', { module: 'overview' }]], allow: [['server-module', { module: 'stats' }]] },
+          // The one scheduler ends campaigns at their endsAt as well as approving due commissions.
+          { from: [['server-module', { module: 'commissions' }]], allow: [['server-module', { module: 'campaigns' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],

@@ -7,8 +7,11 @@
  * those rows by the same rebuild `npm run stats:rebuild` runs. Then the real server (its own
  * process) answers the Home (`api/stats/overview`), Team (`api/team`) and Leaderboard
  * (`api/leaderboard`) calls for random promoters — half picked uniformly, half by activity — and
+ * the operator's overview (`api/admin/overview`, each range) for a signed-in admin, and
  * p50/p95/p99 are reported — one request at a time (the target: p95 ≤ 50 ms on SQLite), then
- * with four at once on the one server process (so a request also waits for the others).
+ * with four at once on the one server process (so a request also waits for the others). For the
+ * overview's work queue and payouts the generator adds withdrawals (most paid, some waiting),
+ * registrations and enrollments to decide, and one campaign whose commissions are approved by hand.
  *
  * SQLite by default; BENCH_DATABASE_URL=postgres://… runs it on a fresh PostgreSQL database
  * (at BENCH_SCALE, default 0.1 there). BENCH_DATA_DIR=<dir> keeps the generated SQLite database
@@ -108,7 +111,7 @@ if (!reuse) {
   // Campaigns.
   const campaignIds = Array.from({ length: CAMPAIGNS }, (_, i) => `c${pad(i)}`);
   await insertRows('campaigns', ['id', 'status', 'names_json', 'descriptions_json', 'landing_url', 'allowed_hosts_json', 'starts_at', 'ends_at', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'attribution_window_days', 'hold_days', 'approval_mode', 'join_mode', 'share_texts_json', 'cover_image_id', 'created_at', 'updated_at'],
-    campaignIds.map((id, i) => [id, 'active', JSON.stringify({ en: `Bench campaign ${i + 1}` }), '{}', 'https://shop.example.com/', '[]', null, null, 200, 'bps', 1000, '[]', 1000, 30, 7, 'auto', 'open', '{}', null, now - 400 * DAY, now]));
+    campaignIds.map((id, i) => [id, 'active', JSON.stringify({ en: `Bench campaign ${i + 1}` }), '{}', 'https://shop.example.com/', '[]', null, null, 200, 'bps', 1000, '[]', 1000, 30, 7, i === CAMPAIGNS - 1 ? 'manual' : 'auto', 'open', '{}', null, now - 400 * DAY, now]));
 
   // Promoters: 60 % invited by an earlier one (biased towards the first, so some teams are large).
   const parentPick = zipf(PROMOTERS);
@@ -199,6 +202,30 @@ if (!reuse) {
     }
     await insertRows('ledger_balances', ['account', 'balance', 'updated_at'], rows);
   });
+
+  // The operator's side: withdrawals (one in five promoters; paid ones spread over the 60 days, the
+  // last week's partly still requested or approved), registrations waiting, enrollments waiting.
+  await inTransaction(async () => {
+    const withdrawals: unknown[][] = [];
+    const owed = new Map<string, number>();
+    for (let j = 0; j < Math.round(PROMOTERS / 5); j++) {
+      const p = promoterIds[activity()]!;
+      const at = now - int(DAYS * DAY);
+      const amount = 1000 + int(200_000);
+      const fee = Math.floor(amount / 100);
+      const status = at > now - 7 * DAY ? (['requested', 'approved', 'paid'] as const)[int(3)] : 'paid';
+      withdrawals.push([`w${pad(j)}`, p, amount, fee, amount - fee, 'CNY', status, null, 'bank', `Promoter ${p}`, String(1000 + int(9000)), 'sealed', `d${pad(j)}`, `w${pad(j)}`, 'bench',
+        new Date(at).toISOString().slice(0, 10), at, status === 'requested' ? null : at + 3_600_000, null, status === 'paid' ? at + 7_200_000 : null, status === 'paid' ? `BANK-${j}` : null, null]);
+      if (status !== 'paid') owed.set(`promoter:${p}:${status === 'requested' ? 'withdrawing' : 'payable'}`, (owed.get(`promoter:${p}:${status === 'requested' ? 'withdrawing' : 'payable'}`) ?? 0) + amount);
+    }
+    await insertRows('withdrawals', ['id', 'promoter_id', 'amount', 'fee', 'net', 'currency', 'status', 'payout_account_id', 'account_method', 'account_holder', 'account_last4', 'account_sealed', 'account_digest', 'idempotency_key', 'request_hash', 'day', 'requested_at', 'decided_at', 'decided_by', 'paid_at', 'payout_reference', 'reason'], withdrawals);
+    await insertRows('ledger_balances', ['account', 'balance', 'updated_at'], [...owed].map(([account, balance]) => [account, balance, now]));
+    const waiting = Math.max(1, Math.round(PROMOTERS / 500));
+    await insertRows('users', ['id', 'account', 'display_name', 'password_hash', 'role', 'status', 'locale', 'invite_code', 'parent_id', 'created_at', 'updated_at'],
+      Array.from({ length: waiting }, (_, i) => [`q${pad(i)}`, `waiting-${i}@example.com`, `Waiting ${i}`, 'scrypt$unusable', 'promoter', 'pending', 'en', `Q${pad(i).toUpperCase().slice(1)}`, null, now - int(7 * DAY), now]));
+    await insertRows('enrollments', ['id', 'promoter_id', 'campaign_id', 'status', 'coupon_code', 'created_at', 'decided_at', 'decided_by'],
+      Array.from({ length: waiting }, (_, i) => [`eq${pad(i)}`, promoterIds[PROMOTERS - 1 - i], campaignIds[(PROMOTERS - 1 - i + 3) % CAMPAIGNS], 'pending', null, now - int(7 * DAY), null, null]));
+  });
   generateSeconds = (Date.now() - t0) / 1000;
   console.log(`generated ${CLICKS} clicks, ${CONVERSIONS} conversions, ${commissionSeq} commissions in ${generateSeconds.toFixed(0)} s`);
 
@@ -209,6 +236,13 @@ if (!reuse) {
   console.log(`rollups: ${report.rows.daily} daily rows, ${report.rows.periods} period rows in ${rebuildSeconds.toFixed(0)} s`);
   if (ctx.sqlite) ctx.sqlite.exec('analyze');
   if (keep) fs.writeFileSync(path.join(dataDir, 'generated.json'), JSON.stringify({ PROMOTERS, CLICKS, CONVERSIONS, at: now }));
+}
+
+// The staff who read the overview: an admin (made once; a reused database keeps it).
+const ADMIN_ID = 'staff-admin';
+if (!(await ctx.db.selectFrom('users').select('id').where('id', '=', ADMIN_ID).executeTakeFirst())) {
+  await insertRows('users', ['id', 'account', 'display_name', 'password_hash', 'role', 'status', 'locale', 'invite_code', 'parent_id', 'created_at', 'updated_at'],
+    [[ADMIN_ID, 'bench-admin@example.com', 'Bench Admin', 'scrypt$unusable', 'admin', 'active', 'en', 'BSTAFF01', null, now - 400 * DAY, now]]);
 }
 
 // Sessions for the promoters the calls are made for: half uniform, half by activity.
@@ -224,6 +258,9 @@ await inTransaction(async () => {
   }
   await insertRows('sessions', ['id', 'user_id', 'token_hash', 'device', 'created_at', 'last_seen_at', 'expires_at', 'revoked_at'], rows);
 });
+const staffTokens = [randomBytes(32).toString('base64url')];
+await insertRows('sessions', ['id', 'user_id', 'token_hash', 'device', 'created_at', 'last_seen_at', 'expires_at', 'revoked_at'],
+  staffTokens.map((token, i) => [`sa${i}${randomBytes(4).toString('hex')}`, ADMIN_ID, hashToken(token), 'bench', Date.now(), Date.now(), Date.now() + 30 * DAY, null]));
 const dbBytes = ctx.sqlite ? fs.statSync(path.join(dataDir, 'promotion-assistant.db')).size : 0;
 await setup.handle.close();
 
@@ -232,7 +269,7 @@ const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: d
 const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
 await waitFor(`http://127.0.0.1:${port}/api/health`);
 
-async function measure(name: string, url: () => string, count: number, concurrency = CONCURRENCY) {
+async function measure(name: string, url: () => string, count: number, concurrency = CONCURRENCY, as = tokens) {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -240,7 +277,7 @@ async function measure(name: string, url: () => string, count: number, concurren
     while (next < count) {
       const i = next++;
       const t = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}${url()}`, { headers: { cookie: `pa_session=${tokens[i % tokens.length]}`, 'accept-language': 'en' } });
+      const res = await fetch(`http://127.0.0.1:${port}${url()}`, { headers: { cookie: `pa_session=${as[i % as.length]}`, 'accept-language': 'en' } });
       await res.arrayBuffer();
       latencies.push(performance.now() - t);
       if (res.status !== 200) errors++;
@@ -255,15 +292,18 @@ async function measure(name: string, url: () => string, count: number, concurren
 const ranges = ['today', '7d', '30d', 'month'];
 const boards = ['period=week&by=earnings', 'period=month&by=earnings', 'period=week&by=conversions', 'period=month&by=conversions'];
 await measure('warm-up', () => '/api/stats/overview?range=7d', 100);
-const calls: [string, () => string][] = [
-  ['Home  GET api/stats/overview', () => `/api/stats/overview?range=${ranges[int(ranges.length)]}`],
-  ['Team  GET api/team', () => '/api/team'],
-  ['Board GET api/leaderboard', () => `/api/leaderboard?${boards[int(boards.length)]}`],
+await measure('warm-up', () => '/api/admin/overview?range=30d', 20, 1, staffTokens);
+const calls: [string, () => string, string[]][] = [
+  ['Home  GET api/stats/overview', () => `/api/stats/overview?range=${ranges[int(ranges.length)]}`, tokens],
+  ['Team  GET api/team', () => '/api/team', tokens],
+  ['Board GET api/leaderboard', () => `/api/leaderboard?${boards[int(boards.length)]}`, tokens],
+  // The operator's overview, one row per range (admin).
+  ...ranges.map((range): [string, () => string, string[]] => [`Admin GET api/admin/overview?range=${range}`, () => `/api/admin/overview?range=${range}`, staffTokens]),
 ];
 const results = [];
-for (const [name, url] of calls) results.push(await measure(name, url, REQUESTS));
+for (const [name, url, as] of calls) results.push(await measure(name, url, REQUESTS, CONCURRENCY, as));
 const loaded = [];
-for (const [name, url] of calls) loaded.push(await measure(name, url, REQUESTS, LOADED));
+for (const [name, url, as] of calls) loaded.push(await measure(name, url, REQUESTS, LOADED, as));
 await stop(server);
 await dropDatabase();
 if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -183,8 +183,9 @@ describe('a newcomer finds their way', () => {
       expect(new URL(staff.url()).hash).toBe('#/admin/settings');
       await checkScreen(staff, `newcomer-${locale}-staff-not-allowed`, { fit: FIT });
     }
+    // "Home" takes staff to their Home: the overview.
     await staff.getByTestId('route-status-home').click();
-    await staff.getByTestId('greeting').waitFor();
+    await staff.getByTestId('overview').waitFor();
     // Pages the operator may open still open.
     await staff.goto(`${server.url}#/admin/users`);
     await staff.waitForLoadState('networkidle');

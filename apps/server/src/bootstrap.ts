@@ -8,6 +8,7 @@ import { SealOpener } from './platform/crypto/sealed';
 import { ClickBuffer } from './platform/click-buffer';
 import { LinkCache } from './platform/link-cache';
 import { VisitorHasher } from './platform/visitor';
+import { primeZone, zoneOf } from './platform/settings';
 import { loadRedirectTarget } from './modules/links/repository';
 import path from 'node:path';
 
@@ -29,10 +30,11 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     master: masterKey,
     keyring,
     seals: new SealOpener(handle.db, keyring),
-    clicks: new ClickBuffer(handle.db, { timeZone: config.timeZone, sqlite: handle.sqlite }),
+    clicks: new ClickBuffer(handle.db, { timeZone: () => zoneOf(ctx), sqlite: handle.sqlite }),
     links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
     visitors: new VisitorHasher(masterKey),
   };
+  await primeZone(ctx);
   ctx.clicks.start();
   return { ctx, handle };
 }

@@ -9,6 +9,7 @@
 import { createContext } from './bootstrap';
 import { loadConfig } from './config';
 import { rebuildRollups } from './platform/rollups-rebuild';
+import { zoneOf } from './platform/settings';
 
 async function main() {
   const dryRun = process.argv.includes('--dry-run');
@@ -16,9 +17,11 @@ async function main() {
   try {
     await ctx.clicks.close();
     const started = Date.now();
-    const report = await rebuildRollups(ctx.db, ctx.dialect, ctx.config.timeZone, { apply: !dryRun });
+    // The admin's time zone setting, else TIME_ZONE.
+    const zone = zoneOf(ctx);
+    const report = await rebuildRollups(ctx.db, ctx.dialect, zone, { apply: !dryRun });
     const s = report.scanned;
-    process.stdout.write(`stats rebuild (${ctx.config.timeZone}): read ${s.clicks} clicks, ${s.conversions} attributed conversions, ${s.commissions} commissions → ${report.rows.daily} daily rows, ${report.rows.periods} period rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    process.stdout.write(`stats rebuild (${zone}): read ${s.clicks} clicks, ${s.conversions} attributed conversions, ${s.commissions} commissions → ${report.rows.daily} daily rows, ${report.rows.periods} period rows in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     if (report.differenceCount === 0) {
       process.stdout.write('no differences: the stored rollups equal the rows\n');
       return 0;

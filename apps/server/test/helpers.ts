@@ -3,6 +3,7 @@
  * schema that is dropped afterwards) and talks to it through inject() like the browser would:
  * cookie jar, X-CSRF-Token, Content-Digest and RSA-OAEP sealed secrets.
  */
+import { dayKey } from '../src/platform/time';
 import { constants, createHash, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -245,3 +246,17 @@ export const campaignBody = (overrides: Record<string, unknown> = {}) => ({
   shareTexts: { en: 'Try {name}: {link} (code {code})', 'zh-Hans': '{name} 推荐：{link}' },
   ...overrides,
 });
+
+/**
+ * An instant `ms` before now but never before the start of today in `timeZone` (found by stepping back
+ * a minute at a time at most `ms`): events a test files under "today" stay today whenever the suite runs.
+ * CI once ran the figures tests two minutes after midnight in UTC+8 and a lead "two minutes ago" fell on yesterday.
+ */
+export function agoToday(ms: number, timeZone: string): number {
+  const now = Date.now();
+  const today = dayKey(now, timeZone);
+  if (dayKey(now - ms, timeZone) === today) return now - ms;
+  let at = now - (now % 60_000);
+  while (dayKey(at - 60_000, timeZone) === today) at -= 60_000;
+  return at;
+}

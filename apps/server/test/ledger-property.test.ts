@@ -2,10 +2,12 @@
  * Property test of the money engine: random sequences of leads, sales, duplicate deliveries,
  * partial and full refunds, operator approvals and rejections, scheduler runs, withdrawal
  * requests (with repeated and conflicting idempotency keys) and every withdrawal step (approve,
- * pay, fail, reject, cancel), against the real services and database. After every step: every
- * journal balances, stored balances equal the entries, each commission and each withdrawal
- * matches its journals, no conversion is counted twice, and each promoter's balances equal the
- * sum of their commissions and withdrawals in each state.
+ * pay, fail, reject, cancel) and manual adjustments of both signs (credits, debits within the
+ * balance, debits past it refused or allowed negative, repeated and conflicting idempotency keys),
+ * against the real services and database. After every step: every journal balances, stored
+ * balances equal the entries, each commission, withdrawal and adjustment matches its journals,
+ * no conversion is counted twice, and each promoter's balances equal the sum of their
+ * commissions, withdrawals and adjustments in each state.
  *
  * PROPERTY_RUNS sets the number of sequences on SQLite (default 2000); PostgreSQL runs a fifth.
  */
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkWithdrawal } from '@pa/shared';
 import { approveDue, decideCommission, recordConversion } from '../src/modules/commissions/service';
 import { moveWithdrawal, numberDigest, requestWithdrawal, type WithdrawalAction } from '../src/modules/withdrawals/service';
+import { adjustBalance } from '../src/modules/promoters/service';
 import { checkLedger, walletOf } from '../src/platform/ledger';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { AppError } from '../src/platform/errors';
@@ -32,7 +35,9 @@ type Action =
   | { type: 'decide'; pick: number; approve: boolean }
   | { type: 'scheduler'; daysAhead: number }
   | { type: 'withdraw'; who: number; part: number; key: number; sameBody: boolean }
-  | { type: 'wstep'; pick: number; step: WithdrawalAction };
+  | { type: 'wstep'; pick: number; step: WithdrawalAction }
+  /** credit: +amount; within: a share of what is available; over: past it (refused); negative: past it with allowNegative. */
+  | { type: 'adjust'; who: number; mode: 'credit' | 'within' | 'over' | 'negative'; amount: number; part: number; key: number; sameBody: boolean };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant('lead' as const), who: fc.nat(1), ext: fc.nat(5), manual: fc.boolean() }),
@@ -43,6 +48,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   fc.record({ type: fc.constant('scheduler' as const), daysAhead: fc.nat(10) }),
   { arbitrary: fc.record({ type: fc.constant('withdraw' as const), who: fc.nat(1), part: fc.integer({ min: 1, max: 4 }), key: fc.nat(3), sameBody: fc.boolean() }), weight: 3 },
   { arbitrary: fc.record({ type: fc.constant('wstep' as const), pick: fc.nat(10), step: fc.constantFrom<WithdrawalAction>('approve', 'pay', 'fail', 'reject', 'cancel') }), weight: 5 },
+  { arbitrary: fc.record({ type: fc.constant('adjust' as const), who: fc.nat(1), mode: fc.constantFrom<'credit' | 'within' | 'over' | 'negative'>('credit', 'within', 'over', 'negative'), amount: fc.integer({ min: 1, max: 100_000 }), part: fc.integer({ min: 1, max: 3 }), key: fc.nat(3), sameBody: fc.boolean() }), weight: 3 },
 );
 
 describe.each(DIALECTS)('ledger invariants under random sequences on %s', (dialect) => {
@@ -50,12 +56,14 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
   let auto: string;
   let manual: string;
   let operatorId: string;
+  let adminId: string;
   let run = 0;
 
   beforeAll(async () => {
     env = await makeEnv(dialect);
     const { client: admin } = await signedIn(env, 'admin');
     operatorId = (await createUser(env.ctx, 'operator')).id;
+    adminId = (await createUser(env.ctx, 'admin')).id;
     auto = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ holdDays: 3, overrideBps: 1000, leadReward: 150, saleReward: 1234, tiers: [{ minSales: 3, bps: 2000 }] }))).json().campaign.id;
     manual = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ approvalMode: 'manual', holdDays: 0, saleRewardType: 'fixed', saleReward: 999, leadReward: 0, overrideBps: 2500 }))).json().campaign.id;
     for (const id of [auto, manual]) await admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' });
@@ -114,9 +122,10 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
       const left = (status: string) => rows.filter((r) => r.status === status).reduce((s, r) => s + Number(r.amount) - Number(r.reversed_amount), 0);
       const ws = await env.ctx.db.selectFrom('withdrawals').select(['status', 'amount', 'net']).where('promoter_id', '=', id).execute();
       const sum = (statuses: string[], field: 'amount' | 'net' = 'amount') => ws.filter((w) => statuses.includes(w.status)).reduce((s, w) => s + Number(w[field]), 0);
+      const adjusted = (await env.ctx.db.selectFrom('adjustments').select('amount').where('promoter_id', '=', id).execute()).reduce((s, a) => s + Number(a.amount), 0);
       const wallet = await walletOf(env.ctx.db, id);
       expect(wallet.pending).toBe(left('pending'));
-      expect(wallet.available).toBe(left('approved') - sum(['requested', 'approved', 'paid']));
+      expect(wallet.available).toBe(left('approved') - sum(['requested', 'approved', 'paid']) + adjusted);
       expect(wallet.withdrawing).toBe(sum(['requested']));
       expect(wallet.payable).toBe(sum(['approved']));
       expect(wallet.paid_out).toBe(sum(['paid'], 'net'));
@@ -135,7 +144,7 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
 
   it('keeps every invariant after each step', async () => {
     // How often the interesting paths ran (asserted below, so a generator change cannot quietly skip them).
-    const seen = { withdrawals: 0, refused: 0, steps: 0 };
+    const seen = { withdrawals: 0, refused: 0, steps: 0, credits: 0, debits: 0, negative: 0, adjustRefused: 0, adjustReplayed: 0 };
     const runs = dialect === 'postgres' ? Math.max(20, Math.round(RUNS / 5)) : RUNS;
     await fc.assert(
       fc.asyncProperty(fc.array(action, { minLength: 1, maxLength: 20 }), async (actions) => {
@@ -233,6 +242,44 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
             if (w.status === from) seen.steps++;
             if (w.status === from) expect((await run).status).toBe({ approve: 'approved', pay: 'paid', fail: 'failed', reject: 'rejected', cancel: 'cancelled' }[a.step]);
             else await expect(run).rejects.toMatchObject({ code: 'INVALID_STATE_TRANSITION' });
+          } else if (a.type === 'adjust') {
+            const promoterId = promoters[a.who]!;
+            const before = await walletOf(env.ctx.db, promoterId);
+            const room = Math.max(before.available, 0);
+            const key = `${tag}-a${a.who}-${a.key}`;
+            const earlier = await env.ctx.db.selectFrom('adjustments').select(['id', 'amount', 'allow_negative']).where('promoter_id', '=', promoterId).where('idempotency_key', '=', key).executeTakeFirst();
+            // A retry sends the first body again (sameBody); otherwise a new one, which conflicts with a used key.
+            const retry = !!earlier && a.sameBody;
+            const amount = retry ? Number(earlier.amount)
+              : a.mode === 'credit' ? a.amount
+                : a.mode === 'within' ? -Math.max(1, Math.floor((room * a.part) / 3))
+                  : -(room + a.amount);
+            const allowNegative = retry ? Number(earlier.allow_negative) === 1 : a.mode === 'negative';
+            const expected = earlier
+              ? (Number(earlier.amount) === amount && Number(earlier.allow_negative) === Number(allowNegative) ? null : 'IDEMPOTENCY_CONFLICT')
+              : amount < 0 && before.available + amount < 0 && !allowNegative ? 'INSUFFICIENT_BALANCE' : null;
+            const outcome = await adjustBalance(env.ctx, { promoterId, actorId: adminId, amount, reason: 'property test', allowNegative, idempotencyKey: key, ip: '127.0.0.1' })
+              .then((result) => ({ result, error: null }), (error: unknown) => ({ result: null, error }));
+            const after = await walletOf(env.ctx.db, promoterId);
+            if (outcome.result) {
+              expect(expected).toBeNull();
+              expect(outcome.result.replayed).toBe(!!earlier);
+              expect(after.available).toBe(before.available + (earlier ? 0 : amount));
+              if (earlier) {
+                expect(outcome.result.adjustment.id).toBe(earlier.id);
+                seen.adjustReplayed++;
+              } else if (amount > 0) seen.credits++;
+              else if (after.available < 0) {
+                // Only an allowed-negative debit ends below zero.
+                expect(allowNegative).toBe(true);
+                seen.negative++;
+              } else seen.debits++;
+            } else {
+              expect(outcome.error).toBeInstanceOf(AppError);
+              expect((outcome.error as AppError).code).toBe(expected);
+              expect(after.available).toBe(before.available);
+              seen.adjustRefused++;
+            }
           } else {
             await approveDue(env.ctx, Date.now() + a.daysAhead * DAY);
           }
@@ -241,9 +288,13 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
       }),
       { numRuns: runs },
     );
-    console.warn(`property runs on ${dialect}: ${runs} sequences, ${seen.withdrawals} withdrawals, ${seen.refused} refused, ${seen.steps} withdrawal steps`);
+    console.warn(`property runs on ${dialect}: ${runs} sequences, ${seen.withdrawals} withdrawals, ${seen.refused} refused, ${seen.steps} withdrawal steps; adjustments: ${seen.credits} credits, ${seen.debits} debits, ${seen.negative} below zero, ${seen.adjustRefused} refused, ${seen.adjustReplayed} replayed`);
     expect(seen.withdrawals).toBeGreaterThan(runs / 10);
     expect(seen.steps).toBeGreaterThan(runs / 10);
+    // Adjustments of both signs, below zero when allowed, refusals and replays all really ran.
+    for (const k of ['credits', 'debits', 'negative', 'adjustRefused'] as const) expect(seen[k], k).toBeGreaterThan(runs / 20);
+    // A replay needs an earlier adjustment under the same key and the same body: rarer (about 1 in 60 sequences).
+    expect(seen.adjustReplayed).toBeGreaterThan(runs / 200);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
     // Every rollup recomputed from the rows equals the live one (what `npm run stats:rebuild` checks).
     const rebuilt = await rebuildRollups(env.ctx.db, env.ctx.dialect, env.ctx.config.timeZone, { apply: false });

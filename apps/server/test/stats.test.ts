@@ -3,7 +3,7 @@ import { newId } from '../src/platform/ids';
 import { dayKey } from '../src/platform/time';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { ranking } from '../src/modules/stats/service';
-import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+import { agoToday, campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const DAY = 86_400_000;
 const TZ = 'Asia/Shanghai'; // UTC+8, no daylight saving
@@ -19,6 +19,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
   let campaignId: string;
   let seq = 0;
   const today = () => dayKey(Date.now(), TZ);
+  const ago = (ms: number) => agoToday(ms, TZ);
 
   const post = (body: Record<string, unknown>) => env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, payload: JSON.stringify({ campaignId, ...body }) });
   const sale = async (code: string, amount: number, occurredAt: number) => {
@@ -69,18 +70,18 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     const now = Date.now();
     // Clicks: 3 today (2 from one visitor: 1 unique of them), 1 yesterday, 2 five days ago, 1 twenty days ago, 1 forty days ago;
     // and a bot today, which no figure counts as a click.
-    await clicks(p.link, [now - 1000, now - 2000], { sameVisitor: true });
-    await clicks(p.link, [now - 3000]);
-    await clicks(p.link, [now - 4000], { bot: true });
+    await clicks(p.link, [ago(1000), ago(2000)], { sameVisitor: true });
+    await clicks(p.link, [ago(3000)]);
+    await clicks(p.link, [ago(4000)], { bot: true });
     await clicks(p.link, [now - DAY]);
-    await clicks(p.link, [now - 5 * DAY, now - 5 * DAY - 1000]);
+    await clicks(p.link, [now - 5 * DAY, now - 5 * DAY]);
     await clicks(p.link, [now - 20 * DAY]);
     await clicks(p.link, [now - 40 * DAY]);
     // Sales: 100.00 today, 50.00 yesterday, 30.00 twenty days ago; a lead today.
-    await sale(p.link.code, 10_000, now - 60_000);
+    await sale(p.link.code, 10_000, ago(60_000));
     await sale(p.link.code, 5_000, now - DAY);
     await sale(p.link.code, 3_000, now - 20 * DAY);
-    await lead(p.link.code, now - 120_000);
+    await lead(p.link.code, ago(120_000));
 
     const todayFig = await get(p.client, '/api/stats/summary?range=today');
     expect(todayFig.period).toEqual({ from: t, to: t, days: 1 });
@@ -114,7 +115,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect(month.period.from).toBe(`${t.slice(0, 7)}-01`);
     expect(month.previousPeriod.from).toBe(`${shift(`${t.slice(0, 7)}-01`, -1).slice(0, 7)}-01`);
     const inMonth = (ms: number) => dayKey(ms, TZ) >= `${t.slice(0, 7)}-01`;
-    const clickTimes = [now - 1000, now - 2000, now - 3000, now - DAY, now - 5 * DAY, now - 5 * DAY - 1000, now - 20 * DAY, now - 40 * DAY];
+    const clickTimes = [ago(1000), ago(2000), ago(3000), now - DAY, now - 5 * DAY, now - 5 * DAY, now - 20 * DAY, now - 40 * DAY];
     expect(month.current.clicks).toBe(clickTimes.filter(inMonth).length);
 
     const custom = await get(p.client, `/api/stats/summary?from=${shift(t, -40)}&to=${shift(t, -20)}`);
@@ -170,7 +171,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     expect((await get(client, '/api/stats/overview?range=today')).firstSteps).toEqual({ joined: true, linked: true, clicked: false });
     const link = ((await client.request('GET', '/api/links')).json().items as { id: string }[])[0]!;
     // A bot's visit is not a first click; a person's, long before the range, is.
-    await clicks({ id: link.id, promoterId: user.id }, [Date.now() - 1000], { bot: true });
+    await clicks({ id: link.id, promoterId: user.id }, [ago(1000)], { bot: true });
     expect((await get(client, '/api/stats/overview?range=today')).firstSteps.clicked).toBe(false);
     await clicks({ id: link.id, promoterId: user.id }, [Date.now() - 60 * DAY]);
     const home = await get(client, '/api/stats/overview?range=today');
@@ -233,11 +234,11 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     const grandchild = await promoter(a.user.id, 'Gina Grand');
     const stranger = await promoter(null, 'Stan Stranger');
     const now = Date.now();
-    await clicks(a.link, [now - 5000]);
-    await sale(a.link.code, 20_000, now - 10_000); // a earns 20.00, inviter 2.00
+    await clicks(a.link, [ago(5000)]);
+    await sale(a.link.code, 20_000, ago(10_000)); // a earns 20.00, inviter 2.00
     await sale(a.link.code, 10_000, now - 40 * DAY); // old: counts in totals, not this month (40 days ago is always last month or earlier)
-    await sale(grandchild.link.code, 10_000, now - 10_000); // a earns 1.00 override; nothing for inviter (two levels at most)
-    await sale(stranger.link.code, 50_000, now - 10_000);
+    await sale(grandchild.link.code, 10_000, ago(10_000)); // a earns 1.00 override; nothing for inviter (two levels at most)
+    await sale(stranger.link.code, 50_000, ago(10_000));
 
     const team = await get(inviter.client, '/api/team');
     expect(team.counts).toEqual({ direct: 2, active: 1, secondLevel: 1 });
@@ -274,11 +275,10 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
   it('ranks this week and month by earnings or conversions, others masked (letters only), the viewer by name with their rank; opt-out and the admin switch', async () => {
     const top = await promoter(null, 'Tina (Top)!');
     const viewer = await promoter(null, 'Vic Viewer');
-    const now = Date.now();
-    await sale(top.link.code, 900_000, now - 1000);
-    await sale(viewer.link.code, 1_000, now - 1000);
-    await lead(viewer.link.code, now - 1000);
-    await lead(viewer.link.code, now - 1000);
+    await sale(top.link.code, 900_000, ago(1000));
+    await sale(viewer.link.code, 1_000, ago(1000));
+    await lead(viewer.link.code, ago(1000));
+    await lead(viewer.link.code, ago(1000));
 
     const board = await get(viewer.client, '/api/leaderboard?period=week&by=earnings');
     expect(board.enabled).toBe(true);
@@ -308,7 +308,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     // The ranking is kept for a minute, then recomputed in the background while the last one is served.
     const kept = await ranking(env.ctx, 'week', 'earnings');
     const newcomer = await promoter(null, 'Nora Newcomer');
-    await sale(newcomer.link.code, 2_000_000, Date.now() - 1000);
+    await sale(newcomer.link.code, 2_000_000, ago(1000));
     expect((await ranking(env.ctx, 'week', 'earnings')).rankOf.has(newcomer.user.id)).toBe(false);
     expect(await ranking(env.ctx, 'week', 'earnings', kept.at + 61_000)).toBe(kept);
     await new Promise((r) => setTimeout(r, 300));

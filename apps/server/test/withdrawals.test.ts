@@ -11,13 +11,22 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
   let admin: Client;
   let operator: Client;
 
-  /** Credits a promoter's available balance with a balanced adjustment journal (how money arrives is the conversions suite's business). */
+  /**
+   * Credits a promoter's available balance with an adjustment — its row and its balanced journal, as
+   * ledger:check wants them (how money arrives is the conversions suite's business; the adjustments
+   * suite tests the call itself, notification and audit included).
+   */
   async function credit(userId: string, amount: number) {
-    await env.ctx.db.transaction().execute((trx) => postJournal(kyselyExec(trx, env.dialect), {
-      kind: 'test_adjustment', refType: 'test', refId: userId, promoterId: userId,
-      entries: [{ account: promoterAccount(userId, 'available'), amount }, { account: 'platform:adjustments', amount: -amount }],
-      at: Date.now(),
-    }));
+    await env.ctx.db.transaction().execute(async (trx) => {
+      const at = Date.now();
+      const id = `test-adj-${at}-${Math.random().toString(36).slice(2)}`;
+      const journalId = await postJournal(kyselyExec(trx, env.dialect), {
+        kind: 'adjustment', refType: 'adjustment', refId: id, promoterId: userId,
+        entries: [{ account: promoterAccount(userId, 'available'), amount }, { account: 'platform:adjustments', amount: -amount }],
+        at,
+      });
+      await trx.insertInto('adjustments').values({ id, promoter_id: userId, amount, currency: 'CNY', reason: 'test', allow_negative: 1, idempotency_key: null, request_hash: '', journal_id: journalId, created_by: 'test', created_at: at }).execute();
+    });
   }
 
   async function addAccount(client: Client, body: Partial<{ method: string; holderName: string; number: string; isDefault: boolean }> = {}) {

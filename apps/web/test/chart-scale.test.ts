@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisTicks, barLayout, labelIndexes, niceStep } from '../src/features/home/lib/chart-scale';
+import { axisTicks, barLayout, labelIndexes, niceStep } from '../src/lib/chart-scale';
 
 describe('trend chart scales', () => {
   it('rounds steps up to 1, 2, 2.5 or 5 × 10ⁿ in whole numbers', () => {

@@ -32,6 +32,7 @@ const params: Record<(typeof NOTIFICATION_TYPES)[number], Record<string, unknown
   'withdrawal.failed': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Account closed' },
   'withdrawal.rejected': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Suspicious' },
   'withdrawal.cancelled': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
+  adjustment: { adjustmentId: 'a1', amount: 1234, reason: 'Launch bonus' },
 };
 
 describe('notification messages: type + parameters → words in the reader’s language', () => {
@@ -81,6 +82,23 @@ describe('notification messages: type + parameters → words in the reader’s l
   it('shows the reason and the payout reference as extra lines', () => {
     expect(describeNotification({ type: 'commission.rejected', params: params['commission.rejected'] }, t('en'), 'en', 'CNY').details).toEqual(['Reason: Fraud']);
     expect(describeNotification({ type: 'withdrawal.failed', params: params['withdrawal.failed'] }, t('zh-Hans'), 'zh-Hans', 'CNY').details).toEqual(['原因：Account closed']);
+  });
+
+  it('an adjustment: signed amount and the reason, good news for a credit and bad for a debit, opening the Wallet', () => {
+    const credit = describeNotification({ type: 'adjustment', params: params.adjustment }, t('en'), 'en', 'CNY');
+    expect(credit).toMatchObject({ title: 'Added to your balance: +CN¥12.34', tone: 'good', target: '/wallet', group: 'adjustment', details: [] });
+    expect(credit.body).toBe('The program adjusted your available balance by +CN¥12.34. Reason: Launch bonus');
+    const debit = describeNotification({ type: 'adjustment', params: { adjustmentId: 'a2', amount: -500, reason: 'Duplicate payout' } }, t('en'), 'en', 'CNY');
+    expect(debit).toMatchObject({ title: 'Deducted from your balance: \u2212CN¥5.00', tone: 'bad', target: '/wallet' });
+    expect(debit.body).toContain('\u2212CN¥5.00');
+    expect(debit.body).toContain('Duplicate payout');
+    const fr = describeNotification({ type: 'adjustment', params: { amount: -500, reason: 'Doublon' } }, t('fr'), 'fr', 'EUR');
+    expect(fr.title).toContain('\u22125,00\u00a0€');
+    expect(fr.body).toContain('Doublon');
+    // A reason missing or of the wrong shape still says what happened, without a placeholder.
+    const bare = describeNotification({ type: 'adjustment', params: { amount: 100, reason: 42 } }, t('zh-Hant'), 'zh-Hant', 'CNY');
+    expect(bare.body).not.toMatch(/\{\{|undefined|42/);
+    expect(bare.tone).toBe('good');
   });
 
   it('survives a type this version does not know and parameters of the wrong shape', () => {

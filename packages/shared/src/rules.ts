@@ -157,9 +157,40 @@ export interface WithdrawalTerms {
   feeFixed: number;
 }
 
-/** The fee for a withdrawal: basis points of the amount (rounded half up, integer maths) plus the fixed part. */
+/** 10_000 basis points = 100 % (1 bp = 0.01 %). */
+export const BPS_SCALE = 10_000;
+
+/**
+ * THE one rounding rule of the product (commissions and withdrawal fees alike): `base × bps /
+ * 10_000`, rounded half up to the nearest minor unit (inputs are non-negative, so half up = half
+ * away from zero), in integers only — BigInt once the product passes 2^53, where floating point
+ * would round (955,337,332,143 × 9,993 bp is …010 exactly; `Math.floor` of the float gave …011).
+ *
+ *   1999 × 250 bp = 49.975 → 50;   1 × 4999 bp = 0.4999 → 0;   1 × 5000 bp = 0.5 → 1.
+ *
+ * Throws a RangeError unless `base` is a non-negative safe integer and `bps` an integer in
+ * 0..10_000 (a rate above 100 % is never valid, and it keeps the result ≤ base, hence safe).
+ */
+export function applyRate(base: number, bps: number): number {
+  if (!Number.isSafeInteger(base) || base < 0) throw new RangeError(`base must be a non-negative safe integer, got ${base}`);
+  if (!Number.isInteger(bps) || bps < 0 || bps > BPS_SCALE) throw new RangeError(`bps must be an integer in 0..${BPS_SCALE}, got ${bps}`);
+  const product = base * bps;
+  if (product <= Number.MAX_SAFE_INTEGER) {
+    // Exact: both factors are integers and the product is still a safe integer.
+    const whole = Math.floor(product / BPS_SCALE);
+    return product - whole * BPS_SCALE >= BPS_SCALE / 2 ? whole + 1 : whole;
+  }
+  return Number((BigInt(base) * BigInt(bps) + BigInt(BPS_SCALE / 2)) / BigInt(BPS_SCALE));
+}
+
+/**
+ * The fee for a withdrawal: basis points of the amount (applyRate: rounded half up, exact) plus
+ * the fixed part. An amount that is not a positive safe integer (a form still being typed) has
+ * only the fixed part; the amount checks refuse it anyway.
+ */
 export function withdrawalFee(amount: number, terms: Pick<WithdrawalTerms, 'feeBps' | 'feeFixed'>): number {
-  return Math.floor((amount * terms.feeBps + 5_000) / 10_000) + terms.feeFixed;
+  if (!Number.isSafeInteger(amount) || amount <= 0) return terms.feeFixed;
+  return applyRate(amount, terms.feeBps) + terms.feeFixed;
 }
 
 export type WithdrawalProblem = 'WITHDRAWAL_BELOW_MINIMUM' | 'WITHDRAWAL_ABOVE_MAXIMUM' | 'NEGATIVE_BALANCE' | 'INSUFFICIENT_BALANCE' | 'WITHDRAWAL_DAILY_LIMIT';

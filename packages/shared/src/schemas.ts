@@ -122,17 +122,32 @@ export const SettingsSchema = z.object({
   withdrawalFeeFixed: MoneySettingSchema,
   /** Issue 6: admins can turn the promoters' leaderboard off. */
   leaderboardEnabled: z.boolean(),
+  /** Issue 14: the IANA time zone of the per-day figures (TIME_ZONE when never set). */
+  timeZone: z.string(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
+/** An IANA time zone this runtime knows (Intl), e.g. Asia/Shanghai or UTC. */
+export function isTimeZone(value: string): boolean {
+  if (value.length === 0 || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** An ISO 4217 code this runtime can format (Intl), e.g. CNY. */
+export const isCurrencyCode = (value: string): boolean => /^[A-Z]{3}$/.test(value) && Intl.supportedValuesOf('currency').includes(value);
 export const SettingsPatchSchema = z.strictObject({
   registrationMode: RegistrationModeSchema.optional(),
-  currency: CurrencySchema.optional(),
+  currency: CurrencySchema.refine(isCurrencyCode, { params: { fieldCode: 'invalid' } }).optional(),
   withdrawalMin: MoneySettingSchema.optional(),
   withdrawalMax: MoneySettingSchema.optional(),
   withdrawalsPerDay: z.number().int().min(1).max(100).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
   leaderboardEnabled: z.boolean().optional(),
+  timeZone: z.string().max(64).refine(isTimeZone, { params: { fieldCode: 'invalid' } }).optional(),
 });
 // (minimum ≤ maximum is checked by the server against the stored settings merged with the patch.)
 
@@ -392,6 +407,10 @@ export const ConversionCreateSchema = z
 export type ConversionCreate = z.input<typeof ConversionCreateSchema>;
 
 export const ConversionStatusSchema = z.enum(['attributed', 'unattributed', 'rejected']);
+/** Why a conversion earns nothing: unattributed (no match, outside the campaign's schedule) or rejected. */
+export const CONVERSION_REASONS = ['no_match', 'campaign_not_started', 'campaign_ended', 'self_referral', 'promoter_inactive', 'not_enrolled'] as const;
+export const ConversionReasonSchema = z.enum(CONVERSION_REASONS);
+export type ConversionReason = z.infer<typeof ConversionReasonSchema>;
 export const CommissionStatusSchema = z.enum(['pending', 'approved', 'rejected', 'reversed']);
 export type CommissionStatus = z.infer<typeof CommissionStatusSchema>;
 
@@ -411,7 +430,7 @@ export const ConversionSchema = z.object({
   linkId: z.string().nullable(),
   attributedBy: z.enum(['coupon', 'click', 'customer', 'link']).nullable(),
   status: ConversionStatusSchema,
-  reason: z.string().nullable(),
+  reason: ConversionReasonSchema.nullable(),
   occurredAt: z.number().int(),
   receivedAt: z.number().int(),
 });
@@ -574,6 +593,8 @@ export const NOTIFICATION_TYPES = [
   'enrollment.approved', 'enrollment.rejected',
   'commission.created', 'commission.approved', 'commission.rejected', 'commission.reversed',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
+  /** An admin credited or debited the promoter's available balance (params: amount, reason). */
+  'adjustment',
 ] as const;
 export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof NotificationTypeSchema>;

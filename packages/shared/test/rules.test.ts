@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode, maskName } from '../src/rules';
+import { applyRate, checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode, maskName, withdrawalFee } from '../src/rules';
 import { RegisterBodySchema } from '../src/schemas';
 
 describe('validation rules (PRODUCT.md §6)', () => {
@@ -74,5 +74,32 @@ describe('maskName: letters and digits only, first and last kept', () => {
     ['김민준', '김*준'],
   ])('%s → %s', (name, masked) => {
     expect(maskName(name)).toBe(masked);
+  });
+});
+
+describe('withdrawalFee: the one exact rate rule plus the fixed part', () => {
+  it('is exact past 2^53, where floating point rounds the product', () => {
+    // 955,337,332,143 × 9,993 = 9,546,685,960,104,999: past 2^53 (9,007,199,254,740,992).
+    const exact = (BigInt(955_337_332_143) * 9_993n + 5_000n) / 10_000n;
+    expect(withdrawalFee(955_337_332_143, { feeBps: 9_993, feeFixed: 0 })).toBe(Number(exact));
+    expect(String(exact).endsWith('010')).toBe(true);
+    // What the float formula gave: one more.
+    expect(Math.floor((955_337_332_143 * 9_993 + 5_000) / 10_000)).toBe(Number(exact) + 1);
+    expect(withdrawalFee(955_337_332_143, { feeBps: 9_993, feeFixed: 200 })).toBe(Number(exact) + 200);
+  });
+
+  it('rounds half up like commissions and adds the fixed part', () => {
+    expect(withdrawalFee(1_999, { feeBps: 250, feeFixed: 0 })).toBe(50);
+    expect(withdrawalFee(1, { feeBps: 4_999, feeFixed: 0 })).toBe(0);
+    expect(withdrawalFee(1, { feeBps: 5_000, feeFixed: 7 })).toBe(8);
+    for (let amount = 1; amount < 3_000; amount += 7) {
+      for (const bps of [0, 1, 99, 250, 1_000, 4_999, 5_000, 9_993, 10_000]) {
+        expect(withdrawalFee(amount, { feeBps: bps, feeFixed: 100 })).toBe(applyRate(amount, bps) + 100);
+      }
+    }
+  });
+
+  it('has only the fixed part for an amount not yet a positive whole number of minor units', () => {
+    for (const amount of [0, -5, 1.5, Number.NaN, 2 ** 53]) expect(withdrawalFee(amount, { feeBps: 100, feeFixed: 30 })).toBe(30);
   });
 });

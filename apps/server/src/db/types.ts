@@ -39,15 +39,16 @@ export interface UsedNoncesTable {
   expires_at: number;
 }
 
+/** Append-only (migration 008's triggers): every column is insert-only, so updateTable does not compile. */
 export interface AuditEntriesTable {
-  id: string;
-  actor_id: string | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  before_json: string | null;
-  after_json: string | null;
-  at: number;
+  id: ColumnType<string, string, never>;
+  actor_id: ColumnType<string | null, string | null, never>;
+  action: ColumnType<string, string, never>;
+  entity: ColumnType<string, string, never>;
+  entity_id: ColumnType<string | null, string | null, never>;
+  before_json: ColumnType<string | null, string | null, never>;
+  after_json: ColumnType<string | null, string | null, never>;
+  at: ColumnType<number, number, never>;
   /** The client's address (null for the scheduler and the command line). */
   ip: ColumnType<string | null, string | null | undefined, never>;
 }
@@ -116,6 +117,8 @@ export interface Database {
   visitor_seen: VisitorSeenTable;
   daily_stats: DailyStatsTable;
   period_stats: PeriodStatsTable;
+  program_daily_stats: ProgramDailyStatsTable;
+  promoter_day_sales: PromoterDaySalesTable;
   announcements: AnnouncementsTable;
   api_keys: ApiKeysTable;
   conversions: ConversionsTable;
@@ -238,6 +241,16 @@ export interface DailyStatsTable {
   commission_approved: number;
   commission_rejected: number;
   commission_reversed: number;
+}
+
+/** daily_stats summed over promoters and links: the program's figures by day and campaign (migration 009). */
+export type ProgramDailyStatsTable = Omit<DailyStatsTable, 'promoter_id' | 'link_id'>;
+
+/** A promoter's sale amount on a day, for the overview's top promoters (migration 009). */
+export interface PromoterDaySalesTable {
+  day: string;
+  promoter_id: string;
+  sale_amount: number;
 }
 
 /** Leaderboard totals of one promoter in one period ('w:<Monday>' or 'm:<YYYY-MM>'). */

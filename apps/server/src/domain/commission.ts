@@ -5,33 +5,14 @@
  * (1 bp = 0.01 %, 10_000 bp = 100 %). Only integer maths: BigInt wherever a product may pass 2^53.
  */
 
-export const BPS_SCALE = 10_000;
+import { applyRate, BPS_SCALE } from '@pa/shared/rules';
+
+// The one rounding rule lives in packages/shared (the withdrawal fee uses it too).
+export { applyRate, BPS_SCALE };
 export const DAY_MS = 86_400_000;
 
 function assertCount(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${value}`);
-}
-
-/**
- * THE one rounding rule of the product: `base × bps / 10_000`, rounded half up to the nearest
- * minor unit (inputs are non-negative, so half up = half away from zero). Computed exactly as
- * `floor((base × bps + 5_000) / 10_000)`.
- *
- *   1999 × 250 bp = 49.975 → 50;   1 × 4999 bp = 0.4999 → 0;   1 × 5000 bp = 0.5 → 1.
- *
- * Throws a RangeError unless `base` is a non-negative safe integer and `bps` an integer in
- * 0..10_000 (a rate above 100 % is never valid, and it keeps the result ≤ base, hence safe).
- */
-export function applyRate(base: number, bps: number): number {
-  assertCount('base', base);
-  if (!Number.isInteger(bps) || bps < 0 || bps > BPS_SCALE) throw new RangeError(`bps must be an integer in 0..${BPS_SCALE}, got ${bps}`);
-  const product = base * bps;
-  if (product <= Number.MAX_SAFE_INTEGER) {
-    // Exact: both factors are integers and the product is still a safe integer.
-    const whole = Math.floor(product / BPS_SCALE);
-    return product - whole * BPS_SCALE >= BPS_SCALE / 2 ? whole + 1 : whole;
-  }
-  return Number((BigInt(base) * BigInt(bps) + BigInt(BPS_SCALE / 2)) / BigInt(BPS_SCALE));
 }
 
 /** A monthly volume tier: from the `minSales`-th sale of the calendar month on, pay `bps`. */

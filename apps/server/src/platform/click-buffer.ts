@@ -37,7 +37,7 @@ export class ClickBuffer {
 
   constructor(
     private readonly db: Db,
-    private readonly options: { timeZone: string; intervalMs?: number; maxBatch?: number; sqlite?: SqliteHandle; log?: { error(obj: unknown, msg: string): void } },
+    private readonly options: { /** The day boundaries' zone, read at each flush (an admin setting). */ timeZone: string | (() => string); intervalMs?: number; maxBatch?: number; sqlite?: SqliteHandle; log?: { error(obj: unknown, msg: string): void } },
   ) {}
 
   start() {
@@ -164,7 +164,8 @@ export class ClickBuffer {
       };
     });
     const rollups = new Rollups();
-    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, this.options.timeZone), r.campaign_id, r.link_id, clickDelta(r));
+    const zone = typeof this.options.timeZone === 'function' ? this.options.timeZone() : this.options.timeZone;
+    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, zone), r.campaign_id, r.link_id, clickDelta(r));
     return { rows, seenRows: [...changed.values()], rollups };
   }
 }

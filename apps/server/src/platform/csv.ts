@@ -10,6 +10,8 @@
  *   phone number its +, a code its leading zeros) and nothing inside can run;
  * - number (`csvAmount`, `csvNumber`, a JS number): a plain decimal that stays a number.
  */
+import type { FastifyReply } from 'fastify';
+
 const BOM = '\uFEFF';
 /** Excel refuses a string literal longer than this in a formula. */
 const LITERAL_MAX = 255;
@@ -40,6 +42,15 @@ export function csvField(value: CsvValue): string {
   // A line break or a long value cannot sit in a formula's string literal: plain text rules then.
   if (value.text.length > LITERAL_MAX || /[\r\n]/.test(value.text)) return asText(value.text);
   return quoted(`="${value.text.replace(/"/g, '""')}"`);
+}
+
+/** Answers with a CSV file to download (never cached: exports hold personal data). */
+export function sendCsv(reply: FastifyReply, filename: string, csv: string) {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'no-store')
+    .send(csv);
 }
 
 export function toCsv(header: string[], rows: CsvValue[][]): string {

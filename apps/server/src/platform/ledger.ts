@@ -7,9 +7,11 @@
  * state (pending, available, withdrawing, paid out). Platform accounts take the other side, so
  * `platform:commissions` is the negative of all commission ever earned and not taken back.
  */
-import { sql } from 'kysely';
+import type { LedgerLine } from '@pa/shared';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../db/types';
 import { newId } from './ids';
+import { olderThan, pageOf } from './listing';
 import { valueRows, type Exec } from './sql-exec';
 
 /**
@@ -22,6 +24,36 @@ export const PLATFORM_ACCOUNTS = ['platform:commissions', 'platform:payouts', 'p
 export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
 
 export const promoterAccount = (promoterId: string, bucket: PromoterBucket) => `promoter:${promoterId}:${bucket}`;
+
+/**
+ * A promoter's ledger lines in every bucket, newest first, in keyset pages: what the promoter's
+ * wallet lists and what staff see on the promoter's page.
+ */
+export async function ledgerPage(db: Db, promoterId: string, page: { limit: number; cursor?: string | undefined }): Promise<{ items: LedgerLine[]; nextCursor: string | null }> {
+  let q = db
+    .selectFrom('ledger_entries as e')
+    .innerJoin('ledger_journals as j', 'j.id', 'e.journal_id')
+    .select(['e.id', 'e.account', 'e.amount', 'j.id as journal_id', 'j.kind', 'j.ref_type', 'j.ref_id', 'j.memo_json', 'j.at'])
+    .where('e.account', 'in', PROMOTER_BUCKETS.map((b) => promoterAccount(promoterId, b)))
+    .orderBy('j.at', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(page.limit + 1);
+  if (page.cursor) q = q.where(olderThan(page.cursor, 'j.at', 'e.id'));
+  const { rows, nextCursor } = pageOf(await q.execute(), page.limit, (r) => [Number(r.at), r.id]);
+  return {
+    items: rows.map((r) => ({
+      journalId: r.journal_id,
+      kind: r.kind,
+      refType: r.ref_type,
+      refId: r.ref_id,
+      account: r.account.slice(r.account.lastIndexOf(':') + 1) as PromoterBucket,
+      amount: Number(r.amount),
+      memo: JSON.parse(r.memo_json) as LedgerLine['memo'],
+      at: Number(r.at),
+    })),
+    nextCursor,
+  };
+}
 
 export interface Entry {
   account: string;
@@ -127,7 +159,7 @@ export async function lockBalance(trx: Db, account: string, dialect: 'sqlite' | 
 }
 
 export interface LedgerBreach {
-  kind: 'journal_unbalanced' | 'balance_mismatch' | 'commission_mismatch' | 'withdrawal_mismatch';
+  kind: 'journal_unbalanced' | 'balance_mismatch' | 'commission_mismatch' | 'withdrawal_mismatch' | 'adjustment_mismatch';
   ref: string;
   detail: string;
 }
@@ -138,6 +170,15 @@ export interface LedgerBreach {
  * withdrawal's movements match its status (the money sits where the status says, and only there).
  */
 export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Promise<LedgerBreach[]> {
+  // Its several reads must see one moment, or a commission approved between two of them shows as a
+  // false breach: on PostgreSQL a repeatable-read, read-only transaction (one snapshot); on SQLite
+  // a transaction, which holds the one connection, so no write lands between the reads.
+  if (db.isTransaction) return checkLedgerAt(db, scope);
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return db.transaction().execute((trx) => checkLedgerAt(trx, scope));
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((trx) => checkLedgerAt(trx, scope));
+}
+
+async function checkLedgerAt(db: Db, scope?: { promoterIds: string[] }): Promise<LedgerBreach[]> {
   const breaches: LedgerBreach[] = [];
   // A scope limits the check to some promoters' journals, accounts and commissions (for tests that check after every step).
   const ids = scope?.promoterIds ?? [];
@@ -195,6 +236,7 @@ export async function checkLedger(db: Db, scope?: { promoterIds: string[] }): Pr
   }
   for (const ref of net.keys()) breaches.push({ kind: 'commission_mismatch', ref, detail: 'journals for an unknown commission' });
   breaches.push(...(await checkWithdrawals(db, scope ? ids : null)));
+  breaches.push(...(await checkAdjustments(db, scope ? ids : null)));
   return breaches;
 }
 
@@ -232,5 +274,57 @@ async function checkWithdrawals(db: Db, promoterIds: string[] | null): Promise<L
     net.delete(w.id);
   }
   for (const ref of net.keys()) breaches.push({ kind: 'withdrawal_mismatch', ref, detail: 'journals for an unknown withdrawal' });
+  return breaches;
+}
+
+/**
+ * Per adjustment: its journal exists and moves exactly `amount` into the promoter's available
+ * account and its opposite out of `platform:adjustments`, nothing else; no adjustment journal is
+ * without its row; and `platform:adjustments` holds exactly minus the sum of the adjustments (no
+ * other journal may touch it).
+ */
+async function checkAdjustments(db: Db, promoterIds: string[] | null): Promise<LedgerBreach[]> {
+  const breaches: LedgerBreach[] = [];
+  const moved = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
+    .select(['ledger_journals.id as journal_id', 'ledger_journals.ref_id', 'ledger_entries.account', (eb) => eb.fn.sum<number>('ledger_entries.amount').as('total')])
+    .where('ledger_journals.ref_type', '=', 'adjustment')
+    .$if(!!promoterIds, (q) => q.where('ledger_journals.promoter_id', 'in', promoterIds!))
+    .groupBy(['ledger_journals.id', 'ledger_journals.ref_id', 'ledger_entries.account'])
+    .execute();
+  const journals = new Map<string, { refId: string; byAccount: Map<string, number> }>();
+  for (const m of moved) {
+    const j = journals.get(m.journal_id) ?? { refId: m.ref_id, byAccount: new Map<string, number>() };
+    j.byAccount.set(m.account, (j.byAccount.get(m.account) ?? 0) + Number(m.total));
+    journals.set(m.journal_id, j);
+  }
+  const rows = await db.selectFrom('adjustments').select(['id', 'promoter_id', 'amount', 'journal_id']).$if(!!promoterIds, (q) => q.where('promoter_id', 'in', promoterIds!)).execute();
+  let total = 0;
+  for (const a of rows) {
+    const amount = Number(a.amount);
+    total += amount;
+    const j = journals.get(a.journal_id);
+    journals.delete(a.journal_id);
+    if (!j || j.refId !== a.id) {
+      breaches.push({ kind: 'adjustment_mismatch', ref: a.id, detail: `journal ${a.journal_id} missing or not this adjustment's` });
+      continue;
+    }
+    const want = new Map([[promoterAccount(a.promoter_id, 'available'), amount], ['platform:adjustments', -amount]]);
+    const off = [...new Set([...want.keys(), ...j.byAccount.keys()])].filter((k) => (want.get(k) ?? 0) !== (j.byAccount.get(k) ?? 0));
+    if (off.length > 0) breaches.push({ kind: 'adjustment_mismatch', ref: a.id, detail: off.map((k) => `${k} ${j.byAccount.get(k) ?? 0} (want ${want.get(k) ?? 0})`).join(', ') });
+  }
+  for (const [journalId, j] of journals) breaches.push({ kind: 'adjustment_mismatch', ref: j.refId, detail: `journal ${journalId} for an unknown adjustment` });
+
+  // The platform side: everything in platform:adjustments came from an adjustment, and all of it.
+  const platform = await db
+    .selectFrom('ledger_entries')
+    .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('ledger_entries.amount'), sql<number>`0`).as('total'))
+    .where('ledger_entries.account', '=', 'platform:adjustments')
+    .$if(!!promoterIds, (q) => q.where('ledger_journals.promoter_id', 'in', promoterIds!))
+    .executeTakeFirst();
+  const held = Number(platform?.total ?? 0);
+  if (held !== -total) breaches.push({ kind: 'adjustment_mismatch', ref: 'platform:adjustments', detail: `holds ${held}, adjustments sum to ${total} (want ${-total})` });
   return breaches;
 }

@@ -10,8 +10,11 @@ export function encodeCursor(at: number, id: string): string {
 }
 
 export function decodeCursor(cursor: string): { at: number; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split(':');
-  if (!at || !id || !/^\d+$/.test(at)) throw new AppError('VALIDATION_FAILED', { 'querystring.cursor': 'invalid' });
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split(':');
+  const [at, id] = parts.length === 2 ? parts : [];
+  // Only what encodeCursor writes: a time past 2^53 is no instant of ours (PostgreSQL's int8 would
+  // refuse it), and ids are ULIDs or base64url (a NUL or broken UTF-8 would reach PostgreSQL's text).
+  if (!at || !id || !/^\d{1,16}$/.test(at) || !Number.isSafeInteger(Number(at)) || !/^[\w-]{1,128}$/.test(id)) throw new AppError('VALIDATION_FAILED', { 'querystring.cursor': 'invalid' });
   return { at: Number(at), id };
 }
 

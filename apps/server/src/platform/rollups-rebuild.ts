@@ -11,7 +11,7 @@ import { kyselyExec, valueRows } from './sql-exec';
 import { dayResolver } from './time';
 
 export interface RollupDifference {
-  table: 'daily_stats' | 'period_stats';
+  table: 'daily_stats' | 'period_stats' | 'program_daily_stats' | 'promoter_day_sales';
   key: string;
   column: string;
   stored: number;
@@ -76,8 +76,11 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
 }
 
 /** Recomputes, compares and (with `apply`) repairs. */
-/** `page`: rows read at a time (tests make it small to walk many pages). */
-export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean; page?: number }): Promise<RebuildReport> {
+/**
+ * `page`: rows read at a time (tests make it small to walk many pages); `overview: false` leaves
+ * the overview's tables (migration 009) alone — migration 005 runs this before they exist.
+ */
+export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean; page?: number; overview?: boolean }): Promise<RebuildReport> {
   const PAGE = options.page ?? DEFAULT_PAGE;
   const { rollups, scanned } = await computeRollups(db, timeZone, PAGE);
   const differences: RollupDifference[] = [];
@@ -141,7 +144,59 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
     if (p.earnings !== 0 || p.conversions !== 0) periodFix.add(key);
   }
 
-  if (options.apply && (dailyFix.size > 0 || periodFix.size > 0)) {
+  // The overview's tables: the program's rows by day and campaign, and the promoters' sales by day.
+  const programFix = new Set<string>();
+  const salesFix = new Set<string>();
+  if (options.overview !== false) {
+    seen.clear();
+    const storedProgram = await db.selectFrom('program_daily_stats').select(['day', 'campaign_id', ...ROLLUP_COLUMNS]).execute();
+    for (const r of storedProgram) {
+      const key = `${r.day}|${r.campaign_id}`;
+      seen.add(key);
+      const computed = rollups.program.get(key)?.values;
+      for (const c of ROLLUP_COLUMNS) {
+        const stored = Number(r[c]);
+        const want = computed?.[c] ?? 0;
+        if (stored !== want) {
+          differ({ table: 'program_daily_stats', key, column: c, stored, computed: want });
+          programFix.add(key);
+        }
+      }
+    }
+    for (const [key, row] of rollups.program) {
+      if (seen.has(key)) continue;
+      for (const c of ROLLUP_COLUMNS) if (row.values[c] !== 0) differ({ table: 'program_daily_stats', key, column: c, stored: 0, computed: row.values[c] });
+      if (ROLLUP_COLUMNS.some((c) => row.values[c] !== 0)) programFix.add(key);
+    }
+    seen.clear();
+    let from: [string, string] | null = null;
+    for (;;) {
+      let q = db.selectFrom('promoter_day_sales').select(['day', 'promoter_id', 'sale_amount']);
+      if (from) q = q.where((eb) => eb(eb.refTuple('day', 'promoter_id'), '>', eb.tuple(...from!)));
+      const rows = await q.orderBy('day').orderBy('promoter_id').limit(PAGE).execute();
+      for (const r of rows) {
+        const key = `${r.day}|${r.promoter_id}`;
+        seen.add(key);
+        const stored = Number(r.sale_amount);
+        const want = rollups.daySales.get(key)?.amount ?? 0;
+        if (stored !== want) {
+          differ({ table: 'promoter_day_sales', key, column: 'sale_amount', stored, computed: want });
+          salesFix.add(key);
+        }
+      }
+      if (rows.length < PAGE) break;
+      const last = rows[rows.length - 1]!;
+      from = [last.day, last.promoter_id];
+    }
+    for (const [key, r] of rollups.daySales) {
+      if (seen.has(key) || r.amount === 0) continue;
+      differ({ table: 'promoter_day_sales', key, column: 'sale_amount', stored: 0, computed: r.amount });
+      salesFix.add(key);
+    }
+    seen.clear();
+  }
+
+  if (options.apply && (dailyFix.size > 0 || periodFix.size > 0 || programFix.size > 0 || salesFix.size > 0)) {
     // Inside a migration (PostgreSQL runs each in a transaction) write on that transaction.
     const inTransaction = (write: (trx: Db) => Promise<void>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
     await inTransaction(async (trx) => {
@@ -169,6 +224,30 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
         await exec.run(
           `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(chunk.length, 4)}
            on conflict (period, promoter_id) do update set earnings = excluded.earnings, conversions = excluded.conversions`,
+          chunk.flat(),
+        );
+      }
+      const program = [...programFix].map((key) => {
+        const [d, c] = key.split('|') as [string, string];
+        return [d, c, ...ROLLUP_COLUMNS.map((col) => (rollups.program.get(key)?.values ?? zero)[col])];
+      });
+      for (let i = 0; i < program.length; i += 500) {
+        const chunk = program.slice(i, i + 500);
+        await exec.run(
+          `insert into program_daily_stats (day, campaign_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(chunk.length, 2 + ROLLUP_COLUMNS.length)}
+           on conflict (day, campaign_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+          chunk.flat(),
+        );
+      }
+      const sales = [...salesFix].map((key) => {
+        const [d, p] = key.split('|') as [string, string];
+        return [d, p, rollups.daySales.get(key)?.amount ?? 0];
+      });
+      for (let i = 0; i < sales.length; i += 500) {
+        const chunk = sales.slice(i, i + 500);
+        await exec.run(
+          `insert into promoter_day_sales (day, promoter_id, sale_amount) values ${valueRows(chunk.length, 3)}
+           on conflict (day, promoter_id) do update set sale_amount = excluded.sale_amount`,
           chunk.flat(),
         );
       }

@@ -15,7 +15,9 @@
  *   link — for a level-2 override, on `team:<member>` (the member whose sale earned it), so the
  *   team screen reads each member's override from the inviter's own rows;
  * - period totals: earnings = pending + approved commission, conversions = leads + sales, in the
- *   week (from Monday) and the month of the day.
+ *   week (from Monday) and the month of the day;
+ * - the program's figures (`program_daily_stats`, for the operator's overview): the same deltas
+ *   summed by day and campaign; and each promoter's sale amount per day (`promoter_day_sales`).
  */
 import type { Exec } from './sql-exec';
 import { valueRows } from './sql-exec';
@@ -50,6 +52,16 @@ interface DailyRow {
   linkId: string;
   values: Record<RollupColumn, number>;
 }
+interface ProgramRow {
+  day: string;
+  campaignId: string;
+  values: Record<RollupColumn, number>;
+}
+interface DaySalesRow {
+  day: string;
+  promoterId: string;
+  amount: number;
+}
 interface PeriodRow {
   period: string;
   promoterId: string;
@@ -77,6 +89,10 @@ export function periodsOf(day: string): [week: string, month: string] {
 export class Rollups {
   readonly daily = new Map<string, DailyRow>();
   readonly periods = new Map<string, PeriodRow>();
+  /** `day|campaign` → the program's deltas. */
+  readonly program = new Map<string, ProgramRow>();
+  /** `day|promoter` → sale amount delta. */
+  readonly daySales = new Map<string, DaySalesRow>();
 
   add(promoterId: string, day: string, campaignId: string, linkId: string | null, delta: RollupDelta) {
     const link = linkId ?? '';
@@ -86,7 +102,22 @@ export class Rollups {
       row = { promoterId, day, campaignId, linkId: link, values: zeros() };
       this.daily.set(key, row);
     }
-    for (const c in delta) row.values[c as RollupColumn] += delta[c as RollupColumn]!;
+    const pkey = `${day}|${campaignId}`;
+    let program = this.program.get(pkey);
+    if (!program) {
+      program = { day, campaignId, values: zeros() };
+      this.program.set(pkey, program);
+    }
+    for (const c in delta) {
+      row.values[c as RollupColumn] += delta[c as RollupColumn]!;
+      program.values[c as RollupColumn] += delta[c as RollupColumn]!;
+    }
+    if (delta.sale_amount) {
+      const skey = `${day}|${promoterId}`;
+      const s = this.daySales.get(skey);
+      if (s) s.amount += delta.sale_amount;
+      else this.daySales.set(skey, { day, promoterId, amount: delta.sale_amount });
+    }
     const earnings = (delta.commission_pending ?? 0) + (delta.commission_approved ?? 0);
     const conversions = (delta.leads ?? 0) + (delta.sales ?? 0);
     if (earnings !== 0 || conversions !== 0) {
@@ -118,6 +149,16 @@ export class Rollups {
         mine.conversions += p.conversions;
       }
     }
+    for (const [key, r] of other.program) {
+      const mine = this.program.get(key);
+      if (!mine) this.program.set(key, r);
+      else for (const c of ROLLUP_COLUMNS) mine.values[c] += r.values[c];
+    }
+    for (const [key, r] of other.daySales) {
+      const mine = this.daySales.get(key);
+      if (!mine) this.daySales.set(key, r);
+      else mine.amount += r.amount;
+    }
   }
 
   get empty() {
@@ -127,6 +168,8 @@ export class Rollups {
   clear() {
     this.daily.clear();
     this.periods.clear();
+    this.program.clear();
+    this.daySales.clear();
   }
 }
 
@@ -134,6 +177,13 @@ const CHUNK = 100;
 const DAILY_SQL = (n: number) =>
   `insert into daily_stats (promoter_id, day, campaign_id, link_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(n, 4 + ROLLUP_COLUMNS.length)}
    on conflict (promoter_id, day, campaign_id, link_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = daily_stats.${c} + excluded.${c}`).join(', ')}`;
+export const PROGRAM_SQL = (n: number) =>
+  `insert into program_daily_stats (day, campaign_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(n, 2 + ROLLUP_COLUMNS.length)}
+   on conflict (day, campaign_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = program_daily_stats.${c} + excluded.${c}`).join(', ')}`;
+export const DAY_SALES_SQL = (n: number) =>
+  `insert into promoter_day_sales (day, promoter_id, sale_amount) values ${valueRows(n, 3)}
+   on conflict (day, promoter_id) do update set sale_amount = promoter_day_sales.sale_amount + excluded.sale_amount`;
+const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 const PERIOD_SQL = (n: number) =>
   `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(n, 4)}
    on conflict (period, promoter_id) do update set earnings = period_stats.earnings + excluded.earnings, conversions = period_stats.conversions + excluded.conversions`;
@@ -150,5 +200,17 @@ export async function applyRollups(exec: Exec, rollups: Rollups): Promise<void> 
   for (let i = 0; i < periods.length; i += CHUNK) {
     const chunk = periods.slice(i, i + CHUNK);
     await exec.run(PERIOD_SQL(chunk.length), chunk.flatMap((p) => [p.period, p.promoterId, p.earnings, p.conversions]));
+  }
+  // The program's rows are shared by every writer: written last, in key order (PostgreSQL writers
+  // queue on them briefly instead of deadlocking).
+  const program = byKey(rollups.program).filter((r) => ROLLUP_COLUMNS.some((c) => r.values[c] !== 0));
+  for (let i = 0; i < program.length; i += CHUNK) {
+    const chunk = program.slice(i, i + CHUNK);
+    await exec.run(PROGRAM_SQL(chunk.length), chunk.flatMap((r) => [r.day, r.campaignId, ...ROLLUP_COLUMNS.map((c) => r.values[c])]));
+  }
+  const sales = byKey(rollups.daySales).filter((r) => r.amount !== 0);
+  for (let i = 0; i < sales.length; i += CHUNK) {
+    const chunk = sales.slice(i, i + CHUNK);
+    await exec.run(DAY_SALES_SQL(chunk.length), chunk.flatMap((r) => [r.day, r.promoterId, r.amount]));
   }
 }

@@ -72,8 +72,8 @@ function sameToken(given: string | undefined, expected: string) {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Creates a session row and sets both cookies (a fresh CSRF token on every sign-in). */
-export async function startSession(ctx: AppContext, db: Db, request: FastifyRequest, reply: FastifyReply, userId: string) {
+/** Creates a session row and sets both cookies (a fresh CSRF token on every sign-in); returns the session's id. */
+export async function startSession(ctx: AppContext, db: Db, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const id = newId(now);
@@ -92,6 +92,7 @@ export async function startSession(ctx: AppContext, db: Db, request: FastifyRequ
     .execute();
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: true, maxAge: SESSION_TTL_MS / 1000 });
   setCsrfCookie(ctx, request, reply, csrfTokenFor(ctx, id));
+  return id;
 }
 
 export function clearSessionCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {

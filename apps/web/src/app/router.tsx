@@ -11,6 +11,7 @@ import { useAppStore } from '../stores/app-store';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
+import { StaffHome, StaffLayout } from './layouts/staff-layout';
 import { TabLayout } from './layouts/tab-layout';
 import { NotFoundPage } from './route-status-page';
 import LoginPage from '../features/auth/pages/login-page';
@@ -100,6 +101,8 @@ const PasswordPage = page(() => import('../features/me/pages/password-page'));
 const DevicesPage = page(() => import('../features/me/pages/devices-page'));
 const AboutPage = page(() => import('../features/me/pages/about-page'));
 const UsersPage = page(() => import('../features/admin/pages/users-page'));
+const PromotersPage = page(() => import('../features/admin/pages/promoters-page'));
+const PromoterPage = page(() => import('../features/admin/pages/promoter-page'));
 const SettingsPage = page(() => import('../features/admin/pages/settings-page'));
 const AdminCampaignsPage = page(() => import('../features/admin/pages/campaigns-page'));
 const AdminCampaignPage = page(() => import('../features/admin/pages/campaign-page'));
@@ -112,17 +115,25 @@ const ApiKeysPage = page(() => import('../features/admin/pages/api-keys-page'));
 const LedgerCheckPage = page(() => import('../features/admin/pages/ledger-check-page'));
 const AdminAnnouncementsPage = page(() => import('../features/admin/pages/announcements-page'));
 const AdminAnnouncementPage = page(() => import('../features/admin/pages/announcement-page'));
+const AuditPage = page(() => import('../features/admin/pages/audit-page'));
+const OverviewPage = page(() => import('../features/admin/pages/overview-page'));
+const StaffPage = page(() => import('../features/admin/pages/staff-page'));
+const ResetPasswordPage = page(() => import('../features/auth/pages/reset-password-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
-const staff = [RequireAuth, requireRole('operator', 'admin')];
-const admins = [RequireAuth, requireRole('admin')];
+/** Home: staff are sent on to the overview (#/admin), where they land after signing in. */
+const home = [RequireAuth, StaffHome, TabLayout];
+/** Staff pages: the console shell at desk width (outside the role check, so "not for you" shows inside it). */
+const staff = [RequireAuth, StaffLayout, requireRole('operator', 'admin')];
+const admins = [RequireAuth, StaffLayout, requireRole('admin')];
 
 export const routes: RouteDef[] = [
   { path: '/login', page: LoginPage },
   { path: '/register', page: RegisterPage },
   { path: '/pending', page: PendingPage },
-  { path: '/', page: HomePage, layouts: tabs },
+  { path: '/reset-password', page: ResetPasswordPage },
+  { path: '/', page: HomePage, layouts: home },
   { path: '/promote', page: PromotePage, layouts: tabs },
   { path: '/campaigns/:id', page: CampaignPage, layouts: signedIn },
   { path: '/links', page: LinksPage, layouts: signedIn },
@@ -145,7 +156,10 @@ export const routes: RouteDef[] = [
   { path: '/me/password', page: PasswordPage, layouts: signedIn },
   { path: '/me/devices', page: DevicesPage, layouts: signedIn },
   { path: '/me/about', page: AboutPage, layouts: signedIn },
+  { path: '/admin', page: OverviewPage, layouts: staff },
   { path: '/admin/users', page: UsersPage, layouts: staff },
+  { path: '/admin/promoters', page: PromotersPage, layouts: staff },
+  { path: '/admin/promoters/:id', page: PromoterPage, layouts: staff },
   { path: '/admin/settings', page: SettingsPage, layouts: admins },
   { path: '/admin/campaigns', page: AdminCampaignsPage, layouts: staff },
   // Before `:id`, which would match "new" too.
@@ -162,6 +176,8 @@ export const routes: RouteDef[] = [
   // Before `:id`, which would match "new" too.
   { path: '/admin/announcements/new', page: AdminAnnouncementPage, layouts: staff },
   { path: '/admin/announcements/:id', page: AdminAnnouncementPage, layouts: staff },
+  { path: '/admin/audit', page: AuditPage, layouts: admins },
+  { path: '/admin/staff', page: StaffPage, layouts: admins },
 ];
 
 /**
@@ -176,7 +192,10 @@ export const routes: RouteDef[] = [
  * timers set, so they run before main.tsx's start-up; main.tsx has configured the API client by
  * then), rather than lengthening the entry's task, which the code request would wait for.
  */
-export function preloadOpeningPage(pathname: string) {
+export function preloadOpeningPage(opening: string) {
+  // Staff opening Home are sent on to the overview: fetch that instead.
+  const remembered = useAppStore.getState().user;
+  const pathname = opening === '/' && remembered && remembered.role !== 'promoter' ? '/admin' : opening;
   const route = routes.find((r) => matchPath(r.path, pathname)) ?? routes.find((r) => r.path === '/');
   if (!route) return;
   const signedIn = route.layouts?.includes(RequireAuth) ?? false;

@@ -1,12 +1,21 @@
 /**
- * CONTRACT STUB (issue 14, being implemented by the desk-shell work): the staff console's data
- * table at desk width (≥ 1024 px). Pages render it when `useDesk()` is true and their phone cards
- * otherwise. The props below are the agreed interface; the implementation may grow, not change them.
+ * The staff console's data table at desk width (≥ 1024 px). Pages render it when `useDesk()` is
+ * true and their phone cards otherwise. A real <table> (header cells with scope and aria-sort),
+ * its header sticky inside a box that also scrolls sideways, so a wide table never widens the page.
+ * Sorting is the server's when the page passes `onSortChange`, else over the loaded rows by each
+ * column's `sortValue`. Rows with `onRowClick` are reachable by keyboard: Tab to the first, the
+ * arrows, Home and End between rows, Enter or Space opens one. Selection (checkboxes, the header
+ * one for every loaded selectable row) shows "n selected" with the page's bulk actions.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  ariaSort, effectiveSelection, headerCheckState, moveFocus, nextSort, rowKeyAction, sortRows, toggleAll, toggleOne,
+  type SortState,
+} from './data-table-logic';
+import './data-table.css';
 
-export type SortDir = 'asc' | 'desc';
-export interface SortState { key: string; dir: SortDir }
+export type { SortDir, SortState } from './data-table-logic';
 
 export interface Column<Row> {
   key: string;
@@ -41,20 +50,168 @@ export interface DataTableProps<Row> {
   loading?: boolean;
   empty?: ReactNode;
   'data-testid'?: string;
+  /** What the table lists, for assistive technology (its caption, visually hidden). */
+  caption?: string;
+  /** A label naming one row for its checkbox ("Select Jane Doe"); default the row's key. */
+  rowLabel?: (row: Row) => string;
+  /** data-testid of each row; default `row-<key>`. */
+  rowTestId?: (row: Row) => string;
+  /** Sort over the loaded rows at first (without `onSortChange`). */
+  initialSort?: SortState | null;
+}
+
+/** Whether a click landed on something of its own inside the row (a checkbox, button or link). */
+const ownControl = (target: EventTarget | null, row: Element) => {
+  const el = target instanceof Element ? target.closest('a, button, input, label, select, textarea, [role="button"]') : null;
+  return el !== null && row.contains(el) && el !== row;
+};
+
+function HeaderCheckbox({ state, onChange, label }: { state: 'none' | 'some' | 'all'; onChange: () => void; label: string }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = state === 'some';
+  }, [state]);
+  return (
+    <label className="dt-check-label">
+      <input ref={ref} type="checkbox" checked={state === 'all'} onChange={onChange} aria-label={label} data-testid="dt-select-all" />
+    </label>
+  );
 }
 
 export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
-  const { rows, rowKey, columns } = props;
+  const { rows, rowKey, columns, onSortChange, onSelectedChange, selectable, bulkActions, toolbar, onRowClick, pagination, loading, empty } = props;
+  const { t, i18n } = useTranslation();
+  const [localSort, setLocalSort] = useState<SortState | null>(props.initialSort ?? null);
+  const server = onSortChange !== undefined;
+  const sort = server ? (props.sort ?? null) : localSort;
+  const canSort = (c: Column<Row>) => (c.sortable ?? c.sortValue !== undefined) && (server || c.sortValue !== undefined);
+  const sortColumn = sort ? columns.find((c) => c.key === sort.key) : undefined;
+  const shown = !server && sort && sortColumn?.sortValue ? sortRows(rows, sortColumn.sortValue, sort.dir, i18n.language) : rows;
+
+  const selecting = onSelectedChange !== undefined;
+  const selected = props.selected ?? [];
+  const selectableKeys = selecting ? rows.filter((r) => (selectable ? selectable(r) : true)).map(rowKey) : [];
+  const chosen = effectiveSelection(selected, selectableKeys);
+  const headerState = headerCheckState(selected, selectableKeys);
+  const width = columns.length + (selecting ? 1 : 0);
+
+  const changeSort = (key: string) => {
+    const next = nextSort(sort, key);
+    if (server) onSortChange(next);
+    else setLocalSort(next);
+  };
+
+  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, row: Row) => {
+    if (event.target !== event.currentTarget) return; // keys typed in a control of the row are its own
+    const action = rowKeyAction(event.key);
+    if (!action) return;
+    event.preventDefault();
+    if (action === 'open') {
+      onRowClick?.(row);
+      return;
+    }
+    const all = Array.from(event.currentTarget.parentElement?.querySelectorAll<HTMLTableRowElement>(':scope > tr[data-row]') ?? []);
+    all[moveFocus(action, all.indexOf(event.currentTarget), all.length)]?.focus();
+  };
+
+  const onRowMouse = (event: MouseEvent<HTMLTableRowElement>, row: Row) => {
+    if (ownControl(event.target, event.currentTarget)) return;
+    onRowClick?.(row);
+  };
+
+  let body: ReactNode;
+  if (loading) {
+    body = (
+      <tr className="dt-state-row">
+        <td colSpan={width}>
+          <span className="dt-loading" role="status"><span className="dt-spinner" aria-hidden />{t('app.loading')}</span>
+        </td>
+      </tr>
+    );
+  } else if (shown.length === 0) {
+    body = <tr className="dt-state-row"><td colSpan={width} data-testid="dt-empty">{empty ?? <p className="dt-empty-text">{t('console.table.empty')}</p>}</td></tr>;
+  } else {
+    body = shown.map((row) => {
+      const key = rowKey(row);
+      const canSelect = selecting && (selectable ? selectable(row) : true);
+      const isSelected = canSelect && selected.includes(key);
+      const label = props.rowLabel ? props.rowLabel(row) : key;
+      return (
+        <tr
+          key={key}
+          data-row=""
+          data-testid={props.rowTestId ? props.rowTestId(row) : `row-${key}`}
+          className={`${onRowClick ? 'dt-clickable' : ''}${isSelected ? ' dt-selected' : ''}`.trim() || undefined}
+          tabIndex={onRowClick ? 0 : undefined}
+          aria-selected={selecting ? isSelected : undefined}
+          onClick={onRowClick ? (e) => onRowMouse(e, row) : undefined}
+          onKeyDown={onRowClick ? (e) => onRowKeyDown(e, row) : undefined}
+        >
+          {selecting ? (
+            <td className="dt-check">
+              {canSelect ? (
+                <label className="dt-check-label">
+                  <input type="checkbox" checked={isSelected} onChange={(e) => onSelectedChange(toggleOne(selected, key, e.target.checked))} aria-label={t('console.table.selectRow', { name: label })} data-testid={`dt-select-${key}`} />
+                </label>
+              ) : null}
+            </td>
+          ) : null}
+          {columns.map((c) => <td key={c.key} className={c.align === 'end' ? 'dt-end' : undefined}>{c.render(row)}</td>)}
+        </tr>
+      );
+    });
+  }
+
   return (
-    <table className="data-table" data-testid={props['data-testid']}>
-      <thead><tr>{columns.map((c) => <th key={c.key}>{c.title}</th>)}</tr></thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={rowKey(row)} onClick={props.onRowClick ? () => props.onRowClick?.(row) : undefined}>
-            {columns.map((c) => <td key={c.key}>{c.render(row)}</td>)}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <div className="dt">
+      {toolbar ? <div className="dt-toolbar">{toolbar}</div> : null}
+      {selecting && chosen.length > 0 ? (
+        <div className="dt-bulk" role="region" aria-label={t('console.table.bulk')} data-testid="dt-bulk">
+          <span className="dt-bulk-count" aria-live="polite" data-testid="dt-selected-count">{t('console.table.selected', { count: chosen.length })}</span>
+          <div className="dt-bulk-actions">{bulkActions?.(chosen)}</div>
+          <button type="button" className="dt-bulk-clear" onClick={() => onSelectedChange(selected.filter((k) => !chosen.includes(k)))} data-testid="dt-clear-selection">
+            {t('console.table.clearSelection')}
+          </button>
+        </div>
+      ) : null}
+      <div className="dt-scroll">
+        <table className="data-table" data-testid={props['data-testid']} aria-busy={loading ? true : undefined}>
+          {props.caption ? <caption className="visually-hidden">{props.caption}</caption> : null}
+          <thead>
+            <tr>
+              {selecting ? (
+                <th scope="col" className="dt-check">
+                  {selectableKeys.length > 0 ? <HeaderCheckbox state={headerState} onChange={() => onSelectedChange(toggleAll(selected, selectableKeys))} label={t('console.table.selectAll')} /> : null}
+                </th>
+              ) : null}
+              {columns.map((c) => {
+                const sortable = canSort(c);
+                const dir = ariaSort(sort, c.key);
+                return (
+                  <th key={c.key} scope="col" aria-sort={sortable ? dir : undefined} className={c.align === 'end' ? 'dt-end' : undefined} style={c.width ? { width: c.width } : undefined}>
+                    {sortable ? (
+                      <button type="button" className={`dt-sort dt-sort-${dir}`} onClick={() => changeSort(c.key)} data-testid={`dt-sort-${c.key}`}>
+                        <span className="dt-sort-title">{c.title}</span>
+                        <span className="dt-sort-mark" aria-hidden>{dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '↕'}</span>
+                      </button>
+                    ) : c.title}
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody>{body}</tbody>
+        </table>
+      </div>
+      {pagination && !loading && pagination.hasNextPage ? (
+        // As components/load-more.tsx (same test id), without the phone UI kit: the table stays light.
+        <div className="load-more">
+          <button type="button" className="dt-load-more" disabled={pagination.isFetchingNextPage} aria-busy={pagination.isFetchingNextPage} onClick={() => void pagination.fetchNextPage()} data-testid="load-more">
+            {pagination.isFetchingNextPage ? <span className="dt-spinner" aria-hidden /> : null}
+            {t('admin.loadMore')}
+          </button>
+        </div>
+      ) : null}
+    </div>
   );
 }

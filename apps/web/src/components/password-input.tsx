@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { TextInput } from './field';
 
 /** Password input with a show/hide toggle. Its value stays in component state until sealed. */
-export function PasswordInput(props: { id: string; value: string; onChange: (v: string) => void; onBlur?: () => void; autoComplete: string; placeholder?: string; invalid?: boolean; error?: string }) {
+export function PasswordInput(props: { id: string; value: string; onChange: (v: string) => void; onBlur?: () => void; autoComplete: string; placeholder?: string; invalid?: boolean; error?: string; 'data-testid'?: string }) {
   const [visible, setVisible] = useState(false);
   const { t } = useTranslation();
   return (

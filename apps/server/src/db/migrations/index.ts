@@ -8,6 +8,9 @@ import { stats } from './005-stats';
 import { clickIndex } from './006-click-index';
 import { humanClicks } from './007-human-clicks';
 import { consoleTables } from './008-console';
+import { overviewTables } from './009-overview';
+import { auditTruncate } from './010-audit-truncate';
+import { liabilityIndexes } from './011-liability-index';
 import { rebuildRollups } from '../../platform/rollups-rebuild';
 
 /** Every migration, listed explicitly and in order; each is given the dialect. */
@@ -20,7 +23,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '003-money': money(dialect),
         '004-withdrawals': withdrawals(dialect),
         '005-stats': stats(dialect, async (db) => {
-          await rebuildRollups(db as unknown as Db, dialect, timeZone, { apply: true });
+          await rebuildRollups(db as unknown as Db, dialect, timeZone, { apply: true, overview: false });
           // The rebuild sums by today's rules, but 005 must leave the figures as they were counted
           // then (bots in `clicks` too): 007, which runs after it, takes the bots out.
           await sql`update daily_stats set clicks = clicks + bot_clicks where bot_clicks <> 0`.execute(db);
@@ -28,6 +31,9 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '006-click-index': clickIndex(),
         '007-human-clicks': humanClicks(),
         '008-console': consoleTables(dialect),
+        '009-overview': overviewTables(dialect),
+        '010-audit-truncate': auditTruncate(dialect),
+        '011-liability-index': liabilityIndexes(),
       };
     },
   };

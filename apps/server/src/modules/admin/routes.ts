@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  AdminUserListSchema, AdminUserQuerySchema, PublicKeySchema, SettingsPatchSchema, SettingsSchema,
+  AdminSettingsSchema, AdminUserListSchema, AdminUserQuerySchema, PublicKeySchema, SettingsPatchSchema,
   UserActionParamsSchema, UserEnvelopeSchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -9,7 +9,7 @@ import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { AppError } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, requireAuth, staffOnly } from '../../platform/session';
-import { readSettings, writeSettings } from '../../platform/settings';
+import { settingsView, updateSettings } from '../settings/service';
 import { findUserById, selectUsers, toUser } from '../users/repository';
 
 /** User status transitions (PRODUCT.md §5); anything else is INVALID_STATE_TRANSITION. */
@@ -61,7 +61,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (to === 'suspended') {
           await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
         }
-        await audit(trx, { actorId: auth.userId, action: `user.${action}`, entity: 'user', entityId: id, before: { status: user.status }, after: { status: to } });
+        await audit(trx, { actorId: auth.userId, action: `user.${action}`, entity: 'user', entityId: id, before: { status: user.status }, after: { status: to }, ip: request.ip });
       });
       // A suspended promoter's links stop attributing at once on this instance.
       ctx.links.invalidateWhere((t) => t.promoterId === id);
@@ -71,23 +71,13 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // Operators read the settings too (the currency, the withdrawal limits); only admins change them.
     app.get('/api/admin/settings', {
       preValidation: staffOnly,
-      schema: { tags: ['admin'], summary: 'Installation settings', response: { 200: SettingsSchema, ...errorResponses } },
-    }, async () => readSettings(ctx.db));
+      schema: { tags: ['admin'], summary: 'Installation settings', response: { 200: AdminSettingsSchema, ...errorResponses } },
+    }, async () => settingsView(ctx));
 
     app.patch('/api/admin/settings', {
       preValidation: adminOnly,
-      schema: { tags: ['admin'], summary: 'Change installation settings', body: SettingsPatchSchema, response: { 200: SettingsSchema, ...errorResponses } },
-    }, async (request) => {
-      const auth = requireAuth(request);
-      await ctx.db.transaction().execute(async (trx) => {
-        const before = await readSettings(trx);
-        const after = { ...before, ...request.body };
-        if (after.withdrawalMin > after.withdrawalMax) throw new AppError('VALIDATION_FAILED', { withdrawalMax: 'invalid' });
-        await writeSettings(trx, request.body);
-        await audit(trx, { actorId: auth.userId, action: 'settings.update', entity: 'settings', before, after: request.body });
-      });
-      return readSettings(ctx.db);
-    });
+      schema: { tags: ['admin'], summary: 'Change installation settings (a new time zone rebuilds the per-day figures)', body: SettingsPatchSchema, response: { 200: AdminSettingsSchema, ...errorResponses } },
+    }, async (request) => updateSettings(ctx, { userId: requireAuth(request).userId, ip: request.ip }, request.body));
 
     app.post('/api/admin/keys/rotate', {
       preValidation: adminOnly,
@@ -95,7 +85,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => {
       const auth = requireAuth(request);
       const key = await ctx.keyring.rotate();
-      await audit(ctx.db, { actorId: auth.userId, action: 'crypto.rotate_key', entity: 'rsa_key', entityId: key.keyId });
+      await audit(ctx.db, { actorId: auth.userId, action: 'crypto.rotate_key', entity: 'rsa_key', entityId: key.keyId, ip: request.ip });
       return { keyId: key.keyId, algorithm: 'RSA-OAEP-256' as const, spki: key.spki };
     });
   };

@@ -7,7 +7,8 @@ import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 import { olderThan, pageOf } from '../../platform/listing';
 import { errorResponses } from '../../platform/openapi';
-import { authenticated, requireAuth, staffOnly } from '../../platform/session';
+import { actorOf } from '../../platform/audit';
+import { authenticated, staffOnly } from '../../platform/session';
 import {
   ANNOUNCEMENT_COLUMNS, createAnnouncement, deleteAnnouncement, getAnnouncement, publishedAnnouncements, toAdminAnnouncement, updateAnnouncement,
 } from './service';
@@ -52,7 +53,7 @@ export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       staff.post('/api/admin/announcements', {
         schema: { tags: ['admin'], summary: 'Write an announcement (draft, or published at once)', body: AnnouncementCreateSchema, response: { 201: AdminAnnouncementEnvelopeSchema, ...errorResponses } },
       }, async (request, reply) => {
-        const row = await createAnnouncement(ctx, requireAuth(request).userId, request.body);
+        const row = await createAnnouncement(ctx, actorOf(request), request.body);
         return reply.status(201).send({ announcement: toAdminAnnouncement(row) });
       });
 
@@ -64,12 +65,12 @@ export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: AnnouncementPatchSchema,
           response: { 200: AdminAnnouncementEnvelopeSchema, ...errorResponses },
         },
-      }, async (request) => ({ announcement: toAdminAnnouncement(await updateAnnouncement(ctx, requireAuth(request).userId, request.params.id, request.body)) }));
+      }, async (request) => ({ announcement: toAdminAnnouncement(await updateAnnouncement(ctx, actorOf(request), request.params.id, request.body)) }));
 
       staff.delete('/api/admin/announcements/:id', {
         schema: { tags: ['admin'], summary: 'Delete a draft (published and archived ones are kept: archive instead)', params: IdParamsSchema, response: { 200: OkSchema, ...errorResponses } },
       }, async (request) => {
-        await deleteAnnouncement(ctx, requireAuth(request).userId, request.params.id);
+        await deleteAnnouncement(ctx, actorOf(request), request.params.id);
         return { ok: true as const };
       });
     });

@@ -12,7 +12,7 @@ import { isLocale, type AdminAnnouncement, type Announcement, type AnnouncementC
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { AnnouncementsTable, Db } from '../../db/types';
-import { audit } from '../../platform/audit';
+import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 
@@ -81,7 +81,8 @@ export const getAnnouncement = (ctx: AppContext, id: string) => load(ctx.db, id)
 /** What the audit log keeps of an announcement. */
 const snapshot = (r: Pick<AnnouncementRow, 'status' | 'pinned' | 'texts_json'>) => ({ status: r.status, pinned: !!Number(r.pinned), texts: textsOf(r) });
 
-export async function createAnnouncement(ctx: AppContext, actorId: string, body: CreateBody): Promise<AnnouncementRow> {
+export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: CreateBody): Promise<AnnouncementRow> {
+  const actor = asActor(by);
   const now = Date.now();
   const status = body.status ?? 'draft';
   const row: AnnouncementsTable = {
@@ -90,18 +91,19 @@ export async function createAnnouncement(ctx: AppContext, actorId: string, body:
     status,
     pinned: body.pinned ? 1 : 0,
     published_at: status === 'published' ? now : null,
-    created_by: actorId,
+    created_by: actor.userId,
     created_at: now,
     updated_at: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
     await trx.insertInto('announcements').values(row).execute();
-    await audit(trx, { actorId, action: 'announcement.create', entity: 'announcement', entityId: row.id, after: snapshot(row) }, now);
+    await audit(trx, { actorId: actor.userId, action: 'announcement.create', entity: 'announcement', entityId: row.id, after: snapshot(row), ip: actor.ip }, now);
   });
   return row;
 }
 
-export async function updateAnnouncement(ctx: AppContext, actorId: string, id: string, patch: PatchBody): Promise<AnnouncementRow> {
+export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: string, patch: PatchBody): Promise<AnnouncementRow> {
+  const actor = asActor(by);
   return ctx.db.transaction().execute(async (trx) => {
     const before = await load(trx, id);
     const to = patch.status ?? before.status;
@@ -125,17 +127,18 @@ export async function updateAnnouncement(ctx: AppContext, actorId: string, id: s
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
     const after = await load(trx, id);
     const action = !moving ? 'announcement.update' : to === 'published' ? 'announcement.publish' : 'announcement.archive';
-    await audit(trx, { actorId, action, entity: 'announcement', entityId: id, before: snapshot(before), after: snapshot(after) }, now);
+    await audit(trx, { actorId: actor.userId, action, entity: 'announcement', entityId: id, before: snapshot(before), after: snapshot(after), ip: actor.ip }, now);
     return after;
   });
 }
 
-export async function deleteAnnouncement(ctx: AppContext, actorId: string, id: string): Promise<void> {
+export async function deleteAnnouncement(ctx: AppContext, by: ActorArg, id: string): Promise<void> {
+  const actor = asActor(by);
   await ctx.db.transaction().execute(async (trx) => {
     const before = await load(trx, id);
     if (before.status !== 'draft') throw new AppError('INVALID_STATE_TRANSITION');
     const deleted = await trx.deleteFrom('announcements').where('id', '=', id).where('status', '=', 'draft').executeTakeFirst();
     if (Number(deleted.numDeletedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
-    await audit(trx, { actorId, action: 'announcement.delete', entity: 'announcement', entityId: id, before: snapshot(before) });
+    await audit(trx, { actorId: actor.userId, action: 'announcement.delete', entity: 'announcement', entityId: id, before: snapshot(before), ip: actor.ip });
   });
 }

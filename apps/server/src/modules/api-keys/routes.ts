@@ -44,7 +44,7 @@ export function apiKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const row = { id: newId(now), name, prefix, secret_hash: hash, secret_sealed: sealed, scopes_json: JSON.stringify([...new Set(scopes)]), require_signature: requireSignature ? 1 : 0, created_by: auth.userId, created_at: now, last_used_at: null, revoked_at: null };
       await ctx.db.transaction().execute(async (trx) => {
         await trx.insertInto('api_keys').values(row).execute();
-        await audit(trx, { actorId: auth.userId, action: 'api_key.create', entity: 'api_key', entityId: row.id, after: { name, prefix, scopes, requireSignature } }, now);
+        await audit(trx, { actorId: auth.userId, action: 'api_key.create', entity: 'api_key', entityId: row.id, after: { name, prefix, scopes, requireSignature }, ip: request.ip }, now);
       });
       reply.header('cache-control', 'no-store');
       return reply.status(201).send({ id: row.id, secret, apiKey: toApiKey(row) });
@@ -61,7 +61,7 @@ export function apiKeyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!row) throw new AppError('NOT_FOUND');
         if (row.revoked_at !== null) throw new AppError('INVALID_STATE_TRANSITION');
         await trx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', row.id).execute();
-        await audit(trx, { actorId: auth.userId, action: 'api_key.revoke', entity: 'api_key', entityId: row.id }, now);
+        await audit(trx, { actorId: auth.userId, action: 'api_key.revoke', entity: 'api_key', entityId: row.id, before: { revokedAt: null }, after: { revokedAt: now }, ip: request.ip }, now);
       });
       forgetApiKeys();
       return { ok: true as const };

@@ -5,10 +5,11 @@
  * ends any earlier one still unused.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { expireOpenPasswordTokens, insertPasswordToken, usePasswordToken } from './repository';
+import { expireOpenPasswordTokens, findOpenPasswordToken, insertPasswordToken, usePasswordToken } from './repository';
 
 export const PASSWORD_LINK_TTL_MS = 30 * 60_000;
 export type PasswordTokenPurpose = 'reset' | 'invite';
@@ -18,6 +19,28 @@ const digestOf = (token: string) => createHash('sha256').update(token).digest('h
 /** The address of the page that takes the token (hash route of the web app). */
 export function passwordLinkUrl(origin: string, token: string): string {
   return `${origin.replace(/\/+$/, '')}/#/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The app's address as the staff member making a link sees it, for the links they copy: the page
+ * the request came from (a same-host Referer, so an installation behind a proxy under a sub-path
+ * such as /promo/ gets links under it), else this request's own scheme and host (TRUST_PROXY
+ * decides whether X-Forwarded-Proto/Host count).
+ */
+export function linkOrigin(request: FastifyRequest): string {
+  const own = `${request.protocol}://${request.host}`;
+  const referer = request.headers.referer;
+  if (typeof referer === 'string') {
+    try {
+      const page = new URL(referer);
+      if (page.host === request.host && (page.protocol === 'https:' || page.protocol === 'http:')) {
+        return `${page.protocol}//${page.host}${page.pathname.replace(/[^/]*$/, '')}`;
+      }
+    } catch {
+      // Not a URL: use the request's own address.
+    }
+  }
+  return own;
 }
 
 /** Makes a link for `userId`; call inside the transaction that audits it. */
@@ -51,4 +74,14 @@ export async function consumePasswordToken(db: Db, token: string, now = Date.now
   const used = await usePasswordToken(db, digestOf(token), now);
   if (!used) throw new AppError('RESET_TOKEN_INVALID');
   return { userId: used.user_id, purpose: used.purpose };
+}
+
+/**
+ * Whose open token this is, without using it (a used, expired or unknown one is
+ * RESET_TOKEN_INVALID): to check the new password against the account before the token is spent.
+ */
+export async function peekPasswordToken(db: Db, token: string, now = Date.now()): Promise<{ userId: string; purpose: PasswordTokenPurpose }> {
+  const open = await findOpenPasswordToken(db, digestOf(token), now);
+  if (!open) throw new AppError('RESET_TOKEN_INVALID');
+  return { userId: open.user_id, purpose: open.purpose };
 }

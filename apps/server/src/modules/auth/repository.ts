@@ -34,3 +34,40 @@ export async function usePasswordToken(db: Db, tokenHash: string, now: number): 
     .returning(['user_id', 'purpose'])
     .executeTakeFirst();
 }
+
+/** An open (unused, unexpired) token's owner, without using it. */
+export async function findOpenPasswordToken(db: Db, tokenHash: string, now: number): Promise<{ user_id: string; purpose: 'reset' | 'invite' } | undefined> {
+  return db
+    .selectFrom('password_tokens')
+    .select(['user_id', 'purpose'])
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** The account a password is checked against (not equal to it) and unlocked by. */
+export async function findAccountOf(db: Db, userId: string): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('account').where('id', '=', userId).executeTakeFirst())?.account;
+}
+
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** Signs the user out on every device; how many sessions were open. */
+export async function revokeAllSessions(db: Db, userId: string, now: number): Promise<number> {
+  const result = await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Ends one session; true when it was still open. */
+export async function revokeSession(db: Db, sessionId: string, now: number): Promise<boolean> {
+  const result = await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Forgets the account's failed sign-ins, which ends a lockout. */
+export async function clearSignInFailures(db: Db, account: string): Promise<void> {
+  await db.deleteFrom('auth_failures').where('account', '=', account).execute();
+}

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { InviteLookupSchema, InviteParamsSchema, LoginBodySchema, OkSchema, PublicKeySchema, RegisterBodySchema, RevokedSchema, UserEnvelopeSchema } from '@pa/shared';
+import { InviteLookupSchema, InviteParamsSchema, LoginBodySchema, OkSchema, PublicKeySchema, RegisterBodySchema, ResetPasswordBodySchema, ResetPasswordResultSchema, RevokedSchema, UserEnvelopeSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
-import { audit } from '../../platform/audit';
-import { authenticated, clearSessionCookie, requireAuth, startSession } from '../../platform/session';
+import { authenticated, clearSessionCookie, describeDevice, requireAuth, startSession } from '../../platform/session';
 import { toUser } from '../users/repository';
-import { authenticate, lookUpInvite, register } from './service';
+import { authenticate, lookUpInvite, openSignedInSession, register, resetPassword, signOut, signOutEverywhere } from './service';
 import { errorResponses } from '../../platform/openapi';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -28,7 +27,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { authRateLimit: true },
       schema: { tags: ['auth'], summary: 'Create a promoter account', body: RegisterBodySchema, response: { 201: UserEnvelopeSchema, ...errorResponses } },
     }, async (request, reply) => {
-      const row = await register(ctx, { ...request.body, locale: request.body.locale ?? requestLocale(request) });
+      const row = await register(ctx, { ...request.body, locale: request.body.locale ?? requestLocale(request), ip: request.ip });
       if (row.status === 'active') await startSession(ctx, ctx.db, request, reply, row.id);
       return reply.status(201).send({ user: toUser(row) });
     });
@@ -38,16 +37,24 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: { tags: ['auth'], summary: 'Sign in', body: LoginBodySchema, response: { 200: UserEnvelopeSchema, ...errorResponses } },
     }, async (request, reply) => {
       const row = await authenticate(ctx, request.body.account, request.body.password);
-      await startSession(ctx, ctx.db, request, reply, row.id);
+      await openSignedInSession(ctx, row, { ip: request.ip, device: describeDevice(request.headers['user-agent']) }, (db) => startSession(ctx, db, request, reply, row.id));
       return { user: toUser(row) };
+    });
+
+    // Public (the person has no session yet), so limited like sign-in; CSRF is the pre-session double submit.
+    app.post('/api/auth/reset-password', {
+      config: { authRateLimit: true },
+      schema: { tags: ['auth'], summary: 'Set the password with a one-time link (a reset made by staff, or a staff invitation); every session of the person ends', body: ResetPasswordBodySchema, response: { 200: ResetPasswordResultSchema, ...errorResponses } },
+    }, async (request) => {
+      const { account } = await resetPassword(ctx, { token: request.body.token, password: request.body.password, ip: request.ip });
+      return { ok: true as const, account };
     });
 
     app.post('/api/auth/logout', {
       schema: { tags: ['auth'], summary: 'End this session', response: { 200: OkSchema, ...errorResponses } },
     }, async (request, reply) => {
-      if (request.auth) {
-        await ctx.db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', request.auth.sessionId).execute();
-      }
+      const auth = request.auth;
+      if (auth) await signOut(ctx, auth, request.ip);
       clearSessionCookie(ctx, request, reply);
       return { ok: true as const };
     });
@@ -57,12 +64,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: { tags: ['auth'], summary: 'End every session of the user', response: { 200: RevokedSchema, ...errorResponses } },
     }, async (request, reply) => {
       const auth = requireAuth(request);
-      const now = Date.now();
-      const revoked = await ctx.db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', auth.userId).where('revoked_at', 'is', null).executeTakeFirst();
-        await audit(trx, { actorId: auth.userId, action: 'session.revoke_all', entity: 'user', entityId: auth.userId });
-        return Number(result.numUpdatedRows);
-      });
+      const revoked = await signOutEverywhere(ctx, auth.userId, request.ip);
       clearSessionCookie(ctx, request, reply);
       return { revoked };
     });

@@ -8,7 +8,8 @@ import { newId } from '../../platform/ids';
 import { dummyHash, hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { readSettings } from '../../platform/settings';
 import { findUserById, insertUser, isUniqueViolation, type UserRow } from '../users/repository';
-import { findInviter } from './repository';
+import { clearSignInFailures, findAccountOf, findInviter, revokeAllSessions, revokeSession, setPasswordHash } from './repository';
+import { consumePasswordToken, peekPasswordToken } from './password-tokens';
 
 export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -21,7 +22,8 @@ export interface RegisterInput {
   locale?: Locale;
 }
 
-export async function register(ctx: AppContext, input: RegisterInput & { locale: Locale }): Promise<UserRow> {
+/** `ip`: the client's address, for the audit entry of the registration. */
+export async function register(ctx: AppContext, input: RegisterInput & { locale: Locale; ip?: string | null }): Promise<UserRow> {
   const password = await ctx.seals.open(input.password, 'password');
   const problem = checkPassword(password, input.account);
   if (problem) throw new AppError('VALIDATION_FAILED', { password: problem });
@@ -57,7 +59,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
       if (isUniqueViolation(error)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
       throw error;
     });
-    await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId } });
+    await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId }, ip: input.ip ?? null });
     return userId;
   });
   return (await findUserById(ctx.db, id))!;
@@ -75,6 +77,39 @@ export async function lookUpInvite(ctx: AppContext, inviteCode: string): Promise
 }
 
 /** Checks lockout, the password and the account status; records failures. */
+/**
+ * Opens the session of someone who just proved their password (`open` issues it and sets the
+ * cookie). A staff sign-in is recorded in the audit log with the session it opened and the
+ * client's address, in the same transaction; a promoter's is not (PRODUCT.md §7: staff actions).
+ */
+export async function openSignedInSession(ctx: AppContext, user: Pick<UserRow, 'id' | 'role'>, client: { ip: string; device: string }, open: (db: Db) => Promise<string>): Promise<void> {
+  if (user.role === 'promoter') {
+    await open(ctx.db);
+    return;
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const sessionId = await open(trx);
+    await audit(trx, { actorId: user.id, action: 'session.sign_in', entity: 'session', entityId: sessionId, after: { device: client.device }, ip: client.ip });
+  });
+}
+
+/** Ends this session; a staff member's sign-out is audited (once: a second call ends nothing). */
+export async function signOut(ctx: AppContext, auth: { userId: string; sessionId: string; role: string }, ip: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const ended = await revokeSession(trx, auth.sessionId, Date.now());
+    if (auth.role !== 'promoter' && ended) await audit(trx, { actorId: auth.userId, action: 'session.sign_out', entity: 'session', entityId: auth.sessionId, ip });
+  });
+}
+
+/** Ends every session of the user ("sign out everywhere"), audited; answers how many ended. */
+export async function signOutEverywhere(ctx: AppContext, userId: string, ip: string): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const revoked = await revokeAllSessions(trx, userId, Date.now());
+    await audit(trx, { actorId: userId, action: 'session.revoke_all', entity: 'user', entityId: userId, after: { revoked }, ip });
+    return revoked;
+  });
+}
+
 export async function authenticate(ctx: AppContext, account: string, sealed: Sealed): Promise<UserRow> {
   const now = Date.now();
   const failures = await countFailures(ctx.db, account, now);
@@ -104,3 +139,30 @@ async function countFailures(db: Db, account: string, now: number): Promise<numb
   return Number(row.n);
 }
 
+/**
+ * A one-time link sets the password (a promoter's reset made by staff, a new staff member's
+ * invite). The password is checked against the link's account first, so a refused one leaves the
+ * link usable; then, in one transaction, the link is used (conditionally: of two simultaneous
+ * uses one wins), the password set, every session of the person revoked, their failed sign-ins
+ * forgotten (a lockout ends) and the change audited with the person as the actor.
+ */
+export async function resetPassword(ctx: AppContext, input: { token: string; password: Sealed; ip: string | null }): Promise<{ account: string }> {
+  const password = await ctx.seals.open(input.password, 'password');
+  const { userId } = await peekPasswordToken(ctx.db, input.token);
+  const account = await findAccountOf(ctx.db, userId);
+  if (!account) throw new AppError('RESET_TOKEN_INVALID');
+  const problem = checkPassword(password, account);
+  if (problem) throw new AppError('VALIDATION_FAILED', { password: problem });
+  // scrypt is slow: hashed before the transaction, not inside it.
+  const passwordHash = await hashPassword(password);
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    const used = await consumePasswordToken(trx, input.token, now);
+    // (The link checked above is the one used: a token names one person.)
+    await setPasswordHash(trx, used.userId, passwordHash, now);
+    const sessionsRevoked = await revokeAllSessions(trx, used.userId, now);
+    await clearSignInFailures(trx, account);
+    await audit(trx, { actorId: used.userId, action: 'user.password_reset', entity: 'user', entityId: used.userId, after: { purpose: used.purpose, sessionsRevoked }, ip: input.ip }, now);
+  });
+  return { account };
+}

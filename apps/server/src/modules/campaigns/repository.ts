@@ -90,3 +90,28 @@ export function toCampaign(
     currency,
   };
 }
+
+/** Active or paused campaigns whose end date has come (the scheduler ends them). */
+export async function campaignsDueToEnd(db: Db, now: number, limit: number): Promise<Pick<CampaignsTable, 'id' | 'status' | 'ends_at'>[]> {
+  return db
+    .selectFrom('campaigns')
+    .select(['id', 'status', 'ends_at'])
+    .where('status', 'in', ['active', 'paused'])
+    .where('ends_at', 'is not', null)
+    .where('ends_at', '<=', now)
+    .orderBy('ends_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Ends one campaign if it is still in the status read: true for the one caller that changed it. */
+export async function endCampaignIf(db: Db, id: string, status: CampaignsTable['status'], now: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('campaigns')
+    .set({ status: 'ended', updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .where('ends_at', '<=', now)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}

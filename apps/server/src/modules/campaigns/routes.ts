@@ -8,7 +8,7 @@ import {
 import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
-import { audit } from '../../platform/audit';
+import { actorOf, audit } from '../../platform/audit';
 import { AppError, requestLocale } from '../../platform/errors';
 import { isUniqueViolation } from '../users/repository';
 import { errorResponses } from '../../platform/openapi';
@@ -30,8 +30,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preValidation: adminOnly,
       schema: { tags: ['campaigns'], summary: 'Create a campaign (draft)', body: CampaignCreateSchema, response: { 201: AdminCampaignEnvelopeSchema, ...errorResponses } },
     }, async (request, reply) => {
-      const auth = requireAuth(request);
-      const id = await createCampaign(ctx, auth.userId, request.body as CampaignValues);
+      const id = await createCampaign(ctx, actorOf(request), request.body as CampaignValues);
       return reply.status(201).send({ campaign: await adminCampaign(id) });
     });
 
@@ -57,8 +56,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preValidation: adminOnly,
       schema: { tags: ['campaigns'], summary: 'Edit a campaign or move its status', params: IdParamsSchema, body: CampaignPatchSchema, response: { 200: AdminCampaignEnvelopeSchema, ...errorResponses } },
     }, async (request) => {
-      const auth = requireAuth(request);
-      await updateCampaign(ctx, auth.userId, request.params.id, request.body as Parameters<typeof updateCampaign>[3]);
+      await updateCampaign(ctx, actorOf(request), request.params.id, request.body as Parameters<typeof updateCampaign>[3]);
       return { campaign: await adminCampaign(request.params.id) };
     });
 
@@ -73,9 +71,9 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         response: { 201: ImageSchema, ...errorResponses },
       },
     }, async (request, reply) => {
-      const auth = requireAuth(request);
+      const actor = actorOf(request);
       if (!Buffer.isBuffer(request.body)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', { image: 'invalid' });
-      const image = await addImage(ctx, auth.userId, request.params.id, request.query.kind, request.body);
+      const image = await addImage(ctx, actor, request.params.id, request.query.kind, request.body);
       return reply.status(201).send({ id: image.id, url: imageUrl(image.id), width: image.width, height: image.height, contentType: image.contentType });
     });
 
@@ -83,8 +81,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preValidation: adminOnly,
       schema: { tags: ['campaigns'], summary: 'Remove an image', params: z.strictObject({ id: z.string().max(64), imageId: z.string().max(64) }), response: { 200: OkSchema, ...errorResponses } },
     }, async (request) => {
-      const auth = requireAuth(request);
-      await removeImage(ctx, auth.userId, request.params.id, request.params.imageId);
+      await removeImage(ctx, actorOf(request), request.params.id, request.params.imageId);
       return { ok: true as const };
     });
 
@@ -136,7 +133,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           if (!row) throw new AppError('NOT_FOUND');
           if (row.status !== 'approved' && couponCode !== null) throw new AppError('INVALID_STATE_TRANSITION');
           await trx.updateTable('enrollments').set({ coupon_code: couponCode }).where('id', '=', row.id).execute();
-          await audit(trx, { actorId: auth.userId, action: 'enrollment.coupon', entity: 'enrollment', entityId: row.id, before: { couponCode: row.coupon_code }, after: { couponCode } }, now);
+          await audit(trx, { actorId: auth.userId, action: 'enrollment.coupon', entity: 'enrollment', entityId: row.id, before: { couponCode: row.coupon_code }, after: { couponCode }, ip: request.ip }, now);
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError('VALIDATION_FAILED', { couponCode: 'taken' });
@@ -149,8 +146,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preValidation: staffOnly,
       schema: { tags: ['campaigns'], summary: 'Approve or reject an enrollment', params: EnrollmentActionParamsSchema, response: { 200: OkSchema, ...errorResponses } },
     }, async (request) => {
-      const auth = requireAuth(request);
-      await decideEnrollment(ctx, auth.userId, request.params.id, request.params.action);
+      await decideEnrollment(ctx, actorOf(request), request.params.id, request.params.action);
       return { ok: true as const };
     });
 

@@ -8,17 +8,18 @@ import {
 import type { AppContext } from '../../context';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { apiKeyAuth } from '../../platform/api-keys';
+import { actorOf } from '../../platform/audit';
 import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
-import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, currencyDigits, decimalAmount, sendCsv, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { maskName } from '@pa/shared/rules';
 import { COMMISSION_CSV } from '../../platform/i18n/csv';
-import { checkLedger, PROMOTER_BUCKETS, promoterAccount, walletOf } from '../../platform/ledger';
+import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
 import { olderThan, pageOf } from '../../platform/listing';
 import { pickLocalized } from '../../platform/localized';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
-import { readSettings } from '../../platform/settings';
+import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import { decideCommission, findConversion, recordConversion } from './service';
 
@@ -38,7 +39,8 @@ const toConversion = (r: ConversionsTable): Conversion => ({
   linkId: r.link_id,
   attributedBy: r.attributed_by,
   status: r.status,
-  reason: r.reason,
+  // Written only from CONVERSION_REASONS (commissions/service.ts).
+  reason: r.reason as Conversion['reason'],
   occurredAt: Number(r.occurred_at),
   receivedAt: Number(r.received_at),
 });
@@ -194,10 +196,10 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses },
       },
     }, async (request) => {
-      const auth = requireAuth(request);
+      const actor = actorOf(request);
       const reason = request.body?.reason ?? null;
       if (request.params.action === 'reject' && !reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
-      const changed = await decideCommission(ctx, request.params.id, request.params.action, auth.userId, reason);
+      const changed = await decideCommission(ctx, request.params.id, request.params.action, actor, reason);
       if (!changed) throw new AppError('INVALID_STATE_TRANSITION');
       return { ok: true as const };
     });
@@ -211,14 +213,14 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         response: { 200: z.object({ changed: z.array(z.string()), skipped: z.array(z.string()) }), ...errorResponses },
       },
     }, async (request) => {
-      const auth = requireAuth(request);
+      const actor = actorOf(request);
       const { ids, action, reason } = request.body;
       if (action === 'reject' && !reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
       const changed: string[] = [];
       const skipped: string[] = [];
       for (const id of [...new Set(ids)]) {
         try {
-          if (await decideCommission(ctx, id, action, auth.userId, reason ?? null)) changed.push(id);
+          if (await decideCommission(ctx, id, action, actor, reason ?? null)) changed.push(id);
           else skipped.push(id);
         } catch (error) {
           if (error instanceof AppError && error.code === 'NOT_FOUND') skipped.push(id);
@@ -253,8 +255,8 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         let q = selectCommissions(ctx.db).where('commissions.promoter_id', '=', userId);
         if (query.status) q = q.where('commissions.status', '=', query.status);
         if (query.campaignId) q = q.where('commissions.campaign_id', '=', query.campaignId);
-        if (query.from) q = q.where('commissions.occurred_at', '>=', dayStart(query.from, ctx.config.timeZone));
-        if (query.to) q = q.where('commissions.occurred_at', '<', dayStart(nextDay(query.to), ctx.config.timeZone));
+        if (query.from) q = q.where('commissions.occurred_at', '>=', dayStart(query.from, zoneOf(ctx)));
+        if (query.to) q = q.where('commissions.occurred_at', '<', dayStart(nextDay(query.to), zoneOf(ctx)));
         return q;
       };
 
@@ -288,7 +290,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .orderBy('commissions.occurred_at', 'desc')
           .limit(50_000)
           .execute();
-        const time = (ms: number) => `${dayKey(ms, ctx.config.timeZone)} ${new Intl.DateTimeFormat('en-GB', { timeZone: ctx.config.timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
+        const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
         const csv = toCsv(texts.header, rows.map((r) => [
           time(Number(r.occurred_at)),
           pickLocalized(r.names_json, locale),
@@ -300,16 +302,12 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           csvAmount(Number(r.amount), digits),
           csvAmount(Number(r.reversed_amount), digits),
           texts.status[r.status],
-          dayKey(Number(r.available_at), ctx.config.timeZone),
+          dayKey(Number(r.available_at), zoneOf(ctx)),
           csvId(r.link_code),
           currency,
         ]));
-        const filename = `commissions-${dayKey(Date.now(), ctx.config.timeZone)}.csv`;
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="${filename}"`)
-          .header('cache-control', 'no-store')
-          .send(csv);
+        const filename = `commissions-${dayKey(Date.now(), zoneOf(ctx))}.csv`;
+        return sendCsv(reply, filename, csv);
       });
 
       promoter.get('/api/commissions/:id', {
@@ -337,31 +335,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['wallet'], summary: 'Every movement of my money, newest first', querystring: PageQuerySchema, response: { 200: LedgerListSchema, ...errorResponses } },
       }, async (request) => {
         const auth = requireAuth(request);
-        const { limit, cursor } = request.query;
-        const accounts = PROMOTER_BUCKETS.map((b) => promoterAccount(auth.userId, b));
-        let q = ctx.db
-          .selectFrom('ledger_entries')
-          .innerJoin('ledger_journals', 'ledger_journals.id', 'ledger_entries.journal_id')
-          .select(['ledger_entries.id', 'ledger_entries.account', 'ledger_entries.amount', 'ledger_journals.id as journal_id', 'ledger_journals.kind', 'ledger_journals.ref_type', 'ledger_journals.ref_id', 'ledger_journals.memo_json', 'ledger_journals.at'])
-          .where('ledger_entries.account', 'in', accounts)
-          .orderBy('ledger_journals.at', 'desc')
-          .orderBy('ledger_entries.id', 'desc')
-          .limit(limit + 1);
-        if (cursor) q = q.where(olderThan(cursor, 'ledger_journals.at', 'ledger_entries.id'));
-        const { rows, nextCursor } = pageOf(await q.execute(), limit, (r) => [Number(r.at), r.id]);
-        return {
-          items: rows.map((r) => ({
-            journalId: r.journal_id,
-            kind: r.kind,
-            refType: r.ref_type,
-            refId: r.ref_id,
-            account: r.account.slice(r.account.lastIndexOf(':') + 1) as (typeof PROMOTER_BUCKETS)[number],
-            amount: Number(r.amount),
-            memo: JSON.parse(r.memo_json) as Record<string, string | number | null>,
-            at: Number(r.at),
-          })),
-          nextCursor,
-        };
+        return ledgerPage(ctx.db, auth.userId, request.query);
       });
     });
   };

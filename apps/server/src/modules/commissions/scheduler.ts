@@ -1,23 +1,35 @@
 /**
- * Approves commissions whose hold has ended (auto-approval campaigns), every minute and once at
- * start. Every instance may run it: each approval is a conditional update in its own transaction.
+ * The scheduler, every minute and once at start: ends campaigns whose endsAt has come, then
+ * approves commissions whose hold has ended (auto-approval campaigns). Every instance may run it:
+ * each end and each approval is a conditional update in its own transaction, so it happens once.
  */
 import type { AppContext } from '../../context';
+import { endDueCampaigns } from '../campaigns/service';
 import { approveDue } from './service';
 
 export const SCHEDULER_INTERVAL_MS = 60_000;
 
-export function startCommissionScheduler(ctx: AppContext, log: { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void }) {
+type Log = { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
+
+/** One pass of the scheduler (the timer's, and tests'): each task's failure is logged, never stops the other. */
+export async function runScheduledWork(ctx: AppContext, log: Log, now = Date.now()) {
+  try {
+    const ended = await endDueCampaigns(ctx, now);
+    if (ended > 0) log.info({ ended }, 'campaigns ended on schedule');
+  } catch (error) {
+    log.warn({ err: error }, 'campaign scheduler failed');
+  }
+  try {
+    const approved = await approveDue(ctx, now);
+    if (approved > 0) log.info({ approved }, 'commissions approved');
+  } catch (error) {
+    log.warn({ err: error }, 'commission scheduler failed');
+  }
+}
+
+export function startCommissionScheduler(ctx: AppContext, log: Log) {
   let running: Promise<void> | null = null;
-  const run = () => (running ??= approve().finally(() => (running = null)));
-  const approve = async () => {
-    try {
-      const approved = await approveDue(ctx);
-      if (approved > 0) log.info({ approved }, 'commissions approved');
-    } catch (error) {
-      log.warn({ err: error }, 'commission scheduler failed');
-    }
-  };
+  const run = () => (running ??= runScheduledWork(ctx, log).finally(() => (running = null)));
   void run();
   const timer = setInterval(() => void run(), SCHEDULER_INTERVAL_MS);
   timer.unref();

@@ -5,12 +5,13 @@
  * so two instances doing the same work at once change each commission exactly once.
  */
 import { createHash } from 'node:crypto';
-import type { ConversionCreateSchema } from '@pa/shared';
+import type { ConversionCreateSchema, ConversionReason } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { CampaignsTable, CommissionsTable, ConversionsTable, Db } from '../../db/types';
+import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
 import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommission, refundReversal, type AttributionCandidates } from '../../domain/commission';
-import { audit } from '../../platform/audit';
+import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { applyBalanceDeltas, postJournal, postJournals, promoterAccount, type BalanceDeltas } from '../../platform/ledger';
@@ -18,6 +19,7 @@ import { notify, type NotificationInput } from '../../platform/notifications';
 import { applyRollups, commissionColumn, commissionLink, Rollups } from '../../platform/rollups';
 import { execFor, sqliteExec, valueRows, type Exec } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
+import { zoneOf } from '../../platform/settings';
 import { isUniqueViolation } from '../users/repository';
 
 export type ConversionInput = z.output<typeof ConversionCreateSchema>;
@@ -74,7 +76,7 @@ async function processConversion(ctx: AppContext, trx: Db, apiKeyId: string | nu
   }
   if (!campaign) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
   // Refunds are accepted whatever the campaign's state: money already earned must be taken back.
-  if (input.kind !== 'refund' && campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
+  if (input.kind !== 'refund' && !takesConversions(campaign)) throw new AppError('CAMPAIGN_NOT_ACTIVE');
   const occurredAt = input.occurredAt ?? now;
   if (occurredAt > now + 5 * 60_000) throw new AppError('VALIDATION_FAILED', { occurredAt: 'invalid' });
   if (input.kind === 'refund') return { created: true, conversionId: await recordRefund(ctx, trx, apiKeyId, input, occurredAt, now, rollups) };
@@ -294,10 +296,12 @@ const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount'
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
 
 async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | null, input: ConversionInput, campaign: CampaignRow, occurredAt: number, now: number, rollups: Rollups, deltas?: BalanceDeltas, notes?: NotificationInput[]): Promise<NonNullable<RecordResult['written']>> {
-  const candidates = await candidatesFor(exec, input, campaign, occurredAt);
-  const found = attribute(candidates, occurredAt, campaign.attribution_window_days);
+  // Outside the campaign's schedule nothing is attributed: stored for the operators with its reason.
+  const offSchedule = outsideSchedule(campaign, occurredAt);
+  const candidates = offSchedule ? { codes: new Map<string, string>() } : await candidatesFor(exec, input, campaign, occurredAt);
+  const found = offSchedule ? null : attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
-  let reason: string | null = found ? null : 'no_match';
+  let reason: ConversionReason | null = found ? null : (offSchedule ?? 'no_match');
   let promoter: { id: string; account: string; display_name: string; status: string; parent_id: string | null; enrollment: string | null; inviter_status: string | null } | undefined;
   if (found) {
     promoter = await exec.one(
@@ -338,7 +342,7 @@ async function recordEarning(ctx: AppContext, exec: Exec, apiKeyId: string | nul
   if (status !== 'attributed' || !found || !promoter) return written;
 
   const kind = input.kind as 'lead' | 'sale';
-  const day = dayKey(occurredAt, ctx.config.timeZone);
+  const day = dayKey(occurredAt, zoneOf(ctx));
   rollups.add(promoter.id, day, campaign.id, found.linkId, kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: input.amount ?? 0 });
   const month = day.slice(0, 7);
   const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
@@ -431,14 +435,14 @@ async function recordRefund(ctx: AppContext, trx: Db, apiKeyId: string | null, i
     })
     .execute();
   // The refund counts on the sale's day, against the sale's promoter and link.
-  const saleDay = dayKey(Number(sale.occurred_at), ctx.config.timeZone);
+  const saleDay = dayKey(Number(sale.occurred_at), zoneOf(ctx));
   if (sale.status === 'attributed' && sale.promoter_id) rollups.add(sale.promoter_id, saleDay, sale.campaign_id, sale.link_id, { refund_amount: amount });
   const commissions = await trx.selectFrom('commissions').selectAll().where('conversion_id', '=', sale.id).where('status', 'in', ['pending', 'approved']).orderBy('level').execute();
   for (const c of commissions) {
     const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
     if (reversal <= 0) continue;
     await reverseCommission(ctx, trx, c, reversal, id, now);
-    rollups.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, commissionLink(c), { [commissionColumn(c.status as 'pending' | 'approved')]: -reversal, commission_reversed: reversal });
+    rollups.add(c.promoter_id, dayKey(Number(c.occurred_at), zoneOf(ctx)), c.campaign_id, commissionLink(c), { [commissionColumn(c.status as 'pending' | 'approved')]: -reversal, commission_reversed: reversal });
   }
   return id;
 }
@@ -480,7 +484,9 @@ export type Decision = 'approve' | 'reject';
  * Approves (pending → available) or rejects (pending → back to the program) one commission.
  * Returns false when it was no longer pending — someone else decided first; nothing changes.
  */
-export async function decideCommission(ctx: AppContext, id: string, decision: Decision, actorId: string | null, reason: string | null, now = Date.now()): Promise<boolean> {
+export async function decideCommission(ctx: AppContext, id: string, decision: Decision, by: ActorArg | null, reason: string | null, now = Date.now()): Promise<boolean> {
+  const actor = by === null ? null : asActor(by);
+  const actorId = actor?.userId ?? null;
   return ctx.db.transaction().execute(async (trx) => {
     const c = await trx.selectFrom('commissions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!c) throw new AppError('NOT_FOUND');
@@ -494,7 +500,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
     if (Number(updated.numUpdatedRows) !== 1) return false;
     const remaining = Number(c.amount) - Number(c.reversed_amount);
     const figures = new Rollups();
-    figures.add(c.promoter_id, dayKey(Number(c.occurred_at), ctx.config.timeZone), c.campaign_id, commissionLink(c), { commission_pending: -remaining, [commissionColumn(decision === 'approve' ? 'approved' : 'rejected')]: remaining });
+    figures.add(c.promoter_id, dayKey(Number(c.occurred_at), zoneOf(ctx)), c.campaign_id, commissionLink(c), { commission_pending: -remaining, [commissionColumn(decision === 'approve' ? 'approved' : 'rejected')]: remaining });
     await applyRollups(execFor(ctx, trx), figures);
     await trx.insertInto('commission_events').values({ id: newId(now), commission_id: id, status: decision === 'approve' ? 'approved' : 'rejected', amount: remaining, actor_id: actorId, reason, at: now }).execute();
     if (remaining > 0) {
@@ -511,7 +517,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
       });
     }
     await notifyCommission(ctx, trx, c, decision === 'approve' ? 'commission.approved' : 'commission.rejected', remaining, reason, now);
-    if (actorId) await audit(trx, { actorId, action: `commission.${decision}`, entity: 'commission', entityId: id, before: { status: 'pending' }, after: { status: decision === 'approve' ? 'approved' : 'rejected', reason } }, now);
+    if (actor) await audit(trx, { actorId: actor.userId, action: `commission.${decision}`, entity: 'commission', entityId: id, before: { status: 'pending' }, after: { status: decision === 'approve' ? 'approved' : 'rejected', reason }, ip: actor.ip }, now);
     return true;
   });
 }

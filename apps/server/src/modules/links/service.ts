@@ -3,6 +3,7 @@ import type { AppContext } from '../../context';
 import { resolveDestination } from '../../domain/destination';
 import { AppError } from '../../platform/errors';
 import { dayKey } from '../../platform/time';
+import { zoneOf } from '../../platform/settings';
 import { insertLink } from './repository';
 
 export interface CreateLinkInput {
@@ -50,7 +51,7 @@ export const MAX_STATS_DAYS = 366;
 
 /** Per-day clicks (people's), unique clicks and bot visits of one link, every day of the range present (zeros included). */
 export async function linkStats(ctx: AppContext, link: { id: string; promoter_id: string }, range: { from?: string; to?: string }) {
-  const today = dayKey(Date.now(), ctx.config.timeZone);
+  const today = dayKey(Date.now(), zoneOf(ctx));
   const to = range.to ?? today;
   const from = range.from ?? dayKey(Date.parse(`${to}T12:00:00Z`) - 29 * DAY_MS, 'UTC');
   const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;

@@ -27,7 +27,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       if (displayName !== undefined || locale !== undefined || leaderboardOptOut !== undefined) {
         await ctx.db.transaction().execute(async (trx) => {
           const row = await trx.selectFrom('users').select(['display_name', 'locale', 'leaderboard_opt_out']).where('id', '=', auth.userId).executeTakeFirstOrThrow();
-          const before = { display_name: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
+          const before = { displayName: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
           await trx
             .updateTable('users')
             .set({
@@ -38,7 +38,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             })
             .where('id', '=', auth.userId)
             .execute();
-          await audit(trx, { actorId: auth.userId, action: 'user.profile_update', entity: 'user', entityId: auth.userId, before, after: { displayName, locale, leaderboardOptOut } });
+          await audit(trx, { actorId: auth.userId, action: 'user.profile_update', entity: 'user', entityId: auth.userId, before, after: { displayName, locale, leaderboardOptOut }, ip: request.ip });
         });
       }
       return { user: toUser((await findUserById(ctx.db, auth.userId))!) };
@@ -49,7 +49,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: { tags: ['me'], summary: 'Change password (other sessions are signed out)', body: ChangePasswordBodySchema, response: { 200: OkSchema, ...errorResponses } },
     }, async (request) => {
       const auth = requireAuth(request);
-      await changePassword(ctx, auth.userId, auth.sessionId, request.body.current, request.body.next);
+      await changePassword(ctx, { userId: auth.userId, ip: request.ip }, auth.sessionId, request.body.current, request.body.next);
       return { ok: true as const };
     });
 
@@ -84,7 +84,7 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) > 0) {
-          await audit(trx, { actorId: auth.userId, action: 'session.revoke', entity: 'session', entityId: request.params.id });
+          await audit(trx, { actorId: auth.userId, action: 'session.revoke', entity: 'session', entityId: request.params.id, ip: request.ip });
         }
         return Number(updated.numUpdatedRows);
       });

@@ -1,11 +1,11 @@
 /** Profile rules that need more than a query: changing the password. */
 import { checkPassword, type Sealed } from '@pa/shared';
 import type { AppContext } from '../../context';
-import { audit } from '../../platform/audit';
+import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password';
 
-export async function changePassword(ctx: AppContext, userId: string, sessionId: string, current: Sealed, next: Sealed) {
+export async function changePassword(ctx: AppContext, { userId, ip }: Actor, sessionId: string, current: Sealed, next: Sealed) {
   const currentPassword = await ctx.seals.open(current, 'current');
   const nextPassword = await ctx.seals.open(next, 'next');
   const row = await ctx.db.selectFrom('users').select(['account', 'password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
@@ -18,7 +18,7 @@ export async function changePassword(ctx: AppContext, userId: string, sessionId:
     await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
     // Every other device must sign in again with the new password.
     await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('id', '!=', sessionId).where('revoked_at', 'is', null).execute();
-    await audit(trx, { actorId: userId, action: 'user.password_change', entity: 'user', entityId: userId });
+    await audit(trx, { actorId: userId, action: 'user.password_change', entity: 'user', entityId: userId, ip });
   });
 }
 

@@ -12,6 +12,7 @@ import { pickLocalized } from '../../platform/localized';
 import { olderThan, pageOf } from '../../platform/listing';
 import { periodsOf, ROLLUP_COLUMNS, TEAM_LINK_PREFIX, type RollupColumn } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
+import { zoneOf } from '../../platform/settings';
 import { firstSteps } from './repository';
 
 const DAY_MS = 86_400_000;
@@ -72,16 +73,21 @@ function addSums(into: Sums, row: Partial<Record<keyof Sums, unknown>>) {
   return into;
 }
 
+/** The figures read straight off the summed rollups: a promoter's here, the whole program's in the overview. */
+export const countsOf = (s: Sums) => ({
+  clicks: s.clicks,
+  uniqueClicks: s.unique_clicks,
+  leads: s.leads,
+  sales: s.sales,
+  saleAmount: s.sale_amount,
+  refundAmount: s.refund_amount,
+  commission: { pending: s.commission_pending, approved: s.commission_approved, rejected: s.commission_rejected, reversed: s.commission_reversed },
+});
+
 export function figuresOf(s: Sums): StatsFigures {
   const earnings = s.commission_pending + s.commission_approved;
   return {
-    clicks: s.clicks,
-    uniqueClicks: s.unique_clicks,
-    leads: s.leads,
-    sales: s.sales,
-    saleAmount: s.sale_amount,
-    refundAmount: s.refund_amount,
-    commission: { pending: s.commission_pending, approved: s.commission_approved, rejected: s.commission_rejected, reversed: s.commission_reversed },
+    ...countsOf(s),
     earnings,
     conversionRate: s.unique_clicks > 0 ? (s.leads + s.sales) / s.unique_clicks : 0,
     // Half up, in integers: (2e + c) div 2c.
@@ -113,7 +119,7 @@ function total(byDay: Map<string, Sums>, p: Period): Sums {
 }
 
 export function today(ctx: AppContext, now = Date.now()) {
-  return dayKey(now, ctx.config.timeZone);
+  return dayKey(now, zoneOf(ctx));
 }
 
 export async function summary(ctx: AppContext, promoterId: string, query: StatsRangeQuery) {

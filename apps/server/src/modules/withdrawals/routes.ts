@@ -10,12 +10,13 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context';
 import type { PayoutAccountsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
-import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, currencyDigits, sendCsv, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth, staffOnly } from '../../platform/session';
 import { dayKey } from '../../platform/time';
+import { zoneOf } from '../../platform/settings';
 import {
   addPayoutAccount, deletePayoutAccount, IN_FLIGHT, moveWithdrawal, requestWithdrawal, setDefaultPayoutAccount, withdrawalAccountNumber, withdrawalTerms,
   type WithdrawalRow,
@@ -89,7 +90,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['withdrawals'], summary: 'Add a payout account (number sealed with the RSA key)', body: PayoutAccountCreateSchema, response: { 201: PayoutAccountEnvelopeSchema, ...errorResponses } },
       }, async (request, reply) => {
         const auth = requireAuth(request);
-        const row = await addPayoutAccount(ctx, auth.userId, request.body);
+        const row = await addPayoutAccount(ctx, auth.userId, request.body, request.ip);
         return reply.status(201).send({ payoutAccount: toPayoutAccount(row) });
       });
 
@@ -106,7 +107,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['withdrawals'], summary: 'Delete a payout account (not while a withdrawal in progress uses it)', params: IdParamsSchema, response: { 200: OkSchema, ...errorResponses } },
       }, async (request) => {
         const auth = requireAuth(request);
-        await deletePayoutAccount(ctx, auth.userId, request.params.id);
+        await deletePayoutAccount(ctx, auth.userId, request.params.id, request.ip);
         return { ok: true as const };
       });
 
@@ -124,7 +125,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       }, async (request, reply) => {
         const auth = requireAuth(request);
-        const { withdrawal, replayed } = await requestWithdrawal(ctx, auth.userId, request.body, request.headers['idempotency-key'] ?? null);
+        const { withdrawal, replayed } = await requestWithdrawal(ctx, auth.userId, request.body, request.headers['idempotency-key'] ?? null, request.ip);
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.status(201).send({ withdrawal: toWithdrawal(withdrawal) });
       });
@@ -154,7 +155,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { tags: ['withdrawals'], summary: 'Cancel my withdrawal while it is requested (the money returns)', params: IdParamsSchema, response: { 200: WithdrawalEnvelopeSchema, ...errorResponses } },
       }, async (request) => {
         const auth = requireAuth(request);
-        const row = await moveWithdrawal(ctx, request.params.id, 'cancel', { userId: auth.userId, promoterOnly: true }, {});
+        const row = await moveWithdrawal(ctx, request.params.id, 'cancel', { userId: auth.userId, promoterOnly: true, ip: request.ip }, {});
         return { withdrawal: toWithdrawal(row) };
       });
     });
@@ -201,12 +202,8 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             r.currency,
           ]),
         );
-        await audit(ctx.db, { actorId: auth.userId, action: 'withdrawal.export', entity: 'withdrawal', after: { count: rows.length, ids: rows.map((r) => r.id) } });
-        return reply
-          .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="withdrawals-approved-${dayKey(Date.now(), ctx.config.timeZone)}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(csv);
+        await audit(ctx.db, { actorId: auth.userId, action: 'withdrawal.export', entity: 'withdrawal', after: { status: 'approved', count: rows.length, ids: rows.map((r) => r.id) }, ip: request.ip });
+        return sendCsv(reply, `withdrawals-approved-${dayKey(Date.now(), zoneOf(ctx))}.csv`, csv);
       });
 
       staff.get('/api/admin/withdrawals/:id', {
@@ -227,7 +224,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       }, async (request) => {
         const auth = requireAuth(request);
-        await moveWithdrawal(ctx, request.params.id, request.params.action, { userId: auth.userId, promoterOnly: false }, request.body ?? {});
+        await moveWithdrawal(ctx, request.params.id, request.params.action, { userId: auth.userId, promoterOnly: false, ip: request.ip }, request.body ?? {});
         return { withdrawal: toAdmin(await selectAdmin().where('w.id', '=', request.params.id).executeTakeFirstOrThrow()) };
       });
     });

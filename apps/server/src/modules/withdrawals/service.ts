@@ -17,12 +17,12 @@ import type { z } from 'zod';
 import type { PayoutAccountCreateSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Db, PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
-import { audit } from '../../platform/audit';
+import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { lockBalance, postJournal, promoterAccount, walletOf, type Entry } from '../../platform/ledger';
 import { notify } from '../../platform/notifications';
-import { readSettings } from '../../platform/settings';
+import { readSettings, zoneOf } from '../../platform/settings';
 import { execFor } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
 import { isUniqueViolation } from '../users/repository';
@@ -40,13 +40,13 @@ const accountAad = (id: string) => `payout:${id}`;
 const withdrawalAad = (id: string) => `withdrawal:${id}`;
 
 /** Adds a payout account from the sealed number the browser sent. */
-export async function addPayoutAccount(ctx: AppContext, promoterId: string, body: PayoutAccountBody): Promise<PayoutAccountsTable> {
+export async function addPayoutAccount(ctx: AppContext, promoterId: string, body: PayoutAccountBody, ip: string | null = null): Promise<PayoutAccountsTable> {
   const raw = await ctx.seals.open(body.accountNumber, 'accountNumber');
-  return storePayoutAccount(ctx, promoterId, { method: body.method, holderName: body.holderName, number: raw, isDefault: body.isDefault === true });
+  return storePayoutAccount(ctx, promoterId, { method: body.method, holderName: body.holderName, number: raw, isDefault: body.isDefault === true }, ip);
 }
 
 /** Checks, normalizes, encrypts and stores an account number (also used by the demo seed). */
-export async function storePayoutAccount(ctx: AppContext, promoterId: string, input: { method: PayoutAccountBody['method']; holderName: string; number: string; isDefault: boolean }): Promise<PayoutAccountsTable> {
+export async function storePayoutAccount(ctx: AppContext, promoterId: string, input: { method: PayoutAccountBody['method']; holderName: string; number: string; isDefault: boolean }, ip: string | null = null): Promise<PayoutAccountsTable> {
   const problem = checkPayoutNumber(input.method, input.number);
   if (problem) throw new AppError('VALIDATION_FAILED', { accountNumber: problem });
   const number = normalizePayoutNumber(input.method, input.number);
@@ -70,7 +70,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       created_at: now,
     };
     await trx.insertInto('payout_accounts').values(row).execute();
-    await audit(trx, { actorId: promoterId, action: 'payout_account.add', entity: 'payout_account', entityId: id, after: { method: row.method, last4: row.last4, isDefault } }, now);
+    await audit(trx, { actorId: promoterId, action: 'payout_account.add', entity: 'payout_account', entityId: id, after: { method: row.method, last4: row.last4, isDefault }, ip }, now);
     return row;
   });
 }
@@ -84,7 +84,7 @@ export async function setDefaultPayoutAccount(ctx: AppContext, promoterId: strin
   });
 }
 
-export async function deletePayoutAccount(ctx: AppContext, promoterId: string, id: string): Promise<void> {
+export async function deletePayoutAccount(ctx: AppContext, promoterId: string, id: string, ip: string | null = null): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     // The promoter's balance row is the lock every withdrawal request takes: no request can pick this account meanwhile.
     await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
@@ -97,7 +97,7 @@ export async function deletePayoutAccount(ctx: AppContext, promoterId: string, i
       const next = await trx.selectFrom('payout_accounts').select('id').where('promoter_id', '=', promoterId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
       if (next) await trx.updateTable('payout_accounts').set({ is_default: 1 }).where('id', '=', next.id).execute();
     }
-    await audit(trx, { actorId: promoterId, action: 'payout_account.delete', entity: 'payout_account', entityId: id, before: { method: row.method, last4: row.last4 } });
+    await audit(trx, { actorId: promoterId, action: 'payout_account.delete', entity: 'payout_account', entityId: id, before: { method: row.method, last4: row.last4 }, ip });
   });
 }
 
@@ -115,7 +115,7 @@ export async function withdrawalTerms(ctx: AppContext, promoterId: string) {
     min: settings.withdrawalMin,
     max: settings.withdrawalMax,
     perDay: settings.withdrawalsPerDay,
-    usedToday: await usedOn(ctx.db, promoterId, dayKey(Date.now(), ctx.config.timeZone)),
+    usedToday: await usedOn(ctx.db, promoterId, dayKey(Date.now(), zoneOf(ctx))),
     feeBps: settings.withdrawalFeeBps,
     feeFixed: settings.withdrawalFeeFixed,
   };
@@ -132,7 +132,7 @@ export interface WithdrawalRequest {
  * at a time), so concurrent requests are checked one after the other against the real balance
  * and the day's count, and a repeated key finds the first request.
  */
-export async function requestWithdrawal(ctx: AppContext, promoterId: string, body: WithdrawalRequest, idempotencyKey: string | null): Promise<{ withdrawal: WithdrawalRow; replayed: boolean }> {
+export async function requestWithdrawal(ctx: AppContext, promoterId: string, body: WithdrawalRequest, idempotencyKey: string | null, ip: string | null = null): Promise<{ withdrawal: WithdrawalRow; replayed: boolean }> {
   const requestHash = createHash('sha256').update(JSON.stringify({ amount: body.amount, payoutAccountId: body.payoutAccountId ?? null })).digest('hex');
   try {
     return await ctx.db.transaction().execute(async (trx) => {
@@ -154,7 +154,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
       const payout = await account.executeTakeFirst();
       if (!payout) throw new AppError('PAYOUT_ACCOUNT_REQUIRED', { payoutAccountId: body.payoutAccountId ? 'not_found' : 'required' });
       const now = Date.now();
-      const day = dayKey(now, ctx.config.timeZone);
+      const day = dayKey(now, zoneOf(ctx));
       const problem = checkWithdrawal(body.amount, available, await usedOn(trx, promoterId, day), terms);
       if (problem) throw new AppError(problem);
 
@@ -187,7 +187,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
         reason: null,
       };
       await trx.insertInto('withdrawals').values(row).execute();
-      await recordStep(ctx, trx, row, 'requested', promoterId, { reason: null, reference: null }, [
+      await recordStep(ctx, trx, row, 'requested', { userId: promoterId, ip }, { reason: null, reference: null }, [
         { account: promoterAccount(promoterId, 'available'), amount: -row.amount },
         { account: promoterAccount(promoterId, 'withdrawing'), amount: row.amount },
       ], now);
@@ -235,7 +235,7 @@ function entriesFor(w: WithdrawalRow, to: WithdrawalStatus): Entry[] {
  * reference), fail or reject (with a reason); the promoter cancels. A step from any other status
  * is INVALID_STATE_TRANSITION and changes nothing.
  */
-export async function moveWithdrawal(ctx: AppContext, id: string, action: WithdrawalAction, actor: { userId: string; promoterOnly: boolean }, details: { reason?: string | undefined; reference?: string | undefined }): Promise<WithdrawalRow> {
+export async function moveWithdrawal(ctx: AppContext, id: string, action: WithdrawalAction, actor: { userId: string; promoterOnly: boolean; ip?: string | null }, details: { reason?: string | undefined; reference?: string | undefined }): Promise<WithdrawalRow> {
   if (action === 'pay' && !details.reference) throw new AppError('VALIDATION_FAILED', { reference: 'required' });
   if ((action === 'fail' || action === 'reject') && !details.reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
   const { from, to } = TRANSITIONS[action];
@@ -259,13 +259,14 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
     const after = await trx.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    await recordStep(ctx, trx, after, to, actor.userId, { reason, reference }, entriesFor(w, to), now, w.status);
+    await recordStep(ctx, trx, after, to, { userId: actor.userId, ip: actor.ip ?? null }, { reason, reference }, entriesFor(w, to), now, w.status);
     return after;
   });
 }
 
 /** The timeline event, the journal, the promoter's notification and the audit entry of one step. */
-async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: WithdrawalStatus, actorId: string, details: { reason: string | null; reference: string | null }, entries: Entry[], now: number, before?: WithdrawalStatus) {
+async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: WithdrawalStatus, actor: Actor, details: { reason: string | null; reference: string | null }, entries: Entry[], now: number, before?: WithdrawalStatus) {
+  const actorId = actor.userId;
   await trx.insertInto('withdrawal_events').values({ id: newId(now), withdrawal_id: w.id, status, actor_id: actorId, reason: details.reason, reference: details.reference, at: now }).execute();
   const exec = execFor(ctx, trx);
   await postJournal(exec, {
@@ -289,6 +290,7 @@ async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: Wi
     entityId: w.id,
     ...(before ? { before: { status: before } } : {}),
     after: { status, amount: Number(w.amount), ...(details.reason ? { reason: details.reason } : {}), ...(details.reference ? { reference: details.reference } : {}) },
+    ip: actor.ip,
   }, now);
 }
 

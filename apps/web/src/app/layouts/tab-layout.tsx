@@ -30,7 +30,8 @@ export function TabLayout({ children }: { children: ReactNode }) {
       <nav className="tab-bar">
         <TabBar activeKey={location.pathname} onChange={(key) => navigate(key)} safeArea>
           {TABS.map((tab) => (
-            <TabBar.Item key={tab.key} icon={tab.icon} badge={tab.id === 'me' ? meBadge : undefined} title={<span data-testid={`tab-${tab.id}`}>{t(tab.label)}</span>} />
+            // Staff's Home is the overview (#/admin); the tab follows it there.
+            <TabBar.Item key={tab.id === 'home' && me.data && me.data.role !== 'promoter' ? '/admin' : tab.key} icon={tab.icon} badge={tab.id === 'me' ? meBadge : undefined} title={<span data-testid={`tab-${tab.id}`}>{t(tab.label)}</span>} />
           ))}
         </TabBar>
       </nav>

@@ -2,15 +2,20 @@ import { Button, List } from 'antd-mobile';
 import { AddOutline, SoundOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { isLocale, LOCALES } from '@pa/shared/locales';
+import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { csvFilename, csvId, csvTime, exportList, listPages } from '../../../lib/csv-export';
+import { useDesk } from '../../../lib/desk';
 import { formatDate } from '../../../lib/format';
-import { navigate, useSearchParams } from '../../../lib/router';
+import { navigate } from '../../../lib/router';
 import { useAdminAnnouncements, type AdminAnnouncement, type AnnouncementFilter } from '../api/announcements';
 import { AnnouncementStatusTag } from '../components/announcement-status-tag';
+import { DeskToolbar, ExportButton, StatusFilter } from '../components/desk-toolbar';
 import { announcementBody, announcementTitle } from '../lib/announcement-form';
+import { useUrlFilter } from '../lib/url-filter';
 import '../components/announcements-admin.css';
 
 const FILTERS: AnnouncementFilter[] = ['all', 'draft', 'published', 'archived'];
@@ -75,12 +80,104 @@ function AnnouncementList({ filter }: { filter: AnnouncementFilter }) {
   );
 }
 
+/** The language an announcement is shown in to this reader: theirs if written, else English, else the first. */
+const shownLocaleOf = (a: AdminAnnouncement, language: string) => {
+  const l = [language, 'en', ...Object.keys(a.texts)].find((x) => a.texts[x]?.title);
+  return l && isLocale(l) ? l : undefined;
+};
+
+/** At desk: the announcements as a table (title and text, status, languages, date), each opening its editor. */
+function AnnouncementsDesk({ filter, onFilter }: { filter: AnnouncementFilter; onFilter: (f: AnnouncementFilter) => void }) {
+  const { t, i18n } = useTranslation();
+  const announcements = useAdminAnnouncements(filter);
+  const items = announcements.data?.pages.flatMap((p) => p.items) ?? [];
+  const languages = (a: AdminAnnouncement) => LOCALES.filter((l) => a.texts[l]).map((l) => t(`languages.${l}`)).join(' · ');
+  const when = (a: AdminAnnouncement) => (a.publishedAt !== null && a.status !== 'draft' ? a.publishedAt : a.createdAt);
+
+  const columns: Column<AdminAnnouncement>[] = [
+    {
+      key: 'title',
+      title: t('console.col.title'),
+      sortValue: (a) => announcementTitle(a.texts, i18n.language),
+      render: (a) => (
+        <span lang={shownLocaleOf(a, i18n.language)}>
+          <span className="dt-strong">{announcementTitle(a.texts, i18n.language)}</span>
+          <span className="dt-sub desk-clip">{announcementBody(a.texts, i18n.language)}</span>
+        </span>
+      ),
+    },
+    {
+      key: 'status',
+      title: t('console.col.status'),
+      sortValue: (a) => t(`announcementsAdmin.filters.${a.status}`),
+      render: (a) => (
+        <span className="desk-tags">
+          <AnnouncementStatusTag status={a.status} testId={`admin-announcement-status-${a.id}`} />
+          {a.pinned ? <span className="an-pin-tag">{t('announcementsAdmin.pinnedTag')}</span> : null}
+        </span>
+      ),
+    },
+    { key: 'languages', title: t('console.col.languages'), sortValue: (a) => Object.keys(a.texts).length, render: (a) => <span className="dt-muted">{languages(a)}</span> },
+    { key: 'date', title: t('console.col.date'), sortValue: when, render: (a) => <span className="dt-nowrap">{formatDate(when(a), i18n.language)}</span> },
+  ];
+
+  const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminAnnouncement>({
+    filename: csvFilename(`announcements-${filter}`),
+    fetchPage: listPages('admin/announcements', { status: filter === 'all' ? null : filter }),
+    onProgress,
+    columns: [
+      { header: t('console.col.title'), value: (a) => announcementTitle(a.texts, i18n.language) },
+      { header: t('console.col.status'), value: (a) => t(`announcementsAdmin.filters.${a.status}`) },
+      { header: t('console.col.pinned'), value: (a) => (a.pinned ? t('console.yes') : t('console.no')) },
+      { header: t('console.col.languages'), value: (a) => languages(a) },
+      { header: t('console.col.created'), value: (a) => csvTime(a.createdAt) },
+      { header: t('announcementsAdmin.publishedColumn'), value: (a) => csvTime(a.publishedAt) },
+      { header: t('console.col.id'), value: (a) => csvId(a.id) },
+    ],
+  });
+
+  if (announcements.isError) return <PageError error={announcements.error} onRetry={() => announcements.refetch()} />;
+  return (
+    <DataTable
+      data-testid={`admin-announcements-${filter}`}
+      caption={t('announcementsAdmin.title')}
+      rows={items}
+      rowKey={(a) => a.id}
+      rowTestId={(a) => `admin-announcement-${a.id}`}
+      columns={columns}
+      loading={announcements.isPending}
+      pagination={announcements}
+      empty={<EmptyState icon={<SoundOutline />} title={t(`announcementsAdmin.empty.${filter}`)} body={t(`announcementsAdmin.emptyBody.${filter}`)} />}
+      onRowClick={(a) => navigate(`/admin/announcements/${encodeURIComponent(a.id)}`)}
+      toolbar={
+        <DeskToolbar
+          filters={<StatusFilter label={t('announcementsAdmin.filter')} value={filter} onChange={onFilter} options={FILTERS.map((f) => ({ value: f, label: t(`announcementsAdmin.filters.${f}`) }))} testId="announcements-filter" />}
+          actions={<>
+            <ExportButton run={exportCsv} />
+            <Button color="primary" onClick={() => navigate('/admin/announcements/new')} data-testid="new-announcement">
+              <AddOutline aria-hidden /> {t('announcementsAdmin.new')}
+            </Button>
+          </>}
+        />
+      }
+    />
+  );
+}
+
 /** `/admin/announcements` (operators and admins): every announcement, filtered by status; new ones start here. */
 export default function AnnouncementsPage() {
   const { t } = useTranslation();
-  const params = useSearchParams();
-  const requested = params.get('status') ?? '';
-  const filter = (FILTERS as string[]).includes(requested) ? (requested as AnnouncementFilter) : DEFAULT_FILTER;
+  const desk = useDesk();
+  // The filter lives in the address, so coming back from an announcement returns to it.
+  const [filter, setFilter] = useUrlFilter<AnnouncementFilter>('status', FILTERS, DEFAULT_FILTER);
+  if (desk) {
+    return (
+      <div className="sub-page an-admin-page desk-page">
+        <PageNav title={t('announcementsAdmin.title')} fallback="/me" />
+        <AnnouncementsDesk key={filter} filter={filter} onFilter={setFilter} />
+      </div>
+    );
+  }
   return (
     <div className="sub-page an-admin-page">
       <PageNav title={t('announcementsAdmin.title')} fallback="/me" />
@@ -89,7 +186,6 @@ export default function AnnouncementsPage() {
           <AddOutline aria-hidden /> {t('announcementsAdmin.new')}
         </Button>
       </div>
-      {/* The filter lives in the address, so coming back from an announcement returns to it. */}
       <div className="filter-bar" role="group" aria-label={t('announcementsAdmin.filter')} data-testid="announcements-filter">
         {FILTERS.map((f) => (
           <button
@@ -97,7 +193,7 @@ export default function AnnouncementsPage() {
             type="button"
             className={`chip${f === filter ? ' chip-on' : ''}`}
             aria-pressed={f === filter}
-            onClick={() => navigate(f === DEFAULT_FILTER ? '/admin/announcements' : `/admin/announcements?status=${f}`, { replace: true })}
+            onClick={() => setFilter(f)}
             data-testid={`announcements-filter-${f}`}
           >
             {t(`announcementsAdmin.filters.${f}`)}

@@ -1,17 +1,23 @@
 import { Button, Dialog, List, Switch, Tag, Toast } from 'antd-mobile';
 import { AddOutline, KeyOutline } from 'antd-mobile-icons';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey } from '@pa/shared';
 import { CopyField } from '../../../components/copy-field';
+import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { Field, TextInput } from '../../../components/field';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { ApiError } from '../../../lib/api-client';
+import { csvFilename, csvId, csvTime, exportList } from '../../../lib/csv-export';
+import { useDesk } from '../../../lib/desk';
 import { errorText } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { API_SCOPES, useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyCreated, type ApiScope } from '../api/api-keys';
+import { DeskToolbar, ExportButton, StatusFilter } from '../components/desk-toolbar';
+import { useUrlFilter } from '../lib/url-filter';
+import '../components/api-keys-desk.css';
 
 const NAME_MAX = 60;
 /** i18next reads ":" as a namespace separator, so the texts are keyed without it. */
@@ -106,10 +112,10 @@ function SecretCard({ created, onDone }: { created: ApiKeyCreated; onDone: () =>
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKey }) {
-  const { t, i18n } = useTranslation();
+/** Asks first; the key stops working at once (phone list and desk table alike). */
+function RevokeButton({ apiKey }: { apiKey: ApiKey }) {
+  const { t } = useTranslation();
   const revoke = useRevokeApiKey();
-  const revoked = apiKey.revokedAt !== null;
   const onRevoke = async () => {
     const values = { name: apiKey.name };
     if (!(await Dialog.confirm({ content: t('moneyAdmin.apiKeys.confirmRevoke', values), confirmText: t('moneyAdmin.apiKeys.revoke'), cancelText: t('app.cancel') }))) return;
@@ -120,6 +126,12 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       Toast.show({ content: errorText(t, error) });
     }
   };
+  return <Button size="small" color="danger" fill="outline" loading={revoke.isPending} onClick={() => void onRevoke()} data-testid={`revoke-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoke')}</Button>;
+}
+
+function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+  const { t, i18n } = useTranslation();
+  const revoked = apiKey.revokedAt !== null;
   return (
     <List.Item
       data-testid={`api-key-${apiKey.id}`}
@@ -138,9 +150,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       }
       extra={revoked ? (
         <Tag className="ca-status-tag" color="default" fill="outline" round data-testid={`revoked-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag>
-      ) : (
-        <Button size="small" color="danger" fill="outline" loading={revoke.isPending} onClick={() => void onRevoke()} data-testid={`revoke-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoke')}</Button>
-      )}
+      ) : <RevokeButton apiKey={apiKey} />}
     >
       <span className="ca-row-name">{apiKey.name}</span>
     </List.Item>
@@ -158,6 +168,75 @@ function KeyList() {
       {/* Newest first, revoked ones after the keys still in use. */}
       {[...keys.data].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null)).map((k) => <KeyRow key={k.id} apiKey={k} />)}
     </List>
+  );
+}
+
+type KeyFilter = 'active' | 'revoked' | 'all';
+const KEY_FILTERS: KeyFilter[] = ['active', 'revoked', 'all'];
+const keyMatches = (k: ApiKey, f: KeyFilter) => f === 'all' || (f === 'revoked') === (k.revokedAt !== null);
+
+/** At desk: the keys as a table, filtered by whether they are still in use (the server lists them all at once). */
+function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const keys = useApiKeys();
+  const [filter, setFilter] = useUrlFilter<KeyFilter>('status', KEY_FILTERS, 'active');
+  const rows = (keys.data ?? []).filter((k) => keyMatches(k, filter));
+  const signature = (k: ApiKey) => (k.requireSignature ? t('moneyAdmin.apiKeys.signatureRequired') : t('moneyAdmin.apiKeys.signatureOptional'));
+
+  const columns: Column<ApiKey>[] = [
+    { key: 'name', title: t('console.col.itemName'), sortValue: (k) => k.name, render: (k) => <span className={`dt-strong${k.revokedAt !== null ? ' ca-revoked-name' : ''}`}>{k.name}</span> },
+    { key: 'key', title: t('console.col.key'), sortValue: (k) => k.prefix, render: (k) => <code className="ca-code">{k.prefix}…</code> },
+    { key: 'scopes', title: t('console.col.scopes'), render: (k) => <span className="desk-tags">{k.scopes.map((s) => <code key={s} className="ca-code">{s}</code>)}</span> },
+    { key: 'signature', title: t('console.col.signature'), sortValue: (k) => Number(k.requireSignature), render: (k) => <span className="dt-muted">{signature(k)}</span> },
+    { key: 'created', title: t('console.col.created'), sortValue: (k) => k.createdAt, render: (k) => <span className="dt-nowrap">{formatDate(k.createdAt, i18n.language)}</span> },
+    { key: 'lastUsed', title: t('console.col.lastUsed'), sortValue: (k) => k.lastUsedAt, render: (k) => (k.lastUsedAt === null ? <span className="dt-muted">{t('console.never')}</span> : <span className="dt-nowrap">{formatDateTime(k.lastUsedAt, i18n.language)}</span>) },
+    {
+      key: 'status',
+      title: t('console.col.status'),
+      sortValue: (k) => k.revokedAt ?? 0,
+      render: (k) => (k.revokedAt !== null
+        ? <><Tag className="ca-status-tag" color="default" fill="outline" round data-testid={`revoked-${k.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag><span className="dt-sub dt-nowrap">{formatDate(k.revokedAt, i18n.language)}</span></>
+        : <Tag className="ca-status-tag" color="success" fill="outline" round>{t('moneyAdmin.apiKeys.activeTag')}</Tag>),
+    },
+    { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (k) => (k.revokedAt === null ? <span className="dt-actions"><RevokeButton apiKey={k} /></span> : null) },
+  ];
+
+  const exportCsv = (onProgress: (rows: number) => void) => exportList<ApiKey>({
+    filename: csvFilename(`api-keys-${filter}`),
+    // The list is one answer, already here: the file holds the rows the filter shows.
+    fetchPage: async () => ({ items: rows, nextCursor: null }),
+    onProgress,
+    columns: [
+      { header: t('console.col.itemName'), value: (k) => k.name },
+      { header: t('console.col.key'), value: (k) => csvId(`${k.prefix}…`) },
+      { header: t('console.col.scopes'), value: (k) => k.scopes.join(' ') },
+      { header: t('console.col.signature'), value: signature },
+      { header: t('console.col.created'), value: (k) => csvTime(k.createdAt) },
+      { header: t('console.col.lastUsed'), value: (k) => csvTime(k.lastUsedAt) },
+      { header: t('moneyAdmin.apiKeys.revoked'), value: (k) => csvTime(k.revokedAt) },
+      { header: t('console.col.id'), value: (k) => csvId(k.id) },
+    ],
+  });
+
+  if (keys.isError) return <PageError error={keys.error} onRetry={() => keys.refetch()} />;
+  return (
+    <DataTable
+      data-testid="api-keys"
+      caption={t('moneyAdmin.apiKeys.listTitle')}
+      rows={rows}
+      rowKey={(k) => k.id}
+      rowTestId={(k) => `api-key-${k.id}`}
+      columns={columns}
+      loading={keys.isPending}
+      initialSort={{ key: 'created', dir: 'desc' }}
+      empty={<EmptyState icon={<KeyOutline />} title={t(filter === 'revoked' ? 'moneyAdmin.apiKeys.emptyRevoked' : 'moneyAdmin.apiKeys.empty')} body={t(filter === 'revoked' ? 'moneyAdmin.apiKeys.emptyRevokedBody' : 'moneyAdmin.apiKeys.emptyBody')} />}
+      toolbar={
+        <DeskToolbar
+          filters={<StatusFilter label={t('console.filter.status')} value={filter} onChange={setFilter} options={KEY_FILTERS.map((f) => ({ value: f, label: t(`moneyAdmin.apiKeys.filters.${f}`) }))} testId="api-keys-filter" />}
+          actions={<><ExportButton run={exportCsv} />{toolbarAction}</>}
+        />
+      }
+    />
   );
 }
 
@@ -181,28 +260,39 @@ function ConnectHelp() {
 /** `/admin/api-keys` (admins): keys for the business's systems to report conversions. */
 export default function ApiKeysPage() {
   const { t } = useTranslation();
+  const desk = useDesk();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const newButton = (
+    <Button color="primary" size={desk ? 'middle' : 'small'} onClick={() => setCreating(true)} data-testid="new-api-key">
+      <AddOutline aria-hidden /> {t('moneyAdmin.apiKeys.new')}
+    </Button>
+  );
+  const form = created ? (
+    <SecretCard created={created} onDone={() => setCreated(null)} />
+  ) : creating ? (
+    <NewKeyForm
+      onCreated={(c) => {
+        setCreating(false);
+        setCreated(c);
+      }}
+      onCancel={() => setCreating(false)}
+    />
+  ) : null;
+  if (desk) {
+    return (
+      <div className="sub-page desk-page ca-keys-desk">
+        <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
+        {form ? <div className="ca-keys-desk-form">{form}</div> : null}
+        <KeysDesk toolbarAction={form ? null : newButton} />
+        <ConnectHelp />
+      </div>
+    );
+  }
   return (
     <div className="sub-page">
       <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
-      {created ? (
-        <SecretCard created={created} onDone={() => setCreated(null)} />
-      ) : creating ? (
-        <NewKeyForm
-          onCreated={(c) => {
-            setCreating(false);
-            setCreated(c);
-          }}
-          onCancel={() => setCreating(false)}
-        />
-      ) : (
-        <div className="ca-toolbar">
-          <Button color="primary" size="small" onClick={() => setCreating(true)} data-testid="new-api-key">
-            <AddOutline aria-hidden /> {t('moneyAdmin.apiKeys.new')}
-          </Button>
-        </div>
-      )}
+      {form ?? <div className="ca-toolbar">{newButton}</div>}
       <KeyList />
       <ConnectHelp />
     </div>

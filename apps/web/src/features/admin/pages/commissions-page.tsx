@@ -2,15 +2,20 @@ import { Button, Dialog, List, Tabs, Tag, Toast } from 'antd-mobile';
 import { CheckShieldOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { csvAmount, csvFilename, csvId, csvTime, exportList, listPages } from '../../../lib/csv-export';
+import { useDesk } from '../../../lib/desk';
 import { errorText } from '../../../lib/errors';
 import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
 import { useAdminCommissions, useCommissionBulk, useCommissionDecision, type AdminCommission, type CommissionStatus } from '../api/commissions';
 import { useCurrency } from '../api/currency';
 import { TextArea } from '../components/form-field';
 import { LoadMore } from '../../../components/load-more';
+import { DeskToolbar, ExportButton, StatusFilter } from '../components/desk-toolbar';
+import { useUrlFilter } from '../lib/url-filter';
 
 const STATUSES: CommissionStatus[] = ['pending', 'approved', 'rejected', 'reversed'];
 const TAG_COLORS: Record<CommissionStatus, 'warning' | 'success' | 'danger' | 'default'> = { pending: 'warning', approved: 'success', rejected: 'danger', reversed: 'default' };
@@ -242,17 +247,161 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
   );
 }
 
+/** At desk: the review queue as a table; pending rows selectable to approve or reject many in one call. */
+function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onStatus: (s: CommissionStatus) => void }) {
+  const { t, i18n } = useTranslation();
+  const commissions = useAdminCommissions(status, i18n.language);
+  const { currency } = useCurrency();
+  const decide = useCommissionDecision();
+  const bulk = useCommissionBulk();
+  const [selected, setSelected] = useState<string[]>([]);
+  const [rejecting, setRejecting] = useState<Rejecting | null>(null);
+  const pending = status === 'pending';
+  const busy = decide.isPending || bulk.isPending;
+  const money = (minor: number) => (currency ? formatMoney(minor, currency, i18n.language) : '');
+  const level = (c: AdminCommission) => t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1');
+
+  const approveOne = async (c: AdminCommission) => {
+    try {
+      await decide.mutateAsync({ id: c.id, action: 'approve' });
+      setSelected((keys) => keys.filter((k) => k !== c.id));
+      Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.approved', { name: c.promoterName }) });
+    } catch (error) {
+      Toast.show({ content: errorText(t, error) });
+    }
+  };
+
+  const runBulk = async (ids: string[], action: 'approve' | 'reject', reason?: string) => {
+    try {
+      const { changed, skipped } = await bulk.mutateAsync({ ids, action, reason });
+      setSelected([]);
+      const done = t(`moneyAdmin.commissions.bulkDone.${action}`, { changed: String(changed.length) });
+      Toast.show({ icon: skipped.length ? undefined : 'success', content: skipped.length ? t('moneyAdmin.commissions.bulkSkipped', { done, skipped: String(skipped.length) }) : done });
+    } catch (error) {
+      Toast.show({ content: errorText(t, error) });
+    }
+  };
+
+  const reject = async (target: Rejecting, reason: string) => {
+    if (target.name !== undefined) {
+      try {
+        await decide.mutateAsync({ id: target.ids[0]!, action: 'reject', reason });
+        setSelected((keys) => keys.filter((k) => k !== target.ids[0]));
+        Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.rejected', { name: target.name }) });
+      } catch (error) {
+        Toast.show({ content: errorText(t, error) });
+      }
+    } else {
+      await runBulk(target.ids, 'reject', reason);
+    }
+    setRejecting(null);
+  };
+
+  const columns: Column<AdminCommission>[] = [
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="dt-strong">{c.promoterName}</span><span className="dt-sub desk-code">{c.promoterAccount}</span></> },
+    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
+    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => `${c.kind}${c.level}`, render: (c) => <span className="dt-nowrap">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span> },
+    { key: 'rate', title: t('console.col.rate'), sortValue: (c) => c.rateBps, render: (c) => (c.rateBps !== null ? <span className="dt-nowrap">{t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}</span> : <span className="dt-muted">—</span>) },
+    {
+      key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => c.amount,
+      render: (c) => <><span className="dt-num dt-strong">{money(c.amount)}</span>{c.reversedAmount > 0 ? <span className="dt-sub ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}</>,
+    },
+    { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
+    ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="ca-status-tag" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),
+    ...(status === 'rejected' || status === 'reversed' ? [{ key: 'reason', title: t('console.col.reason'), sortValue: (c: AdminCommission) => c.reason, render: (c: AdminCommission) => (c.reason ? <span className="desk-clip ca-reason">{c.reason}</span> : null) }] : []),
+    ...(pending ? [{
+      key: 'actions',
+      title: <span className="visually-hidden">{t('console.col.actions')}</span>,
+      align: 'end' as const,
+      render: (c: AdminCommission) => (
+        <span className="dt-actions">
+          <Button size="small" color="primary" disabled={busy} onClick={() => void approveOne(c)} data-testid={`approve-commission-${c.id}`}>{t('moneyAdmin.commissions.approve')}</Button>
+          <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids: [c.id], name: c.promoterName })} data-testid={`reject-commission-${c.id}`}>{t('moneyAdmin.commissions.reject')}</Button>
+        </span>
+      ),
+    }] : []),
+  ];
+
+  const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminCommission>({
+    filename: csvFilename(`commissions-${status}`),
+    fetchPage: listPages('admin/commissions', { status }),
+    onProgress,
+    columns: [
+      { header: t('console.col.occurredAt'), value: (c) => csvTime(c.occurredAt) },
+      { header: t('console.col.promoter'), value: (c) => c.promoterName },
+      { header: t('console.col.account'), value: (c) => csvId(c.promoterAccount) },
+      { header: t('console.col.campaign'), value: (c) => c.campaignName },
+      { header: t('console.col.kind'), value: (c) => t(`moneyAdmin.kind.${c.kind}`) },
+      { header: t('console.col.level'), value: (c) => c.level },
+      { header: t('console.col.base'), value: (c) => csvAmount(c.base, currency ?? 'XXX') },
+      { header: t('console.col.rate'), value: (c) => (c.rateBps === null ? '' : `${(c.rateBps / 100).toFixed(2)}%`) },
+      { header: t('console.col.amount'), value: (c) => csvAmount(c.amount, currency ?? 'XXX') },
+      { header: t('moneyAdmin.commissions.tag.reversed'), value: (c) => csvAmount(c.reversedAmount, currency ?? 'XXX') },
+      { header: t('console.col.currency'), value: () => currency ?? '' },
+      { header: t('console.col.status'), value: (c) => t(`moneyAdmin.commissions.tag.${c.status}`) },
+      { header: t('console.col.availableAt'), value: (c) => csvTime(c.availableAt).slice(0, 10) },
+      { header: t('console.col.reason'), value: (c) => c.reason },
+      { header: t('console.col.id'), value: (c) => csvId(c.id) },
+    ],
+  });
+
+  if (commissions.isError) return <PageError error={commissions.error} onRetry={() => commissions.refetch()} />;
+  const items = commissions.data?.pages.flatMap((p) => p.items) ?? [];
+  return (
+    <>
+      <DataTable
+        data-testid={`commissions-${status}`}
+        caption={t('console.nav.commissions')}
+        rows={items}
+        rowKey={(c) => c.id}
+        rowTestId={(c) => `commission-row-${c.id}`}
+        rowLabel={(c) => c.promoterName}
+        columns={columns}
+        loading={commissions.isPending || !currency}
+        pagination={commissions}
+        empty={<EmptyState icon={<CheckShieldOutline />} title={t(`moneyAdmin.commissions.empty.${status}`)} body={t(`moneyAdmin.commissions.emptyBody.${status}`)} />}
+        selected={pending ? selected : undefined}
+        onSelectedChange={pending ? setSelected : undefined}
+        bulkActions={(ids) => (
+          <>
+            <Button size="small" color="primary" loading={bulk.isPending} disabled={busy} onClick={() => void runBulk(ids, 'approve')} data-testid="bulk-approve">{t('moneyAdmin.commissions.approveN', { n: String(ids.length) })}</Button>
+            <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids })} data-testid="bulk-reject">{t('moneyAdmin.commissions.rejectN', { n: String(ids.length) })}</Button>
+          </>
+        )}
+        toolbar={
+          <DeskToolbar
+            filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`moneyAdmin.commissions.status.${s}`) }))} testId="commissions-filter" />}
+            actions={<ExportButton run={exportCsv} />}
+          />
+        }
+      />
+      {rejecting ? (
+        <RejectDialog
+          title={rejecting.name !== undefined ? t('moneyAdmin.commissions.rejectTitle', { name: rejecting.name }) : t('moneyAdmin.commissions.rejectTitleN', { n: String(rejecting.ids.length) })}
+          onCancel={() => setRejecting(null)}
+          onConfirm={(reason) => reject(rejecting, reason)}
+        />
+      ) : null}
+    </>
+  );
+}
+
 /** `/admin/commissions` (staff): the review queue, one by one or in bulk. */
 export default function CommissionsPage() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<CommissionStatus>('pending');
+  const desk = useDesk();
+  const [status, setStatus] = useUrlFilter<CommissionStatus>('status', STATUSES, 'pending');
   return (
-    <div className="sub-page ca-queue-page">
-      <PageNav title={t('moneyAdmin.commissions.title')} fallback="/me" />
-      <Tabs activeKey={status} onChange={(key) => setStatus(key as CommissionStatus)}>
-        {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`commission-tab-${s}`}>{t(`moneyAdmin.commissions.status.${s}`)}</span>} />)}
-      </Tabs>
-      <CommissionQueue key={status} status={status} />
+    <div className={`sub-page${desk ? ' desk-page' : ' ca-queue-page'}`}>
+      <PageNav title={t('console.nav.commissions')} fallback="/me" />
+      {desk ? <CommissionsDesk key={status} status={status} onStatus={setStatus} /> : (
+        <>
+          <Tabs activeKey={status} onChange={(key) => setStatus(key as CommissionStatus)}>
+            {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`commission-tab-${s}`}>{t(`moneyAdmin.commissions.status.${s}`)}</span>} />)}
+          </Tabs>
+          <CommissionQueue key={status} status={status} />
+        </>
+      )}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
 import { useSettings, useUpdateSettings } from '../api/settings';
+import { CurrencySetting, TimeZoneSetting } from '../components/region-settings';
 import { WithdrawalSettingsForm } from '../components/withdrawal-settings-form';
 import '../settings.css';
 
@@ -15,7 +16,7 @@ export default function SettingsPage() {
   const settings = useSettings();
   const update = useUpdateSettings();
   return (
-    <div className="sub-page">
+    <div className="sub-page settings-page">
       <PageNav title={t('admin.settings')} fallback="/me" />
       {settings.isPending ? <PageLoading /> : settings.isError ? <PageError error={settings.error} onRetry={() => settings.refetch()} /> : (
         <>
@@ -42,7 +43,9 @@ export default function SettingsPage() {
               </Space>
             </Radio.Group>
           </section>
-          {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm settings={settings.data} /> : null}
+          <CurrencySetting key={`currency-${settings.data.currency}`} settings={settings.data} />
+          <TimeZoneSetting settings={settings.data} />
+          {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm key={`withdrawals-${settings.data.currency}`} settings={settings.data} /> : null}
           <section className="card" aria-labelledby="settings-leaderboard-title">
             <h2 id="settings-leaderboard-title">{t('leaderboard.adminTitle')}</h2>
             <div className="settings-switch-row">

@@ -1,16 +1,21 @@
-import { Button, List, SearchBar, Toast } from 'antd-mobile';
+import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { DownlandOutline, PayCircleOutline, RightOutline } from 'antd-mobile-icons';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
+import { csvAmount, csvFilename, csvId, csvTime, exportList, listPages } from '../../../lib/csv-export';
+import { useDesk } from '../../../lib/desk';
 import { errorText } from '../../../lib/errors';
 import { formatDateTime, formatMoney } from '../../../lib/format';
 import { Link, navigate, useSearchParams } from '../../../lib/router';
 import { downloadBlob } from '../../../lib/share';
-import { exportApprovedWithdrawals, useAdminWithdrawals, type AdminWithdrawal, type WithdrawalFilter } from '../api/withdrawals';
+import { exportApprovedWithdrawals, useAdminWithdrawals, useWithdrawalAction, type AdminWithdrawal, type WithdrawalFilter } from '../api/withdrawals';
+import { DeskToolbar, ExportButton, StatusFilter, useBulkRun } from '../components/desk-toolbar';
+import { LiveSearch } from '../components/live-search';
 import { accountText, SharedAccountFlag, WithdrawalActions, WithdrawalStatusTag } from '../components/withdrawal-actions';
 
 const FILTERS: WithdrawalFilter[] = ['requested', 'approved', 'paid', 'failed', 'rejected', 'cancelled', 'all'];
@@ -74,6 +79,132 @@ function WithdrawalQueue({ filter, q }: { filter: WithdrawalFilter; q: string })
   );
 }
 
+/** At desk: the queue as a table; requested ones selectable to approve many at once. */
+function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFilter; q: string; onFilter: (f: WithdrawalFilter) => void; search: ReactNode }) {
+  const { t, i18n } = useTranslation();
+  const withdrawals = useAdminWithdrawals(filter, q);
+  const act = useWithdrawalAction();
+  const { selected, setSelected, busy, runEach } = useBulkRun();
+  const items = withdrawals.data?.pages.flatMap((p) => p.items) ?? [];
+  const money = (w: AdminWithdrawal, minor: number) => formatMoney(minor, w.currency, i18n.language);
+
+  const approveMany = async (ids: string[]) => {
+    const chosen = items.filter((w) => ids.includes(w.id));
+    // One currency per installation: the total of the first row's currency.
+    const total = chosen.reduce((sum, w) => sum + w.net, 0);
+    const content = t('withdrawalsAdmin.bulk.confirmApprove', { count: ids.length, net: chosen[0] ? formatMoney(total, chosen[0].currency, i18n.language) : '' });
+    if (!(await Dialog.confirm({ content, confirmText: t('console.bulk.approve', { count: ids.length }), cancelText: t('app.cancel') }))) return;
+    await runEach(ids, (id) => act.mutateAsync({ id, action: 'approve' }));
+  };
+
+  const columns: Column<AdminWithdrawal>[] = [
+    {
+      key: 'promoter',
+      title: t('console.col.promoter'),
+      sortValue: (w) => w.promoterName,
+      render: (w) => <><span className="dt-strong">{w.promoterName}</span><span className="dt-sub">{w.promoterAccount}</span></>,
+    },
+    {
+      key: 'amount',
+      title: t('console.col.amount'),
+      align: 'end',
+      sortValue: (w) => w.amount,
+      render: (w) => <><span className="dt-num dt-strong">{money(w, w.amount)}</span><span className="dt-sub dt-num">{t('withdrawalsAdmin.feeNet', { fee: money(w, w.fee), net: money(w, w.net) })}</span></>,
+    },
+    {
+      key: 'account',
+      title: t('console.col.payoutAccount'),
+      sortValue: (w) => accountText(t, w.account),
+      render: (w) => (
+        <>
+          <span className="dt-nowrap">{t(`withdrawalsAdmin.method.${w.account.method}`)} ••••&nbsp;{w.account.last4}</span>
+          <span className="dt-sub">{w.account.holderName}</span>
+          {w.sharedAccount ? <span className="dt-sub"><SharedAccountFlag id={w.id} /></span> : null}
+        </>
+      ),
+    },
+    { key: 'status', title: t('console.col.status'), sortValue: (w) => t(`withdrawalsAdmin.status.${w.status}`), render: (w) => <WithdrawalStatusTag status={w.status} testId={`withdrawal-status-${w.id}`} /> },
+    {
+      key: 'requested',
+      title: t('console.col.requested'),
+      sortValue: (w) => w.requestedAt,
+      render: (w) => (
+        <>
+          <span className="dt-nowrap">{formatDateTime(w.requestedAt, i18n.language)}</span>
+          {w.paidAt !== null ? <span className="dt-sub">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
+          {w.payoutReference ? <span className="dt-sub desk-code">{w.payoutReference}</span> : null}
+          {w.reason ? <span className="dt-sub desk-clip" title={w.reason}>{w.reason}</span> : null}
+        </>
+      ),
+    },
+    {
+      key: 'actions',
+      title: <span className="visually-hidden">{t('console.col.actions')}</span>,
+      align: 'end',
+      render: (w) => <WithdrawalActions w={w} className="dt-actions" />,
+    },
+  ];
+
+  const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminWithdrawal>({
+    filename: csvFilename(`withdrawals-${filter}`),
+    fetchPage: listPages('admin/withdrawals', { status: filter === 'all' ? null : filter, q }),
+    onProgress,
+    columns: [
+      { header: t('console.col.promoter'), value: (w) => w.promoterName },
+      { header: t('console.col.account'), value: (w) => csvId(w.promoterAccount) },
+      { header: t('console.col.amount'), value: (w) => csvAmount(w.amount, w.currency) },
+      { header: t('console.col.fee'), value: (w) => csvAmount(w.fee, w.currency) },
+      { header: t('console.col.net'), value: (w) => csvAmount(w.net, w.currency) },
+      { header: t('console.col.currency'), value: (w) => w.currency },
+      { header: t('console.col.payoutAccount'), value: (w) => accountText(t, w.account) },
+      { header: t('console.col.status'), value: (w) => t(`withdrawalsAdmin.status.${w.status}`) },
+      { header: t('console.col.requested'), value: (w) => csvTime(w.requestedAt) },
+      { header: t('console.col.paidAt'), value: (w) => csvTime(w.paidAt) },
+      { header: t('console.col.reference'), value: (w) => csvId(w.payoutReference) },
+      { header: t('console.col.reason'), value: (w) => w.reason },
+      { header: t('withdrawalsAdmin.sharedAccount'), value: (w) => (w.sharedAccount ? t('console.yes') : '') },
+      { header: t('console.col.id'), value: (w) => csvId(w.id) },
+    ],
+  });
+
+  if (withdrawals.isError) return <PageError error={withdrawals.error} onRetry={() => withdrawals.refetch()} />;
+  const empty = q
+    ? <EmptyState icon={<PayCircleOutline />} title={t('withdrawalsAdmin.noMatch', { q })} body={t('withdrawalsAdmin.noMatchBody')} />
+    : <EmptyState icon={<PayCircleOutline />} title={t(`withdrawalsAdmin.empty.${filter}`)} body={t(`withdrawalsAdmin.emptyBody.${filter}`)} />;
+  return (
+    <DataTable
+      data-testid={`withdrawals-${filter}`}
+      caption={t('withdrawalsAdmin.title')}
+      rows={items}
+      rowKey={(w) => w.id}
+      rowTestId={(w) => `withdrawal-row-${w.id}`}
+      rowLabel={(w) => w.promoterName}
+      columns={columns}
+      loading={withdrawals.isPending}
+      pagination={withdrawals}
+      empty={empty}
+      onRowClick={(w) => navigate(`/admin/withdrawals/${encodeURIComponent(w.id)}`)}
+      selected={filter === 'requested' || filter === 'all' ? selected : undefined}
+      onSelectedChange={filter === 'requested' || filter === 'all' ? setSelected : undefined}
+      selectable={(w) => w.status === 'requested'}
+      bulkActions={(ids) => (
+        <Button size="small" color="primary" loading={busy} disabled={busy} onClick={() => void approveMany(ids)} data-testid="bulk-approve">
+          {t('console.bulk.approve', { count: ids.length })}
+        </Button>
+      )}
+      toolbar={
+        <DeskToolbar
+          filters={<>
+            <StatusFilter label={t('withdrawalsAdmin.filter')} value={filter} onChange={onFilter} options={FILTERS.map((f) => ({ value: f, label: t(`withdrawalsAdmin.filters.${f}`) }))} testId="withdrawals-filter" />
+            {search}
+          </>}
+          actions={<ExportButton run={exportCsv} />}
+        />
+      }
+    />
+  );
+}
+
 /** The bank batch: every approved withdrawal with its full account number (the server audits each export). */
 function ExportBar() {
   const { t } = useTranslation();
@@ -104,41 +235,15 @@ function ExportBar() {
   );
 }
 
-/** Searches as the operator types (after a pause) and at once on Enter; the query lives in the URL. */
-function Search({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
+function Search({ q, onSearch, desk = false }: { q: string; onSearch: (q: string) => void; desk?: boolean }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(q);
-  // Follows the URL when it changes from outside (back, a cleared search) without losing focus.
-  const [shown, setShown] = useState(q);
-  if (q !== shown) {
-    setShown(q);
-    if (text.trim() !== q) setText(q);
-  }
-  useEffect(() => {
-    const next = text.trim();
-    if (next === q) return;
-    const timer = window.setTimeout(() => onSearch(next), 400);
-    return () => window.clearTimeout(timer);
-  }, [text, q, onSearch]);
-  return (
-    <div className="wa-search">
-      <SearchBar
-        value={text}
-        maxLength={Q_MAX}
-        placeholder={t('withdrawalsAdmin.search')}
-        aria-label={t('withdrawalsAdmin.search')}
-        onChange={setText}
-        onSearch={(v) => onSearch(v.trim())}
-        onClear={() => onSearch('')}
-        data-testid="withdrawals-search"
-      />
-    </div>
-  );
+  return <LiveSearch q={q} onSearch={onSearch} label={t('withdrawalsAdmin.search')} maxLength={Q_MAX} className={desk ? 'desk-search' : 'wa-search'} delay={400} testId="withdrawals-search" />;
 }
 
 /** `/admin/withdrawals` (staff): the payout queue, filtered by status (requested first) and searchable. */
 export default function WithdrawalsPage() {
   const { t } = useTranslation();
+  const desk = useDesk();
   const params = useSearchParams();
   const filter = (FILTERS as string[]).includes(params.get('status') ?? '') ? (params.get('status') as WithdrawalFilter) : DEFAULT_FILTER;
   const q = (params.get('q') ?? '').trim().slice(0, Q_MAX);
@@ -154,6 +259,15 @@ export default function WithdrawalsPage() {
   useEffect(() => {
     bar.current?.querySelector('.chip-on')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }, [filter]);
+  if (desk) {
+    return (
+      <div className="sub-page wa-page desk-page">
+        <PageNav title={t('withdrawalsAdmin.title')} fallback="/me" />
+        <ExportBar />
+        <WithdrawalsDesk key={filter} filter={filter} q={q} onFilter={(f) => setParam('status', f)} search={<Search q={q} onSearch={(v) => setParam('q', v)} desk />} />
+      </div>
+    );
+  }
   return (
     <div className="sub-page wa-page">
       <PageNav title={t('withdrawalsAdmin.title')} fallback="/me" />

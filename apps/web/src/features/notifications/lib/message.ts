@@ -14,7 +14,7 @@ export interface NotificationMessage {
   details: string[];
   /** Hash path it opens, or null. */
   target: string | null;
-  group: 'enrollment' | 'commission' | 'withdrawal' | 'other';
+  group: 'enrollment' | 'commission' | 'withdrawal' | 'adjustment' | 'other';
   /** Good news, bad news, or neither (for the icon colour). */
   tone: 'good' | 'bad' | 'info';
 }
@@ -97,6 +97,20 @@ export function describeNotification(n: { type: string; params: Record<string, u
       target: withdrawalId ? `/withdrawals/${withdrawalId}` : null,
       group,
       tone: TONE[n.type]!,
+    };
+  }
+  if (group === 'adjustment' && event === undefined) {
+    // Signed minor units: a credit is good news, a debit bad. The reason is the body, not a detail line.
+    const amount = int(p.amount);
+    const debit = amount !== null && amount < 0;
+    const values = { amount: amount === null ? '—' : formatMoney(amount, currency, locale, { signed: true }) };
+    return {
+      title: t(`notifications.adjustment.${debit ? 'debitTitle' : 'creditTitle'}`, values),
+      body: reason ? t('notifications.adjustment.body', { ...values, reason }) : t('notifications.adjustment.bodyNoReason', values),
+      details: reference ? [t('notifications.reference', { reference })] : [],
+      target: '/wallet',
+      group: 'adjustment',
+      tone: debit ? 'bad' : 'good',
     };
   }
   // A type this version of the app does not know yet (a newer server): say something honest.

@@ -1,5 +1,5 @@
 import { Button, Toast } from 'antd-mobile';
-import { BellOutline, BillOutline, CheckOutline, MessageOutline, ReceivePaymentOutline, UserAddOutline } from 'antd-mobile-icons';
+import { BellOutline, BillOutline, CheckOutline, MessageOutline, PayCircleOutline, ReceivePaymentOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ const ICONS: Record<NotificationMessage['group'], typeof BellOutline> = {
   enrollment: UserAddOutline,
   commission: BillOutline,
   withdrawal: ReceivePaymentOutline,
+  adjustment: PayCircleOutline,
   other: MessageOutline,
 };
 

@@ -34,10 +34,13 @@ export function ledgerTarget(refType: string, refId: string, memo: LedgerLine['m
 }
 
 /**
- * The part of a withdrawal movement the buckets alone do not show: the fee. Without it a paid
- * withdrawal would look like money vanishing (100 leaves "being paid", 98 arrives in "paid out").
+ * What the buckets alone do not show: a manual adjustment's reason, and a withdrawal's fee
+ * (without it a paid withdrawal would look like money vanishing: 100 leaves "being paid", 98
+ * arrives in "paid out").
  */
 export function ledgerNote(kind: string, memo: LedgerLine['memo'], currency: string, t: TFunction, locale: string): string | null {
+  // A manual adjustment: the reason the program gave is what explains it.
+  if (kind === 'adjustment') return typeof memo.reason === 'string' && memo.reason.trim() ? t('ledger.note.reason', { reason: memo.reason.trim() }) : null;
   const fee = typeof memo.fee === 'number' ? memo.fee : 0;
   const net = typeof memo.net === 'number' ? memo.net : null;
   if (fee <= 0 || net === null || !Number.isSafeInteger(fee) || !Number.isSafeInteger(net)) return null;

@@ -5,6 +5,7 @@
  */
 import { checkWithdrawal, withdrawalFee, type WithdrawalProblem } from '@pa/shared/rules';
 import type { WithdrawalTermsView } from '@pa/shared';
+import { keyedAttempt, outcomeUnknown, randomKey, type Attempt } from '../../../lib/idempotency-key';
 import { parseMoneyInput, type AmountError } from '../../../lib/money-input';
 
 export type AmountCheck =
@@ -36,34 +37,14 @@ export function blockingProblem(terms: WithdrawalTermsView): 'NEGATIVE_BALANCE' 
 /** The "all" shortcut: everything available, within the per-request maximum. */
 export const allAmount = (terms: WithdrawalTermsView) => Math.max(0, Math.min(terms.available, terms.max));
 
-/** A random UUID v4, also where `crypto.randomUUID` is missing (older in-app browsers). */
-export function randomKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-export interface Attempt {
-  key: string;
-  /** What was sent with the key: a retry reuses the key only for exactly the same request. */
-  body: string;
-}
+export type { Attempt };
 
 /**
  * The Idempotency-Key for a submission: the previous attempt's key when it is the same request
  * again (its answer never arrived), otherwise a new one.
  */
 export function attemptFor(previous: Attempt | null, request: { amount: number; payoutAccountId: string }, newKey: () => string = randomKey): Attempt {
-  const body = JSON.stringify([request.amount, request.payoutAccountId]);
-  return previous && previous.body === body ? previous : { key: newKey(), body };
+  return keyedAttempt(previous, [request.amount, request.payoutAccountId], newKey);
 }
 
-/**
- * Whether the outcome of an attempt is unknown (no answer, or a server failure that may have
- * happened after the commit): then a retry must carry the same key so it cannot pay twice.
- * Any other answer settles the attempt.
- */
-export const outcomeUnknown = (status: number) => status === 0 || status >= 500;
+export { outcomeUnknown, randomKey };

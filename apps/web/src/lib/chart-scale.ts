@@ -1,4 +1,4 @@
-/** Scales for the trend chart: a rounded top for the axis, bar geometry and which days get a label. */
+/** Scales for the trend charts (Home's and the staff overview's): a rounded top for the axis, bar geometry and which days get a label. */
 
 /** The smallest 1, 2, 2.5 or 5 × 10ⁿ (whole numbers only) at or above `value`. */
 export function niceStep(value: number): number {

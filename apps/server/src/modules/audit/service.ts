@@ -1,0 +1,95 @@
+/**
+ * The audit log's rules: filters in the installation's calendar days, newest-first pages, and the
+ * CSV export — itself an audited action (`audit.export`, with its filters and row count).
+ */
+import { AUDIT_SYSTEM_ACTOR, type AuditEntry, type AuditQuery, type Locale } from '@pa/shared';
+import type { AppContext } from '../../context';
+import { audit, type Actor } from '../../platform/audit';
+import { csvId, toCsv } from '../../platform/csv';
+import { AppError } from '../../platform/errors';
+import { pageOf } from '../../platform/listing';
+import { zoneOf } from '../../platform/settings';
+import { dayKey } from '../../platform/time';
+import { AUDIT_CSV_HEADER, AUDIT_CSV_SYSTEM } from './csv-texts';
+import { auditPage, auditRows, type AuditFilters, type AuditRow } from './repository';
+
+/** The most rows one export holds (newest first); narrow the filters for older ones. */
+export const AUDIT_EXPORT_MAX = 50_000;
+
+type Filters = Omit<AuditQuery, 'cursor' | 'limit'>;
+
+/** Offset of a zone from UTC at an instant, in ms. */
+function offsetAt(instant: number, zone: string): number {
+  const f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const p = Object.fromEntries(f.formatToParts(instant).map((x) => [x.type, x.value]));
+  return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - Math.floor(instant / 1000) * 1000;
+}
+
+/** The first instant of a calendar day in a zone (the offset taken twice: it may change that night). */
+function dayStart(day: string, zone: string): number {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  return midnight - offsetAt(midnight - offsetAt(midnight, zone), zone);
+}
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The query's filters as the repository takes them; `from` after `to` is VALIDATION_FAILED. */
+function toFilters(ctx: AppContext, q: Filters): AuditFilters {
+  if (q.from && q.to && q.from > q.to) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'after_to' });
+  const zone = zoneOf(ctx);
+  const prefix = q.action?.endsWith('.') ? q.action : undefined;
+  return {
+    actorId: q.actor === undefined ? undefined : q.actor === AUDIT_SYSTEM_ACTOR ? null : q.actor,
+    action: prefix ? undefined : q.action,
+    actionPrefix: prefix,
+    entityType: q.entityType,
+    entityId: q.entityId,
+    from: q.from ? dayStart(q.from, zone) : undefined,
+    until: q.to ? dayStart(nextDay(q.to), zone) : undefined,
+  };
+}
+
+const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+
+function toEntry(r: AuditRow): AuditEntry {
+  return {
+    id: r.id,
+    at: Number(r.at),
+    actor: r.actor_id && r.actor_name !== null && r.actor_account !== null && r.actor_role !== null
+      ? { id: r.actor_id, displayName: r.actor_name, account: r.actor_account, role: r.actor_role }
+      : null,
+    action: r.action,
+    entityType: r.entity,
+    entityId: r.entity_id,
+    before: parse(r.before_json),
+    after: parse(r.after_json),
+    ip: r.ip,
+  };
+}
+
+export async function listAudit(ctx: AppContext, q: AuditQuery & { limit: number }): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+  const rows = await auditPage(ctx.db, toFilters(ctx, q), q.limit, q.cursor);
+  const { rows: page, nextCursor } = pageOf(rows, q.limit, (r) => [Number(r.at), r.id]);
+  return { items: page.map(toEntry), nextCursor };
+}
+
+/** The filtered log as CSV in the reader's language; the export is recorded in the log it exports. */
+export async function exportAudit(ctx: AppContext, actor: Actor, q: Filters, locale: Locale): Promise<{ csv: string; filename: string }> {
+  const rows = await auditRows(ctx.db, toFilters(ctx, q), AUDIT_EXPORT_MAX);
+  const csv = toCsv(AUDIT_CSV_HEADER[locale], rows.map((r) => [
+    new Date(Number(r.at)).toISOString(),
+    r.actor_id ? (r.actor_name ?? r.actor_id) : AUDIT_CSV_SYSTEM[locale],
+    csvId(r.actor_account),
+    r.actor_role,
+    r.action,
+    r.entity,
+    csvId(r.entity_id),
+    r.before_json,
+    r.after_json,
+    csvId(r.ip),
+    csvId(r.id),
+  ]));
+  const filters = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined));
+  await audit(ctx.db, { actorId: actor.userId, action: 'audit.export', entity: 'audit', after: { filters, count: rows.length }, ip: actor.ip });
+  return { csv, filename: `audit-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
+}

@@ -1,0 +1,111 @@
+/**
+ * Staff and roles (PRODUCT.md §7, issue 14): admins invite operators and admins, who set their
+ * own password through a one-time link; roles and statuses change with every session of the
+ * changed person revoked; the last active admin is never demoted or suspended (LAST_ADMIN).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Locale, StaffInvite, StaffMember, StaffRole, StaffStatus } from '@pa/shared';
+import type { Db, Dialect } from '../../db/types';
+import { audit } from '../../platform/audit';
+import { AppError } from '../../platform/errors';
+import { insertUser, isUniqueViolation } from '../users/repository';
+import { issuePasswordToken, passwordLinkUrl } from '../auth/password-tokens';
+import { revokeAllSessions } from '../auth/repository';
+import { accountTaken, findStaffMember, findStaffState, listStaff, lockActiveAdmins, UNUSABLE_PASSWORD_PREFIX, updateStaff } from './repository';
+
+export { listStaff };
+
+/** Who acts: an admin with their client address, or the command line (null, no address). */
+export interface StaffActor {
+  userId: string | null;
+  ip: string | null;
+}
+
+/**
+ * Makes an active operator or admin who cannot sign in until they set a password through the
+ * invite link returned here (shown once; 30 minutes). ACCOUNT_EXISTS when anyone — staff or
+ * promoter — has the account. Used by `POST api/admin/staff` and by `npm run admin:create`.
+ */
+export async function createStaff(
+  db: Db,
+  input: { account: string; displayName: string; role: StaffRole; locale: Locale; origin: string; via?: string },
+  actor: StaffActor,
+): Promise<StaffInvite> {
+  if (await accountTaken(db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
+  const { userId, token, expiresAt } = await db.transaction().execute(async (trx) => {
+    // A concurrent creation of the same account loses on the unique index.
+    const id = await insertUser(trx, {
+      account: input.account,
+      displayName: input.displayName,
+      // Not a hash of anything: no password matches it until the invite link sets one.
+      passwordHash: `${UNUSABLE_PASSWORD_PREFIX}${randomBytes(16).toString('base64url')}`,
+      role: input.role,
+      status: 'active',
+      locale: input.locale,
+      parentId: null,
+    }).catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
+      throw error;
+    });
+    const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
+    await audit(trx, {
+      actorId: actor.userId,
+      action: 'staff.create',
+      entity: 'user',
+      entityId: id,
+      after: { account: input.account, displayName: input.displayName, role: input.role, status: 'active', ...(input.via ? { via: input.via } : {}) },
+      ip: actor.ip,
+    });
+    return { userId: id, ...link };
+  });
+  return { user: (await findStaffMember(db, userId))!, inviteUrl: passwordLinkUrl(input.origin, token), expiresAt };
+}
+
+/**
+ * A new set-password link for a staff member (the first one expired, or they forgot their
+ * password): any link of theirs still open ends. The password itself changes only when it is used.
+ */
+export async function reinvite(db: Db, id: string, origin: string, actor: StaffActor): Promise<StaffInvite> {
+  const { token, expiresAt } = await db.transaction().execute(async (trx) => {
+    if (!(await findStaffState(trx, id))) throw new AppError('NOT_FOUND');
+    const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
+    await audit(trx, { actorId: actor.userId, action: 'staff.invite', entity: 'user', entityId: id, after: { expiresAt: link.expiresAt }, ip: actor.ip });
+    return link;
+  });
+  return { user: (await findStaffMember(db, id))!, inviteUrl: passwordLinkUrl(origin, token), expiresAt };
+}
+
+/**
+ * Sets a staff member's role and/or status. Rules, in order: a promoter or unknown id is
+ * NOT_FOUND; an admin cannot suspend themselves (FORBIDDEN: another admin must); the last active
+ * admin cannot be demoted or suspended (LAST_ADMIN) — an admin may step down to operator while
+ * another active admin remains; an actor who lost admin while this waited for the lock is
+ * FORBIDDEN. Nothing to change → the member as is, nothing written. Otherwise the change, every
+ * session of the person revoked and an audit entry with before and after, in one transaction.
+ */
+export async function changeStaff(
+  db: Db,
+  dialect: Dialect,
+  id: string,
+  patch: { role?: StaffRole; status?: StaffStatus },
+  actor: StaffActor & { userId: string },
+): Promise<StaffMember> {
+  await db.transaction().execute(async (trx) => {
+    // Locked first, always in the same order, so concurrent changes queue rather than deadlock.
+    const activeAdmins = await lockActiveAdmins(trx, dialect);
+    const before = await findStaffState(trx, id);
+    if (!before) throw new AppError('NOT_FOUND');
+    if (id === actor.userId && patch.status === 'suspended') throw new AppError('FORBIDDEN');
+    const after = { role: patch.role ?? before.role, status: patch.status ?? before.status };
+    if (after.role === before.role && after.status === before.status) return;
+    const wasActiveAdmin = before.role === 'admin' && before.status === 'active';
+    const staysActiveAdmin = after.role === 'admin' && after.status === 'active';
+    if (wasActiveAdmin && !staysActiveAdmin && activeAdmins.filter((a) => a !== id).length === 0) throw new AppError('LAST_ADMIN');
+    if (!activeAdmins.includes(actor.userId)) throw new AppError('FORBIDDEN');
+    const now = Date.now();
+    await updateStaff(trx, id, after, now);
+    await revokeAllSessions(trx, id, now);
+    await audit(trx, { actorId: actor.userId, action: 'staff.update', entity: 'user', entityId: id, before, after, ip: actor.ip }, now);
+  });
+  return (await findStaffMember(db, id))!;
+}

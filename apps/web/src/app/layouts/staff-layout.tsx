@@ -1,0 +1,40 @@
+/**
+ * Staff pages (/admin/*): at desk width (lib/desk.ts, ≥ 1024 px) inside the console shell — side
+ * navigation and a wide content area, loaded on demand so promoters never download it. Below that
+ * width the phone pages exactly as they were; the overview (#/admin), staff's Home there, keeps
+ * the tab bar. `StaffHome` sends staff who open Home (#/, also where sign-in lands) to the overview.
+ */
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useDesk } from '../../lib/desk';
+import { Navigate, useLocation } from '../../lib/router';
+import { useMe } from '../../lib/session';
+import { PageLoading } from '../../components/page-status';
+import { TabLayout } from './tab-layout';
+
+const StaffShell = lazy(() => import('./staff-shell'));
+
+/** Where staff land: the program overview. */
+export const STAFF_HOME = '/admin';
+
+export function StaffLayout({ children }: { children: ReactNode }) {
+  const desk = useDesk();
+  const me = useMe();
+  const { pathname } = useLocation();
+  const staff = me.data !== undefined && me.data.role !== 'promoter';
+  if (desk && staff) {
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <StaffShell>{children}</StaffShell>
+      </Suspense>
+    );
+  }
+  if (staff && pathname === STAFF_HOME) return <TabLayout>{children}</TabLayout>;
+  return <>{children}</>;
+}
+
+/** Home is the promoter's; staff opening it (or landing there after sign-in) go to the overview. */
+export function StaffHome({ children }: { children: ReactNode }) {
+  const me = useMe();
+  if (me.data && me.data.role !== 'promoter') return <Navigate to={STAFF_HOME} replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,183 @@
+/// <reference lib="dom" />
+/**
+ * The operator console at a desk (1280×800) and on a phone (390×844), issue 14: an admin creates
+ * an operator, who sets a password through the one-time link, signs in and lands on the overview;
+ * the operator finds a promoter by link code and makes a password-reset link for them, which the
+ * promoter uses; the admin adjusts that promoter by +12.34 with a reason, and the promoter sees it
+ * in Wallet and in a notification; the admin finds the adjustment in the audit log. Then the
+ * console's screens in all five languages at both sizes, looked at.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CampaignCreateSchema } from '@pa/shared';
+import { LOCALES } from '@pa/shared/locales';
+import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
+import { checkLedger } from '../apps/server/src/platform/ledger';
+import { checkScreen, createStaff, phoneContext, proseText, registerThroughForm, screenshot, setLanguage, startJourney, UNTRANSLATED, watchProblems } from './harness';
+
+let journey: Awaited<ReturnType<typeof startJourney>>;
+let server: typeof journey.server;
+let browser: Browser;
+
+beforeAll(async () => {
+  journey = await startJourney();
+  ({ server, browser } = journey);
+});
+
+afterAll(async () => {
+  await journey?.close();
+});
+
+function deskContext(locale = 'en-US'): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale });
+}
+
+/** A staff screen at a desk: recorded, no untranslated key, nothing wider than the window. */
+async function checkDesk(page: Page, name: string) {
+  await screenshot(page, name);
+  expect(await proseText(page), name).not.toMatch(UNTRANSLATED);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), `${name}: wider than the window`).toBe(false);
+}
+
+/** Signs in at `#/login` as staff and waits for the overview, where staff land. */
+async function staffSignIn(page: Page, account: string, password: string) {
+  await page.goto(`${server.url}#/login`);
+  await page.locator('#account').fill(account);
+  await page.locator('#password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('overview').waitFor();
+  expect(page.url()).toContain('#/admin');
+}
+
+/** Sets a password on the page a one-time link opens, and waits for the confirmation. */
+async function setPasswordThroughLink(page: Page, url: string, password: string) {
+  await page.goto(url);
+  await page.getByTestId('reset-password').locator('input').fill(password);
+  await page.getByTestId('reset-confirm').locator('input').fill(password);
+  await page.getByTestId('reset-submit').click();
+  await page.getByTestId('reset-done').waitFor();
+}
+
+const run = Date.now().toString(36);
+const adminAccount = `ada${run}@example.com`;
+const operatorAccount = `otto${run}@example.com`;
+const promoterAccount = `wen${run}@example.com`;
+let promoterId = '';
+
+describe('running the program from a desk', () => {
+  it('admin makes an operator → operator sets a password, lands on the overview, resets a promoter found by link code → admin adjusts +12.34 → promoter sees it → audit log', async () => {
+    const adminId = await createStaff(server.ctx, 'admin', adminAccount, 'Admin-pass-1');
+    const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
+      names: { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' },
+      landingUrl: 'https://shop.example.com/tea', saleRewardType: 'bps', saleReward: 1000, holdDays: 0,
+    }) as Parameters<typeof createCampaign>[2]);
+    await updateCampaign(server.ctx, adminId, campaignId, { status: 'active' });
+
+    // The promoter, on a phone: registers and joins; their link's code is what the operator will search by.
+    const phone = await phoneContext(browser);
+    const promoter = await phone.newPage();
+    const promoterProblems = watchProblems(promoter);
+    await registerThroughForm(promoter, `${server.url}#/register`, promoterAccount, 'Wen Promoter', 'First-pass-1');
+    await promoter.goto(`${server.url}#/campaigns/${campaignId}`);
+    await promoter.getByTestId(`join-${campaignId}`).click();
+    const linkCode = (await promoter.getByTestId('campaign-link').textContent())!.split('/').pop()!;
+    promoterId = (await server.ctx.db.selectFrom('users').select('id').where('account', '=', promoterAccount).executeTakeFirstOrThrow()).id;
+
+    // 1. The admin, at a desk, lands on the overview and adds an operator.
+    const adminDesk = await deskContext();
+    const admin = await adminDesk.newPage();
+    const adminProblems = watchProblems(admin);
+    await staffSignIn(admin, adminAccount, 'Admin-pass-1');
+    await admin.goto(`${server.url}#/admin/staff`);
+    await admin.getByTestId('staff-add').click();
+    await admin.getByTestId('staff-account').locator('input').fill(operatorAccount);
+    await admin.getByTestId('staff-name').locator('input').fill('Otto Operator');
+    await admin.getByTestId('staff-role-operator').click();
+    await admin.getByTestId('staff-submit').click();
+    const inviteUrl = (await admin.getByTestId('staff-invite-url').textContent())!.trim();
+    expect(inviteUrl).toContain('#/reset-password?token=');
+
+    // 2. The operator sets a password through the link, signs in and lands on the overview.
+    const operatorDesk = await deskContext();
+    const operator = await operatorDesk.newPage();
+    const operatorProblems = watchProblems(operator);
+    await setPasswordThroughLink(operator, inviteUrl, 'Operator-pass-1');
+    await staffSignIn(operator, operatorAccount, 'Operator-pass-1');
+    await checkDesk(operator, 'console-overview-operator-en');
+
+    // 3. The operator finds the promoter by link code and makes a reset link; the promoter uses it.
+    await operator.goto(`${server.url}#/admin/promoters`);
+    await operator.getByTestId('promoters-search').locator('input').fill(linkCode);
+    // The search runs after a pause; open the row once the list shows its result, not the list before it.
+    await expect.poll(() => operator.url()).toContain(`q=${linkCode}`);
+    await operator.waitForLoadState('networkidle');
+    // The search has applied (it is kept in the address) before the row is opened.
+    await expect.poll(() => decodeURIComponent(operator.url())).toContain(`q=${linkCode}`);
+    await operator.getByTestId(`promoter-row-${promoterAccount}`).click();
+    await operator.waitForURL(/#\/admin\/promoters\/[^/?]+/);
+    await operator.getByTestId('reset-link-open').click();
+    const resetUrl = (await operator.getByTestId('reset-link-url').textContent())!.trim();
+    expect(resetUrl).toContain('#/reset-password?token=');
+    await setPasswordThroughLink(promoter, resetUrl, 'Second-pass-2');
+    // The old sessions are gone: the promoter signs in again with the new password.
+    await promoter.goto(`${server.url}#/login`);
+    await promoter.locator('#account').fill(promoterAccount);
+    await promoter.locator('#password').fill('Second-pass-2');
+    await promoter.getByTestId('login-submit').click();
+    await promoter.getByTestId('greeting').waitFor();
+
+    // 4. The admin adjusts the promoter by +12.34 with a reason.
+    await admin.goto(`${server.url}#/admin/promoters/${promoterId}`);
+    await admin.getByTestId('adjust-open').click();
+    await admin.getByTestId('adjust-amount').locator('input').fill('12.34');
+    await admin.getByTestId('adjust-reason').locator('textarea, input').first().fill('Launch bonus for the tea campaign');
+    await admin.getByTestId('adjust-submit').click();
+    await expect.poll(async () => (await server.ctx.db.selectFrom('adjustments').select('amount').where('promoter_id', '=', promoterId).execute()).map((r) => Number(r.amount))).toEqual([1234]);
+    expect(await checkLedger(server.ctx.db)).toEqual([]);
+
+    // 5. The promoter sees it in Wallet (with the reason) and in a notification.
+    await promoter.goto(`${server.url}#/wallet`);
+    await expect.poll(() => promoter.getByTestId('wallet-available').textContent()).toBe('CN¥12.34');
+    await expect.poll(() => promoter.locator('body').innerText()).toContain('Launch bonus for the tea campaign');
+    await checkScreen(promoter, 'console-promoter-wallet-en');
+    await promoter.goto(`${server.url}#/notifications`);
+    await expect.poll(() => promoter.locator('body').innerText()).toContain('12.34');
+    await checkScreen(promoter, 'console-promoter-notification-en');
+
+    // 6. The admin finds the adjustment in the audit log.
+    await admin.goto(`${server.url}#/admin/audit`);
+    await admin.getByTestId('audit-filter-action').locator('input').fill('promoter.adjust');
+    await admin.getByTestId('audit-row-promoter.adjust').first().click();
+    await expect.poll(() => admin.getByTestId('audit-detail').innerText()).toContain('Launch bonus for the tea campaign');
+    await checkDesk(admin, 'console-audit-detail-en');
+
+    expect([...promoterProblems, ...adminProblems, ...operatorProblems]).toEqual([]);
+    await Promise.all([phone.close(), adminDesk.close(), operatorDesk.close()]);
+  }, 180_000);
+
+  it('shows the console in every language, at a desk and on a phone', async () => {
+    const screens = ['#/admin', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/staff', '#/admin/audit', '#/admin/withdrawals', '#/admin/commissions', '#/admin/users', '#/admin/campaigns', '#/admin/conversions', '#/admin/api-keys', '#/admin/settings'];
+    for (const locale of LOCALES) {
+      for (const size of ['desk', 'phone'] as const) {
+        const context = size === 'desk' ? await deskContext() : await phoneContext(browser);
+        const page = await context.newPage();
+        const problems = watchProblems(page);
+        await staffSignIn(page, adminAccount, 'Admin-pass-1').catch(async (error: unknown) => {
+          throw new Error(`${locale} ${size}: ${String(error)}`);
+        });
+        await setLanguage(page, server.url, locale);
+        for (const hash of screens) {
+          await page.goto(`${server.url}${hash}`);
+          // Shot once the page's data has come: no request in flight, no loading placeholder left.
+          await page.waitForLoadState('networkidle');
+          await expect.poll(() => page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading').count(), { message: `${hash} still loading` }).toBe(0);
+          const name = `console-${hash.replace(/^#\/admin\/?/, '').replace(/\/.*/, '-page').replace(/\W+/g, '-') || 'overview'}-${size}-${locale}`;
+          if (size === 'desk') await checkDesk(page, name);
+          else await checkScreen(page, name);
+        }
+        expect(problems, `${locale} ${size}`).toEqual([]);
+        await context.close();
+      }
+    }
+  }, 300_000);
+});
