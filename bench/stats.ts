@@ -27,7 +27,7 @@ import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig } from '../apps/server/src/config';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { hashToken } from '../apps/server/src/platform/session';
-import { kyselyExec, sqliteExec, valueRows, type Exec } from '../apps/server/src/platform/sql-exec';
+import { bulkExec, valueRows } from './bulk-insert';
 import { freePort, freshPostgres, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -83,22 +83,23 @@ const started = Date.now();
 const now = Date.now();
 const setup = await createContext(config);
 const { ctx } = setup;
-const exec: Exec = ctx.sqlite ? sqliteExec(ctx.sqlite) : kyselyExec(ctx.db, 'postgres');
+const sqlite = setup.handle.sqlite;
+const exec = bulkExec(ctx.db, sqlite);
 const promoterIds: string[] = [];
 for (let i = 0; i < PROMOTERS; i++) promoterIds.push(`u${pad(i)}`);
 
 async function insertRows(table: string, columns: string[], rows: unknown[][]) {
-  const per = Math.max(1, Math.floor((ctx.sqlite ? 900 : 8000) / columns.length));
+  const per = Math.max(1, Math.floor((sqlite ? 900 : 8000) / columns.length));
   for (let i = 0; i < rows.length; i += per) {
     const chunk = rows.slice(i, i + per);
     await exec.run(`insert into ${table} (${columns.join(', ')}) values ${valueRows(chunk.length, columns.length)}`, chunk.flat());
   }
 }
 async function inTransaction(work: () => Promise<void>) {
-  if (ctx.sqlite) {
-    ctx.sqlite.exec('begin');
+  if (sqlite) {
+    sqlite.exec('begin');
     await work();
-    ctx.sqlite.exec('commit');
+    sqlite.exec('commit');
   } else {
     await work(); // PostgreSQL: autocommit per multi-row insert (a fresh database nobody else uses)
   }
@@ -234,7 +235,7 @@ if (!reuse) {
   const report = await rebuildRollups(ctx.db, ctx.dialect, ctx.config.timeZone, { apply: true });
   rebuildSeconds = (Date.now() - t1) / 1000;
   console.log(`rollups: ${report.rows.daily} daily rows, ${report.rows.periods} period rows in ${rebuildSeconds.toFixed(0)} s`);
-  if (ctx.sqlite) ctx.sqlite.exec('analyze');
+  if (sqlite) sqlite.exec('analyze');
   if (keep) fs.writeFileSync(path.join(dataDir, 'generated.json'), JSON.stringify({ PROMOTERS, CLICKS, CONVERSIONS, at: now }));
 }
 
@@ -261,7 +262,7 @@ await inTransaction(async () => {
 const staffTokens = [randomBytes(32).toString('base64url')];
 await insertRows('sessions', ['id', 'user_id', 'token_hash', 'device', 'created_at', 'last_seen_at', 'expires_at', 'revoked_at'],
   staffTokens.map((token, i) => [`sa${i}${randomBytes(4).toString('hex')}`, ADMIN_ID, hashToken(token), 'bench', Date.now(), Date.now(), Date.now() + 30 * DAY, null]));
-const dbBytes = ctx.sqlite ? fs.statSync(path.join(dataDir, 'promotion-assistant.db')).size : 0;
+const dbBytes = sqlite ? fs.statSync(path.join(dataDir, 'promotion-assistant.db')).size : 0;
 await setup.handle.close();
 
 const port = await freePort();

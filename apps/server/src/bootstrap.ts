@@ -6,6 +6,8 @@ import { MasterKey } from './platform/crypto/master-key';
 import { RsaKeyring } from './platform/crypto/rsa-keys';
 import { SealOpener } from './platform/crypto/sealed';
 import { ClickBuffer } from './platform/click-buffer';
+import { UnitOfWork } from './db/unit-of-work';
+import { AppError } from './platform/errors';
 import { LinkCache } from './platform/link-cache';
 import { VisitorHasher } from './platform/visitor';
 import { primeZone, zoneOf } from './platform/settings';
@@ -22,19 +24,19 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
   const masterKey = master ?? MasterKey.load({ appSecret: config.appSecret, dataDir: config.dataDir });
   const keyring = new RsaKeyring(handle.db, masterKey);
   await keyring.current();
+  const uow = new UnitOfWork(handle.db, handle.dialect, { isItemError: (error) => error instanceof AppError });
   const ctx: AppContext = {
     config,
     db: handle.db,
     dialect: handle.dialect,
-    ...(handle.sqlite ? { sqlite: handle.sqlite } : {}),
+    uow,
     master: masterKey,
     keyring,
     seals: new SealOpener(handle.db, keyring),
-    clicks: new ClickBuffer(handle.db, { timeZone: () => zoneOf(ctx), sqlite: handle.sqlite }),
+    clicks: new ClickBuffer(uow, () => zoneOf(ctx)),
     links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
     visitors: new VisitorHasher(masterKey),
   };
   await primeZone(ctx);
-  ctx.clicks.start();
   return { ctx, handle };
 }

@@ -1,6 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/types';
+import type { UnitOfWork } from './db/unit-of-work';
 import type { MasterKey } from './platform/crypto/master-key';
 import type { RsaKeyring } from './platform/crypto/rsa-keys';
 import type { SealOpener } from './platform/crypto/sealed';
@@ -13,8 +13,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dialect: Dialect;
-  /** The SQLite connection itself (SQLite only), for the prepared-statement write paths. */
-  sqlite?: BetterSqlite3.Database;
+  /** The one write path: transactions, and the group commit that batchable work joins. */
+  uow: UnitOfWork;
   master: MasterKey;
   keyring: RsaKeyring;
   seals: SealOpener;

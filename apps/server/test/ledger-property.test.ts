@@ -293,8 +293,9 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
     expect(seen.steps).toBeGreaterThan(runs / 10);
     // Adjustments of both signs, below zero when allowed, refusals and replays all really ran.
     for (const k of ['credits', 'debits', 'negative', 'adjustRefused'] as const) expect(seen[k], k).toBeGreaterThan(runs / 20);
-    // A replay needs an earlier adjustment under the same key and the same body: rarer (about 1 in 60 sequences).
-    expect(seen.adjustReplayed).toBeGreaterThan(runs / 200);
+    // A replay needs an earlier adjustment under the same key and the same body: rarer (about 1 in 60
+    // sequences, so ~7 in PostgreSQL's 400; at least one, since fewer than 3 happened in 4 % of runs).
+    expect(seen.adjustReplayed).toBeGreaterThan(0);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
     // Every rollup recomputed from the rows equals the live one (what `npm run stats:rebuild` checks).
     const rebuilt = await rebuildRollups(env.ctx.db, env.ctx.dialect, env.ctx.config.timeZone, { apply: false });

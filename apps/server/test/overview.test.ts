@@ -3,7 +3,6 @@ import { checkLedger } from '../src/platform/ledger';
 import { newId } from '../src/platform/ids';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { applyRollups, Rollups } from '../src/platform/rollups';
-import { kyselyExec } from '../src/platform/sql-exec';
 import { topPromoters } from '../src/modules/overview/service';
 import { dayKey } from '../src/platform/time';
 import { agoToday, campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
@@ -226,7 +225,7 @@ describe.each(DIALECTS)('the overview\'s top promoters on %s', (dialect) => {
       rollups.add(users.get(name)!, day, 'c-top', 'l-top', { sales: 1, sale_amount: amount });
       totals.set(users.get(name)!, (totals.get(users.get(name)!) ?? 0) + amount);
     }
-    await env.ctx.db.transaction().execute((trx) => applyRollups(kyselyExec(trx, env.ctx.dialect), rollups));
+    await env.ctx.db.transaction().execute((trx) => applyRollups(trx, rollups));
     return [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10).map(([id]) => id);
   }
 

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { postJournal, promoterAccount } from '../src/platform/ledger';
-import { kyselyExec } from '../src/platform/sql-exec';
 import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const BANK = '6222 0212 3456 7890';
@@ -36,7 +35,7 @@ describe.each(DIALECTS)('the console’s promoters on %s', (dialect) => {
 
   /** Money in the promoter's available balance the way the ledger moves it (adjustments have their own suite). */
   async function credit(userId: string, amount: number, bucket: 'available' | 'pending' = 'available') {
-    await env.ctx.db.transaction().execute((trx) => postJournal(kyselyExec(trx, env.dialect), {
+    await env.ctx.db.transaction().execute((trx) => postJournal(trx, {
       kind: 'commission_approved', refType: 'test', refId: userId, promoterId: userId,
       entries: [{ account: promoterAccount(userId, bucket), amount }, { account: 'platform:commissions', amount: -amount }],
       at: Date.now(),

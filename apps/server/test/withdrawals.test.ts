@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, postJournal, promoterAccount, walletOf } from '../src/platform/ledger';
-import { kyselyExec } from '../src/platform/sql-exec';
 import { Client, DIALECTS, errorCode, makeEnv, seal, signedIn, type TestEnv } from './helpers';
 
 const BANK = '6222 0212 3456 7890';
@@ -20,7 +19,7 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
     await env.ctx.db.transaction().execute(async (trx) => {
       const at = Date.now();
       const id = `test-adj-${at}-${Math.random().toString(36).slice(2)}`;
-      const journalId = await postJournal(kyselyExec(trx, env.dialect), {
+      const journalId = await postJournal(trx, {
         kind: 'adjustment', refType: 'adjustment', refId: id, promoterId: userId,
         entries: [{ account: promoterAccount(userId, 'available'), amount }, { account: 'platform:adjustments', amount: -amount }],
         at,
@@ -369,7 +368,7 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
     it('read in any order, the count stays right; the badge counts up to 100', async () => {
       const { client, user } = await signedIn(env, 'promoter');
       const { notify } = await import('../src/platform/notifications');
-      const exec = kyselyExec(env.ctx.db, env.dialect);
+      const exec = env.ctx.db;
       for (let i = 0; i < 3; i++) await notify(exec, [{ userId: user.id, type: 'withdrawal.requested', params: { withdrawalId: `w${i}`, amount: i, net: i } }], Date.now() + i);
       const count = async () => (await client.request('GET', '/api/notifications/unread-count')).json().unread;
       const [newest, middle, oldest] = (await client.request('GET', '/api/notifications')).json().items.map((n: { id: string }) => n.id);

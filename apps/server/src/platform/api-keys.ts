@@ -8,8 +8,15 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyRequest } from 'fastify';
 import type { ApiScopeSchema } from '@pa/shared';
 import type { z } from 'zod';
-import type { AppContext } from '../context';
+import type { Db } from '../db/types';
+import type { MasterKey } from './crypto/master-key';
 import { AppError } from './errors';
+
+/** What API-key checks need of the app (platform/ never imports the app's own context type). */
+export interface ApiKeyContext {
+  db: Db;
+  master: Pick<MasterKey, 'encrypt' | 'decrypt'>;
+}
 
 export type ApiScope = z.infer<typeof ApiScopeSchema>;
 export const SIGNATURE_TOLERANCE_S = 300;
@@ -24,7 +31,7 @@ declare module 'fastify' {
 export const hashApiKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A new secret ("pa_" + 40 base64url characters), its display prefix, hash and sealed copy. */
-export function newApiKeySecret(ctx: Pick<AppContext, 'master'>) {
+export function newApiKeySecret(ctx: Pick<ApiKeyContext, 'master'>) {
   const secret = `pa_${randomBytes(30).toString('base64url')}`;
   return { secret, prefix: secret.slice(0, 10), hash: hashApiKey(secret), sealed: ctx.master.encrypt(secret, SECRET_AAD) };
 }
@@ -55,7 +62,7 @@ export function forgetApiKeys() {
 }
 
 /** preValidation hook factory: a valid, unrevoked key with `scope` (and a good signature when required or sent). */
-export function apiKeyAuth(ctx: AppContext, scope: ApiScope) {
+export function apiKeyAuth(ctx: ApiKeyContext, scope: ApiScope) {
   return async (request: FastifyRequest) => {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);

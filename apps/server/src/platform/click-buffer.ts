@@ -1,13 +1,12 @@
 /**
- * Clicks are answered at once and written later: buffered in memory and written in batches, each
- * batch one transaction with its per-day rollups (platform/rollups.ts) and the 24-hour uniqueness state. Flushed every
- * 100 ms (at most 250 ms is promised), when 1,000 are waiting, and on shutdown. A batch that fails
- * to write is put back and retried.
+ * Clicks join the unit of work's group commit (db/unit-of-work.ts): the redirect awaits `push`,
+ * which resolves once the batch holding its click has committed — the 302 is an acknowledgement, so
+ * its click is stored. Under load many redirects share one transaction: the click rows, the 24-hour
+ * uniqueness state per visitor and link (`visitor_seen`) and the per-day rollups, written together.
  */
-import type SqliteDatabase from 'better-sqlite3';
 import type { Db } from '../db/types';
+import type { Collector, CollectorKind, UnitOfWork } from '../db/unit-of-work';
 import { applyRollups, clickDelta, Rollups } from './rollups';
-import { kyselyExec, sqliteExec } from './sql-exec';
 import { dayKey } from './time';
 
 export interface PendingClick {
@@ -23,129 +22,87 @@ export interface PendingClick {
   attributed: boolean;
 }
 
-type SqliteHandle = SqliteDatabase.Database;
 const UNIQUE_WINDOW_MS = 24 * 3600_000;
 const CHUNK = 200;
 
 export class ClickBuffer {
-  private queue: PendingClick[] = [];
-  private running: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
   /** Clicks accepted and written so far by this instance (the shutdown log reports both). */
   accepted = 0;
   written = 0;
+  private readonly kind: CollectorKind<ClickRows>;
 
   constructor(
-    private readonly db: Db,
-    private readonly options: { /** The day boundaries' zone, read at each flush (an admin setting). */ timeZone: string | (() => string); intervalMs?: number; maxBatch?: number; sqlite?: SqliteHandle; log?: { error(obj: unknown, msg: string): void } },
-  ) {}
-
-  start() {
-    this.timer ??= setInterval(() => void this.flush(), this.options.intervalMs ?? 100);
-    this.timer.unref();
+    private readonly uow: UnitOfWork,
+    /** The day boundaries' zone, read at each write (an admin setting). */
+    timeZone: string | (() => string),
+  ) {
+    const zone = typeof timeZone === 'function' ? timeZone : () => timeZone;
+    // Flushed first in its transaction: a batch's clicks are in before anything that reads them.
+    this.kind = { order: 5, create: () => new ClickRows(zone) };
   }
 
-  push(click: PendingClick) {
+  /** Resolves once the click is stored (its group commit has committed). */
+  async push(click: PendingClick): Promise<void> {
     this.accepted++;
-    this.queue.push(click);
-    if (this.queue.length >= (this.options.maxBatch ?? 1000)) void this.flush();
+    await this.uow.run(async (tx) => {
+      tx.collect(this.kind).rows.push(click);
+    }, { batchable: true });
+    this.written++;
   }
 
+  /** Clicks (and other batched work) still waiting for their commit. */
   get pending() {
-    return this.queue.length;
+    return this.uow.pending;
   }
 
-  /** Writes everything queued so far; concurrent calls are serialized. */
+  /** Resolves once every click pushed so far is written (or has failed). */
   flush(): Promise<void> {
-    this.running = this.running.then(async () => {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.options.maxBatch ?? 1000);
-        try {
-          await this.write(batch);
-          this.written += batch.length;
-        } catch (error) {
-          this.queue.unshift(...batch);
-          this.options.log?.error({ err: error }, 'click batch failed; will retry');
-          return;
-        }
-      }
-    });
-    return this.running;
+    return this.uow.idle();
   }
 
-  async close() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.flush();
-    if (this.queue.length > 0) await this.flush(); // one retry after a failed write
+  close(): Promise<void> {
+    return this.uow.idle();
+  }
+}
+
+/** The clicks of a unit of work: rows, uniqueness and rollups decided and written at its flush. */
+class ClickRows implements Collector {
+  readonly rows: PendingClick[] = [];
+  constructor(private readonly zone: () => string) {}
+
+  merge(other: ClickRows) {
+    this.rows.push(...other.rows);
   }
 
-  private async write(batch: PendingClick[]) {
-    const sqlite = this.options.sqlite;
-    if (sqlite) {
-      // Hold Kysely's single SQLite connection so no Kysely transaction is open meanwhile, then
-      // write with prepared statements in one transaction (far cheaper per row).
-      await this.db.connection().execute(async () => {
-        sqlite.exec('begin');
-        try {
-          await this.writeSqlite(sqlite, batch);
-          sqlite.exec('commit');
-        } catch (error) {
-          if (sqlite.inTransaction) sqlite.exec('rollback');
-          throw error;
-        }
-      });
-      return;
+  async flush(q: Db) {
+    if (this.rows.length === 0) return;
+    const humans = this.rows.filter((c) => !c.bot);
+    const linkIds = new Set(humans.map((c) => c.linkId));
+    const hashes = [...new Set(humans.map((c) => c.visitorHash))];
+    const seen = new Map<string, number>();
+    for (let i = 0; i < hashes.length; i += CHUNK) {
+      const found = await q.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
+      for (const r of found) if (linkIds.has(r.link_id)) seen.set(`${r.link_id}|${r.visitor_hash}`, Number(r.unique_at));
     }
-    await this.db.transaction().execute(async (trx) => {
-      const humans = batch.filter((c) => !c.bot);
-      const linkIds = new Set(humans.map((c) => c.linkId));
-      const hashes = [...new Set(humans.map((c) => c.visitorHash))];
-      const seen = new Map<string, number>();
-      for (let i = 0; i < hashes.length; i += CHUNK) {
-        const found = await trx.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
-        for (const r of found) if (linkIds.has(r.link_id)) seen.set(`${r.link_id}|${r.visitor_hash}`, r.unique_at);
-      }
-      const { rows, seenRows, rollups } = this.shape(batch, (key) => seen.get(key));
-      for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('clicks').values(rows.slice(i, i + CHUNK)).execute();
-      for (let i = 0; i < seenRows.length; i += CHUNK) {
-        await trx
-          .insertInto('visitor_seen')
-          .values(seenRows.slice(i, i + CHUNK))
-          .onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })))
-          .execute();
-      }
-      await applyRollups(kyselyExec(trx, 'postgres'), rollups);
-    });
+    const { rows, seenRows, rollups } = this.shape((key) => seen.get(key));
+    for (let i = 0; i < rows.length; i += CHUNK) await q.insertInto('clicks').values(rows.slice(i, i + CHUNK)).execute();
+    // Sorted: two instances upserting the same visitors take the rows in the same order.
+    seenRows.sort((a, b) => (a.link_id < b.link_id ? -1 : a.link_id > b.link_id ? 1 : a.visitor_hash < b.visitor_hash ? -1 : 1));
+    for (let i = 0; i < seenRows.length; i += CHUNK) {
+      await q
+        .insertInto('visitor_seen')
+        .values(seenRows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })))
+        .execute();
+    }
+    await applyRollups(q, rollups);
   }
 
-  private statements: ReturnType<ClickBuffer['prepare']> | null = null;
-
-  private prepare(sqlite: SqliteHandle) {
-    return {
-      seen: sqlite.prepare('select unique_at from visitor_seen where link_id = ? and visitor_hash = ?').pluck(),
-      click: sqlite.prepare('insert into clicks (id, link_id, campaign_id, promoter_id, at, visitor_hash, is_unique, is_bot, device, referrer_host, attributed) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
-      upsertSeen: sqlite.prepare('insert into visitor_seen (link_id, visitor_hash, unique_at) values (?, ?, ?) on conflict (link_id, visitor_hash) do update set unique_at = excluded.unique_at'),
-    };
-  }
-
-  /** Inside the caller's transaction, on the raw connection (prepared statements). */
-  private async writeSqlite(sqlite: SqliteHandle, batch: PendingClick[]) {
-    const st = (this.statements ??= this.prepare(sqlite));
-    const { rows, seenRows, rollups } = this.shape(batch, (key) => {
-      const [linkId, hash] = key.split('|');
-      return st.seen.get(linkId, hash) as number | undefined;
-    });
-    for (const r of rows) st.click.run(r.id, r.link_id, r.campaign_id, r.promoter_id, r.at, r.visitor_hash, r.is_unique, r.is_bot, r.device, r.referrer_host, r.attributed);
-    for (const r of seenRows) st.upsertSeen.run(r.link_id, r.visitor_hash, r.unique_at);
-    await applyRollups(sqliteExec(sqlite), rollups);
-  }
-
-  /** Rows to write for a batch: uniqueness decided in click order, rollups per promoter, day, campaign and link. */
-  private shape(batch: PendingClick[], lookup: (key: string) => number | undefined) {
+  /** Rows to write: uniqueness decided in click order, rollups per promoter, day, campaign and link. */
+  private shape(lookup: (key: string) => number | undefined) {
     const seen = new Map<string, number | undefined>();
     const changed = new Map<string, { link_id: string; visitor_hash: string; unique_at: number }>();
-    const rows = batch.map((c) => {
+    const rows = this.rows.map((c) => {
       let unique = false;
       if (!c.bot) {
         const key = `${c.linkId}|${c.visitorHash}`;
@@ -164,7 +121,7 @@ export class ClickBuffer {
       };
     });
     const rollups = new Rollups();
-    const zone = typeof this.options.timeZone === 'function' ? this.options.timeZone() : this.options.timeZone;
+    const zone = this.zone();
     for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, zone), r.campaign_id, r.link_id, clickDelta(r));
     return { rows, seenRows: [...changed.values()], rollups };
   }

@@ -9,10 +9,10 @@
  */
 import type { LedgerLine } from '@pa/shared';
 import { PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../db/types';
+import type { Db, LedgerEntriesTable, LedgerJournalsTable } from '../db/types';
+import type { Collector, CollectorKind } from '../db/unit-of-work';
 import { newId } from './ids';
 import { olderThan, pageOf } from './listing';
-import { valueRows, type Exec } from './sql-exec';
 
 /**
  * `withdrawing` holds requested withdrawals, `payable` approved ones being paid (the wallet shows
@@ -76,60 +76,78 @@ export class LedgerError extends Error {
 }
 
 /** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
-export async function postJournal(exec: Exec, input: JournalInput): Promise<string> {
-  return (await postJournals(exec, [input]))[0]!;
+export async function postJournal(q: Db, input: JournalInput): Promise<string> {
+  const batch = new JournalBatch();
+  const [id] = batch.add([input]);
+  await batch.flush(q);
+  return id!;
 }
 
 /**
- * Writes several balanced journals at once (one insert per table, one balance update per
- * account touched) — the commissions of one sale go in together. Call inside a transaction.
- * With `deferred`, the balance changes are added there instead, for the caller to apply before
- * its commit (the SQLite group commit writes each balance once per batch).
+ * Journals, their entries and the balance changes they make, collected over a transaction (or a
+ * whole group commit) and written together: one multi-row insert per table, each balance moved once.
+ * `add` checks every journal at once (balanced, integer minor units), so a bad journal fails the
+ * change that made it, not the batch's flush.
  */
-export async function postJournals(exec: Exec, inputs: JournalInput[], deferred?: BalanceDeltas): Promise<string[]> {
-  const journals: unknown[][] = [];
-  const rows: unknown[][] = [];
-  const byAccount = new Map<string, number>();
-  const ids: string[] = [];
-  for (const input of inputs) {
-    const entries = input.entries.filter((e) => e.amount !== 0);
-    if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
-    let sum = 0;
-    for (const e of entries) {
-      if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
-      sum += e.amount;
+export class JournalBatch implements Collector {
+  readonly journals: LedgerJournalsTable[] = [];
+  readonly entries: LedgerEntriesTable[] = [];
+  readonly deltas: BalanceDeltas = new Map();
+  private at = 0;
+
+  add(inputs: JournalInput[]): string[] {
+    const ids: string[] = [];
+    for (const input of inputs) {
+      const entries = input.entries.filter((e) => e.amount !== 0);
+      if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
+      let sum = 0;
+      for (const e of entries) {
+        if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
+        sum += e.amount;
+      }
+      if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
+      const id = newId(input.at);
+      ids.push(id);
+      this.journals.push({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at });
+      for (const e of entries) {
+        this.entries.push({ id: newId(input.at), journal_id: id, account: e.account, amount: e.amount });
+        this.deltas.set(e.account, (this.deltas.get(e.account) ?? 0) + e.amount);
+      }
+      this.at = Math.max(this.at, input.at);
     }
-    if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
-    const id = newId(input.at);
-    ids.push(id);
-    journals.push([id, input.kind, input.refType, input.refId, input.promoterId, JSON.stringify(input.memo ?? {}), input.at]);
-    for (const e of entries) {
-      rows.push([newId(input.at), id, e.account, e.amount]);
-      byAccount.set(e.account, (byAccount.get(e.account) ?? 0) + e.amount);
-    }
+    return ids;
   }
-  if (ids.length === 0) return [];
-  await exec.run(`insert into ledger_journals (id, kind, ref_type, ref_id, promoter_id, memo_json, at) values ${valueRows(journals.length, 7)}`, journals.flat());
-  await exec.run(`insert into ledger_entries (id, journal_id, account, amount) values ${valueRows(rows.length, 4)}`, rows.flat());
-  if (deferred) {
-    for (const [account, amount] of byAccount) deferred.set(account, (deferred.get(account) ?? 0) + amount);
-  } else {
-    await applyBalanceDeltas(exec, byAccount, inputs[0]!.at);
+
+  merge(other: JournalBatch) {
+    this.journals.push(...other.journals);
+    this.entries.push(...other.entries);
+    for (const [account, amount] of other.deltas) this.deltas.set(account, (this.deltas.get(account) ?? 0) + amount);
+    this.at = Math.max(this.at, other.at);
   }
-  return ids;
+
+  async flush(q: Db) {
+    for (let i = 0; i < this.journals.length; i += CHUNK) await q.insertInto('ledger_journals').values(this.journals.slice(i, i + CHUNK)).execute();
+    for (let i = 0; i < this.entries.length; i += CHUNK) await q.insertInto('ledger_entries').values(this.entries.slice(i, i + CHUNK)).execute();
+    await applyBalanceDeltas(q, this.deltas, this.at);
+  }
 }
+const CHUNK = 500;
+
+/** The journals of a unit of work (flushed after the business rows, before rollups and notifications). */
+export const JOURNALS: CollectorKind<JournalBatch> = { order: 30, create: () => new JournalBatch() };
 
 /** Balance changes collected over several journals, written together before the commit. */
 export type BalanceDeltas = Map<string, number>;
 
 /** Moves the stored balances: each row touched once, in a fixed order (no deadlocks between writers). */
-export async function applyBalanceDeltas(exec: Exec, deltas: BalanceDeltas, at: number) {
-  for (const [account, amount] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (amount === 0) continue;
-    await exec.run(
-      'insert into ledger_balances (account, balance, updated_at) values (?, ?, ?) on conflict (account) do update set balance = ledger_balances.balance + excluded.balance, updated_at = excluded.updated_at',
-      [account, amount, at],
-    );
+export async function applyBalanceDeltas(q: Db, deltas: BalanceDeltas, at: number) {
+  const rows = [...deltas].filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([account, balance]) => ({ account, balance, updated_at: at }));
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await q
+      .insertInto('ledger_balances')
+      .values(rows.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })))
+      .execute();
   }
 }
 

@@ -6,7 +6,8 @@
  */
 import type { NotificationType } from '@pa/shared';
 import { newId } from './ids';
-import { valueRows, type Exec } from './sql-exec';
+import type { Db, NotificationsTable } from '../db/types';
+import type { Collector, CollectorKind } from '../db/unit-of-work';
 
 export type NotificationParams = Record<string, string | number | boolean | null>;
 
@@ -17,8 +18,25 @@ export interface NotificationInput {
 }
 
 /** Inserts notifications (one statement for all of them). Call inside the change's transaction. */
-export async function notify(exec: Exec, items: NotificationInput[], now: number): Promise<void> {
-  if (items.length === 0) return;
-  const rows = items.map((n) => [newId(now), n.userId, n.type, JSON.stringify(n.params), null, now]);
-  await exec.run(`insert into notifications (id, user_id, type, params_json, read_at, created_at) values ${valueRows(rows.length, 6)}`, rows.flat());
+export async function notify(q: Db, items: NotificationInput[], now: number): Promise<void> {
+  const batch = new NotificationBatch();
+  batch.add(items, now);
+  await batch.flush(q);
 }
+
+/** Notifications collected over a unit of work (a whole group commit), inserted together before its commit. */
+export class NotificationBatch implements Collector {
+  readonly rows: NotificationsTable[] = [];
+  add(items: NotificationInput[], now: number) {
+    for (const n of items) this.rows.push({ id: newId(now), user_id: n.userId, type: n.type, params_json: JSON.stringify(n.params), read_at: null, created_at: now });
+  }
+  merge(other: NotificationBatch) {
+    this.rows.push(...other.rows);
+  }
+  async flush(q: Db) {
+    for (let i = 0; i < this.rows.length; i += 500) await q.insertInto('notifications').values(this.rows.slice(i, i + 500)).execute();
+  }
+}
+
+/** Flushed last: notifications of every change in the transaction. */
+export const NOTIFICATIONS: CollectorKind<NotificationBatch> = { order: 50, create: () => new NotificationBatch() };

@@ -5,9 +5,9 @@
  * has the rules it recomputes. Rows are read in
  * id order, 20,000 at a time, so it runs on a live database without holding one long read.
  */
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, Dialect } from '../db/types';
 import { ROLLUP_COLUMNS, Rollups, clickDelta, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
-import { kyselyExec, valueRows } from './sql-exec';
 import { dayResolver } from './time';
 
 export interface RollupDifference {
@@ -200,56 +200,38 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
     // Inside a migration (PostgreSQL runs each in a transaction) write on that transaction.
     const inTransaction = (write: (trx: Db) => Promise<void>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
     await inTransaction(async (trx) => {
-      const exec = kyselyExec(trx, dialect);
       const zero = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
+      const values = (v: Record<RollupColumn, number> | undefined) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, (v ?? zero)[c]])) as Record<RollupColumn, number>;
+      // Each fixed row takes the computed figures as they are (`excluded`), not added to what was stored.
+      const replacing = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
       const daily = [...dailyFix].map((key) => {
-        const [p, d, c, l] = key.split('|') as [string, string, string, string];
-        return [p, d, c, l, ...ROLLUP_COLUMNS.map((col) => (rollups.daily.get(key)?.values ?? zero)[col])];
+        const [promoter_id, day, campaign_id, link_id] = key.split('|') as [string, string, string, string];
+        return { promoter_id, day, campaign_id, link_id, ...values(rollups.daily.get(key)?.values) };
       });
       for (let i = 0; i < daily.length; i += 500) {
-        const chunk = daily.slice(i, i + 500);
-        await exec.run(
-          `insert into daily_stats (promoter_id, day, campaign_id, link_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(chunk.length, 4 + ROLLUP_COLUMNS.length)}
-           on conflict (promoter_id, day, campaign_id, link_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
-          chunk.flat(),
-        );
+        await trx.insertInto('daily_stats').values(daily.slice(i, i + 500)).onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(replacing)).execute();
       }
       const periods = [...periodFix].map((key) => {
-        const [period, promoter] = key.split('|') as [string, string];
+        const [period, promoter_id] = key.split('|') as [string, string];
         const p = rollups.periods.get(key);
-        return [period, promoter, p?.earnings ?? 0, p?.conversions ?? 0];
+        return { period, promoter_id, earnings: p?.earnings ?? 0, conversions: p?.conversions ?? 0 };
       });
       for (let i = 0; i < periods.length; i += 500) {
-        const chunk = periods.slice(i, i + 500);
-        await exec.run(
-          `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(chunk.length, 4)}
-           on conflict (period, promoter_id) do update set earnings = excluded.earnings, conversions = excluded.conversions`,
-          chunk.flat(),
-        );
+        await trx.insertInto('period_stats').values(periods.slice(i, i + 500)).onConflict((oc) => oc.columns(['period', 'promoter_id']).doUpdateSet((eb) => ({ earnings: eb.ref('excluded.earnings'), conversions: eb.ref('excluded.conversions') }))).execute();
       }
       const program = [...programFix].map((key) => {
-        const [d, c] = key.split('|') as [string, string];
-        return [d, c, ...ROLLUP_COLUMNS.map((col) => (rollups.program.get(key)?.values ?? zero)[col])];
+        const [day, campaign_id] = key.split('|') as [string, string];
+        return { day, campaign_id, ...values(rollups.program.get(key)?.values) };
       });
       for (let i = 0; i < program.length; i += 500) {
-        const chunk = program.slice(i, i + 500);
-        await exec.run(
-          `insert into program_daily_stats (day, campaign_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(chunk.length, 2 + ROLLUP_COLUMNS.length)}
-           on conflict (day, campaign_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', ')}`,
-          chunk.flat(),
-        );
+        await trx.insertInto('program_daily_stats').values(program.slice(i, i + 500)).onConflict((oc) => oc.columns(['day', 'campaign_id']).doUpdateSet(replacing)).execute();
       }
       const sales = [...salesFix].map((key) => {
-        const [d, p] = key.split('|') as [string, string];
-        return [d, p, rollups.daySales.get(key)?.amount ?? 0];
+        const [day, promoter_id] = key.split('|') as [string, string];
+        return { day, promoter_id, sale_amount: rollups.daySales.get(key)?.amount ?? 0 };
       });
       for (let i = 0; i < sales.length; i += 500) {
-        const chunk = sales.slice(i, i + 500);
-        await exec.run(
-          `insert into promoter_day_sales (day, promoter_id, sale_amount) values ${valueRows(chunk.length, 3)}
-           on conflict (day, promoter_id) do update set sale_amount = excluded.sale_amount`,
-          chunk.flat(),
-        );
+        await trx.insertInto('promoter_day_sales').values(sales.slice(i, i + 500)).onConflict((oc) => oc.columns(['day', 'promoter_id']).doUpdateSet((eb) => ({ sale_amount: eb.ref('excluded.sale_amount') }))).execute();
       }
     });
   }

@@ -19,8 +19,9 @@
  * - the program's figures (`program_daily_stats`, for the operator's overview): the same deltas
  *   summed by day and campaign; and each promoter's sale amount per day (`promoter_day_sales`).
  */
-import type { Exec } from './sql-exec';
-import { valueRows } from './sql-exec';
+import { sql, type ExpressionBuilder, type OnConflictDatabase, type OnConflictTables, type RawBuilder } from 'kysely';
+import type { Database, Db } from '../db/types';
+import type { Collector, CollectorKind } from '../db/unit-of-work';
 
 export const ROLLUP_COLUMNS = ['clicks', 'unique_clicks', 'bot_clicks', 'leads', 'sales', 'sale_amount', 'refund_amount', 'commission_pending', 'commission_approved', 'commission_rejected', 'commission_reversed'] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
@@ -86,7 +87,7 @@ export function periodsOf(day: string): [week: string, month: string] {
 }
 
 /** Deltas for one transaction, merged by key. */
-export class Rollups {
+export class Rollups implements Collector {
   readonly daily = new Map<string, DailyRow>();
   readonly periods = new Map<string, PeriodRow>();
   /** `day|campaign` → the program's deltas. */
@@ -165,6 +166,10 @@ export class Rollups {
     return this.daily.size === 0;
   }
 
+  flush(q: Db) {
+    return applyRollups(q, this);
+  }
+
   clear() {
     this.daily.clear();
     this.periods.clear();
@@ -174,43 +179,51 @@ export class Rollups {
 }
 
 const CHUNK = 100;
-const DAILY_SQL = (n: number) =>
-  `insert into daily_stats (promoter_id, day, campaign_id, link_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(n, 4 + ROLLUP_COLUMNS.length)}
-   on conflict (promoter_id, day, campaign_id, link_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = daily_stats.${c} + excluded.${c}`).join(', ')}`;
-export const PROGRAM_SQL = (n: number) =>
-  `insert into program_daily_stats (day, campaign_id, ${ROLLUP_COLUMNS.join(', ')}) values ${valueRows(n, 2 + ROLLUP_COLUMNS.length)}
-   on conflict (day, campaign_id) do update set ${ROLLUP_COLUMNS.map((c) => `${c} = program_daily_stats.${c} + excluded.${c}`).join(', ')}`;
-export const DAY_SALES_SQL = (n: number) =>
-  `insert into promoter_day_sales (day, promoter_id, sale_amount) values ${valueRows(n, 3)}
-   on conflict (day, promoter_id) do update set sale_amount = promoter_day_sales.sale_amount + excluded.sale_amount`;
 const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
-const PERIOD_SQL = (n: number) =>
-  `insert into period_stats (period, promoter_id, earnings, conversions) values ${valueRows(n, 4)}
-   on conflict (period, promoter_id) do update set earnings = period_stats.earnings + excluded.earnings, conversions = period_stats.conversions + excluded.conversions`;
+/** `column = table.column + excluded.column` for each figure: an upsert adds its deltas. */
+const adding = <T extends 'daily_stats' | 'program_daily_stats'>(table: T) =>
+  (_eb: ExpressionBuilder<OnConflictDatabase<Database, T>, OnConflictTables<T>>) =>
+    Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
+const figures = (values: Record<RollupColumn, number>) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, values[c]])) as Record<RollupColumn, number>;
 
 /** Writes the deltas (one upsert per 100 keys). Call inside the transaction that wrote the rows. */
-export async function applyRollups(exec: Exec, rollups: Rollups): Promise<void> {
-  // Sorted by key: rows of a promoter are neighbours in the clustered tables.
-  const daily = [...rollups.daily.values()].sort((a, b) => (a.promoterId < b.promoterId ? -1 : a.promoterId > b.promoterId ? 1 : 0));
+export async function applyRollups(q: Db, rollups: Rollups): Promise<void> {
+  // Sorted by key: rows of a promoter are neighbours in the clustered tables, and two writers
+  // touching the same rows take them in the same order (they queue instead of deadlocking).
+  const daily = byKey(rollups.daily);
   for (let i = 0; i < daily.length; i += CHUNK) {
-    const chunk = daily.slice(i, i + CHUNK);
-    await exec.run(DAILY_SQL(chunk.length), chunk.flatMap((r) => [r.promoterId, r.day, r.campaignId, r.linkId, ...ROLLUP_COLUMNS.map((c) => r.values[c])]));
+    await q
+      .insertInto('daily_stats')
+      .values(daily.slice(i, i + CHUNK).map((r) => ({ promoter_id: r.promoterId, day: r.day, campaign_id: r.campaignId, link_id: r.linkId, ...figures(r.values) })))
+      .onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(adding('daily_stats')))
+      .execute();
   }
-  const periods = [...rollups.periods.values()].filter((p) => p.earnings !== 0 || p.conversions !== 0);
+  const periods = byKey(rollups.periods).filter((p) => p.earnings !== 0 || p.conversions !== 0);
   for (let i = 0; i < periods.length; i += CHUNK) {
-    const chunk = periods.slice(i, i + CHUNK);
-    await exec.run(PERIOD_SQL(chunk.length), chunk.flatMap((p) => [p.period, p.promoterId, p.earnings, p.conversions]));
+    await q
+      .insertInto('period_stats')
+      .values(periods.slice(i, i + CHUNK).map((p) => ({ period: p.period, promoter_id: p.promoterId, earnings: p.earnings, conversions: p.conversions })))
+      .onConflict((oc) => oc.columns(['period', 'promoter_id']).doUpdateSet((eb) => ({ earnings: eb('period_stats.earnings', '+', eb.ref('excluded.earnings')), conversions: eb('period_stats.conversions', '+', eb.ref('excluded.conversions')) })))
+      .execute();
   }
-  // The program's rows are shared by every writer: written last, in key order (PostgreSQL writers
-  // queue on them briefly instead of deadlocking).
+  // The program's rows are shared by every writer: written last, in key order.
   const program = byKey(rollups.program).filter((r) => ROLLUP_COLUMNS.some((c) => r.values[c] !== 0));
   for (let i = 0; i < program.length; i += CHUNK) {
-    const chunk = program.slice(i, i + CHUNK);
-    await exec.run(PROGRAM_SQL(chunk.length), chunk.flatMap((r) => [r.day, r.campaignId, ...ROLLUP_COLUMNS.map((c) => r.values[c])]));
+    await q
+      .insertInto('program_daily_stats')
+      .values(program.slice(i, i + CHUNK).map((r) => ({ day: r.day, campaign_id: r.campaignId, ...figures(r.values) })))
+      .onConflict((oc) => oc.columns(['day', 'campaign_id']).doUpdateSet(adding('program_daily_stats')))
+      .execute();
   }
   const sales = byKey(rollups.daySales).filter((r) => r.amount !== 0);
   for (let i = 0; i < sales.length; i += CHUNK) {
-    const chunk = sales.slice(i, i + CHUNK);
-    await exec.run(DAY_SALES_SQL(chunk.length), chunk.flatMap((r) => [r.day, r.promoterId, r.amount]));
+    await q
+      .insertInto('promoter_day_sales')
+      .values(sales.slice(i, i + CHUNK).map((r) => ({ day: r.day, promoter_id: r.promoterId, sale_amount: r.amount })))
+      .onConflict((oc) => oc.columns(['day', 'promoter_id']).doUpdateSet((eb) => ({ sale_amount: eb('promoter_day_sales.sale_amount', '+', eb.ref('excluded.sale_amount')) })))
+      .execute();
   }
 }
+
+/** A unit of work's rollup deltas, flushed after the rows and journals they summarize. */
+export const ROLLUPS: CollectorKind<Rollups> = { order: 40, create: () => new Rollups() };

@@ -7,10 +7,17 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UAParser } from 'ua-parser-js';
 import type { Role, UserStatus } from '@pa/shared';
-import type { AppContext } from '../context';
+import type { MasterKey } from './crypto/master-key';
 import type { Db } from '../db/types';
 import { AppError } from './errors';
 import { newId } from './ids';
+
+/** What sessions need of the app (platform/ never imports the app's own context type). */
+export interface SessionContext {
+  config: { cookieSecure: boolean | 'auto'; cookiePath: string };
+  db: Db;
+  master: Pick<MasterKey, 'derive'>;
+}
 
 export const SESSION_COOKIE = 'pa_session';
 export const CSRF_COOKIE = 'pa_csrf';
@@ -46,7 +53,7 @@ export function describeDevice(userAgent: string | undefined): string {
   return [browser, device || os].filter(Boolean).join(' · ').slice(0, 120) || userAgent.slice(0, 60);
 }
 
-function cookieOptions(ctx: AppContext, request: FastifyRequest) {
+function cookieOptions(ctx: SessionContext, request: FastifyRequest) {
   const secure = ctx.config.cookieSecure === 'auto' ? request.protocol === 'https' : ctx.config.cookieSecure;
   return { path: ctx.config.cookiePath, secure, sameSite: 'lax' as const };
 }
@@ -57,11 +64,11 @@ function cookieOptions(ctx: AppContext, request: FastifyRequest) {
  * not pass for a session it was not made for. Before signing in, a random double-submit token
  * serves sign-in and registration.
  */
-export function csrfTokenFor(ctx: AppContext, sessionId: string): string {
+export function csrfTokenFor(ctx: SessionContext, sessionId: string): string {
   return createHmac('sha256', ctx.master.derive('csrf-v1')).update(sessionId).digest('base64url');
 }
 
-export function setCsrfCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, token = randomBytes(24).toString('base64url')) {
+export function setCsrfCookie(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply, token = randomBytes(24).toString('base64url')) {
   reply.setCookie(CSRF_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: false, sameSite: 'strict' });
   return token;
 }
@@ -73,7 +80,7 @@ function sameToken(given: string | undefined, expected: string) {
 }
 
 /** Creates a session row and sets both cookies (a fresh CSRF token on every sign-in); returns the session's id. */
-export async function startSession(ctx: AppContext, db: Db, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<string> {
+export async function startSession(ctx: SessionContext, db: Db, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = Date.now();
   const id = newId(now);
@@ -95,14 +102,14 @@ export async function startSession(ctx: AppContext, db: Db, request: FastifyRequ
   return id;
 }
 
-export function clearSessionCookie(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+export function clearSessionCookie(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply) {
   reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(ctx, request), httpOnly: true });
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** onRequest: CSRF cookie issue and check, then the session. Only for `/api/` (not api/v1). */
-export function sessionHook(ctx: AppContext) {
+export function sessionHook(ctx: SessionContext) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     request.auth = null;
     if (!request.url.startsWith('/api/') || request.url.startsWith('/api/v1/')) return;

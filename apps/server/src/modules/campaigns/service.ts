@@ -9,7 +9,6 @@ import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { notify } from '../../platform/notifications';
-import { execFor } from '../../platform/sql-exec';
 import { insertLink } from '../links/repository';
 import { CAMPAIGN_COLUMNS, campaignsDueToEnd, endCampaignIf, toAdminCampaign, type CampaignRow } from './repository';
 
@@ -198,7 +197,7 @@ export async function decideEnrollment(ctx: AppContext, by: ActorArg, id: string
     const updated = await trx.updateTable('enrollments').set({ status: to, decided_at: Date.now(), decided_by: actor.userId }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
     if (to === 'approved') await approveWithLink(trx, e);
-    await notify(execFor(ctx, trx), [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id } }], Date.now());
+    await notify(trx, [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id } }], Date.now());
     await audit(trx, { actorId: actor.userId, action: `enrollment.${action}`, entity: 'enrollment', entityId: id, before: { status: e.status }, after: { status: to }, ip: actor.ip });
   });
 }

@@ -9,7 +9,6 @@ import type { AppContext } from '../../context';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { apiKeyAuth } from '../../platform/api-keys';
 import { actorOf } from '../../platform/audit';
-import { kyselyExec, sqliteExec, type Exec } from '../../platform/sql-exec';
 import { csvAmount, csvId, currencyDigits, decimalAmount, sendCsv, toCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { maskName } from '@pa/shared/rules';
@@ -21,6 +20,7 @@ import { errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
 import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
+import { conversionWithCommissions } from './repository';
 import { decideCommission, findConversion, recordConversion } from './service';
 
 const toConversion = (r: ConversionsTable): Conversion => ({
@@ -87,20 +87,10 @@ function dayStart(day: string, timeZone: string): number {
   return t;
 }
 
-/** The answer to a reported conversion (hand-written SQL: this is on the hot path of api/v1/conversions). */
+/** The answer to a reported conversion: the stored conversion and its commissions. */
 async function conversionResult(ctx: AppContext, id: string, locale: string) {
-  const read = async (exec: Exec) => {
-    const row = await exec.one<ConversionsTable>('select * from conversions where id = ?', [id]);
-    const commissions = await exec.all<CommissionRow>(
-      `select c.*, p.names_json, l.code as link_code, s.display_name as source_name from commissions c join campaigns p on p.id = c.campaign_id
-       left join links l on l.id = c.link_id left join users s on s.id = c.source_promoter_id
-       where c.conversion_id = ? order by c.level`,
-      [id],
-    );
-    return { conversion: toConversion(row!), commissions: commissions.map((c) => toCommission(c, locale)) };
-  };
-  // On SQLite, hold Kysely's connection so the raw reads never land inside another transaction.
-  return ctx.sqlite ? ctx.db.connection().execute(() => read(sqliteExec(ctx.sqlite!))) : read(kyselyExec(ctx.db, ctx.dialect));
+  const { conversion, commissions } = await conversionWithCommissions(ctx.db, id);
+  return { conversion: toConversion(conversion), commissions: commissions.map((c) => toCommission(c, locale)) };
 }
 
 export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {

@@ -8,17 +8,19 @@
  * the promoter's notification and the audit entry are written together.
  */
 import { createHash } from 'node:crypto';
-import type { AdminPromoterDetail, AdminPromoterRow, PromoterAction } from '@pa/shared';
+import type { Adjustment, AdminPromoterDetail, AdminPromoterRow, PromoterAction } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { AdjustmentsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
+import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { ledgerPage, lockBalance, postJournal, promoterAccount, walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
 import { notify } from '../../platform/notifications';
-import { readSettings } from '../../platform/settings';
-import { execFor } from '../../platform/sql-exec';
+import { readSettings, zoneOf } from '../../platform/settings';
+import { dayKey } from '../../platform/time';
+import { toWithdrawal } from '../../platform/withdrawal-view';
 import { issuePasswordToken, passwordLinkUrl } from '../auth/password-tokens';
 import { isUniqueViolation } from '../users/repository';
 import {
@@ -81,7 +83,6 @@ export async function findPromoters(ctx: AppContext, filters: PromoterFilters, p
 }
 
 type TabPage = { limit: number; cursor?: string | undefined };
-const epochOrNull = (v: number | null) => (v === null ? null : Number(v));
 
 /** The promoter page's tabs: each reads a page from the repository and answers it in API terms. */
 const TABS = {
@@ -98,14 +99,7 @@ const TABS = {
   },
   withdrawals: async (ctx: AppContext, id: string, page: TabPage) => {
     const { rows, nextCursor } = await withdrawalsPage(ctx.db, id, page);
-    return {
-      items: rows.map((r) => ({
-        id: r.id, amount: Number(r.amount), fee: Number(r.fee), net: Number(r.net), currency: r.currency, status: r.status,
-        account: { method: r.account_method, holderName: r.account_holder, last4: r.account_last4 },
-        requestedAt: Number(r.requested_at), decidedAt: epochOrNull(r.decided_at), paidAt: epochOrNull(r.paid_at), payoutReference: r.payout_reference, reason: r.reason,
-      })),
-      nextCursor,
-    };
+    return { items: rows.map(toWithdrawal), nextCursor };
   },
   links: async (ctx: AppContext, id: string, page: TabPage, locale: string) => {
     const { rows, nextCursor } = await linksPage(ctx.db, id, page);
@@ -135,11 +129,28 @@ export async function promoterTab<T extends keyof typeof TABS>(ctx: AppContext, 
 
 export const EXPORT_CAP = 50_000;
 
-/** The export's rows, with the audit entry saying who exported what (filters and count, no personal data). */
-export async function exportPromoters(ctx: AppContext, actorId: string, filters: PromoterFilters, ip: string): Promise<{ rows: PromoterListRow[]; currency: string }> {
+/** The export as CSV, with the audit entry saying who exported what (filters and count, no personal data). */
+export async function exportPromoters(ctx: AppContext, actorId: string, filters: PromoterFilters, ip: string): Promise<{ csv: string; filename: string }> {
   const [rows, settings] = await Promise.all([allPromoters(ctx.db, filters, EXPORT_CAP), readSettings(ctx.db)]);
   await audit(ctx.db, { actorId, action: 'promoter.export', entity: 'promoter', after: { filters, count: rows.length }, ip });
-  return { rows, currency: settings.currency };
+  const { currency } = settings;
+  const digits = currencyDigits(currency);
+  const csv = toCsv(
+    ['promoter_id', 'account', 'display_name', 'status', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
+    rows.map((r) => [
+      csvId(r.id),
+      csvId(r.account),
+      r.display_name,
+      r.status,
+      csvId(r.invite_code),
+      new Date(Number(r.created_at)).toISOString(),
+      csvId(r.inviter_account),
+      csvAmount(Number(r.available), digits),
+      csvAmount(Number(r.pending), digits),
+      currency,
+    ]),
+  );
+  return { csv, filename: `promoters-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
 }
 
 export interface AdjustmentInput {
@@ -153,11 +164,23 @@ export interface AdjustmentInput {
 }
 
 export interface AdjustmentOutcome {
-  adjustment: AdjustmentsTable;
+  adjustment: Adjustment;
   /** The available balance after the adjustment (now, for a replay). */
   available: number;
   replayed: boolean;
 }
+
+const toAdjustment = (r: AdjustmentsTable): Adjustment => ({
+  id: r.id,
+  promoterId: r.promoter_id,
+  amount: Number(r.amount),
+  currency: r.currency,
+  reason: r.reason,
+  allowNegative: Number(r.allow_negative) === 1,
+  journalId: r.journal_id,
+  createdBy: r.created_by,
+  createdAt: Number(r.created_at),
+});
 
 const requestHashOf = (input: Pick<AdjustmentInput, 'amount' | 'reason' | 'allowNegative'>) =>
   createHash('sha256').update(JSON.stringify({ amount: input.amount, reason: input.reason, allowNegative: input.allowNegative })).digest('hex');
@@ -174,7 +197,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
   const account = promoterAccount(input.promoterId, 'available');
   const replay = (first: AdjustmentsTable, available: number): AdjustmentOutcome => {
     if (first.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
-    return { adjustment: first, available, replayed: true };
+    return { adjustment: toAdjustment(first), available, replayed: true };
   };
   try {
     return await ctx.db.transaction().execute(async (trx) => {
@@ -188,8 +211,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
       const now = Date.now();
       const id = newId(now);
       const { currency } = await readSettings(trx);
-      const exec = execFor(ctx, trx);
-      const journalId = await postJournal(exec, {
+      const journalId = await postJournal(trx, {
         kind: 'adjustment',
         refType: 'adjustment',
         refId: id,
@@ -212,7 +234,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
         created_at: now,
       };
       await insertAdjustment(trx, row);
-      await notify(exec, [{ userId: input.promoterId, type: 'adjustment', params: { adjustmentId: id, amount: input.amount, reason: input.reason } }], now);
+      await notify(trx, [{ userId: input.promoterId, type: 'adjustment', params: { adjustmentId: id, amount: input.amount, reason: input.reason } }], now);
       await audit(trx, {
         actorId: input.actorId,
         action: 'promoter.adjust',
@@ -222,7 +244,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
         after: { available: available + input.amount, adjustmentId: id, amount: input.amount, reason: input.reason, allowNegative: input.allowNegative },
         ip: input.ip,
       }, now);
-      return { adjustment: row, available: available + input.amount, replayed: false };
+      return { adjustment: toAdjustment(row), available: available + input.amount, replayed: false };
     });
   } catch (error) {
     // A safety net (the balance lock serializes requests with one key): a racing twin that got in first.

@@ -14,22 +14,28 @@
 import { createHash, createHmac } from 'node:crypto';
 import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
-import type { PayoutAccountCreateSchema } from '@pa/shared';
+import type { AdminWithdrawal, PayoutAccount, PayoutAccountCreateSchema, Withdrawal, WithdrawalEventSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Db, PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
+import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { lockBalance, postJournal, promoterAccount, walletOf, type Entry } from '../../platform/ledger';
 import { notify } from '../../platform/notifications';
 import { readSettings, zoneOf } from '../../platform/settings';
-import { execFor } from '../../platform/sql-exec';
 import { dayKey } from '../../platform/time';
+import { toWithdrawal } from '../../platform/withdrawal-view';
 import { isUniqueViolation } from '../users/repository';
+import {
+  adminWithdrawalsPage, approvedWithdrawals, clearDefaultPayoutAccount, countWithdrawalsOn, deletePayoutAccountRow, findAdminWithdrawal, findPayoutAccount,
+  findWithdrawal, findWithdrawalByKey, insertPayoutAccount, insertWithdrawal, insertWithdrawalEvent, markDefaultPayoutAccount, newestPayoutAccount,
+  ownPayoutAccount, ownWithdrawal, ownWithdrawalsPage, payoutAccountForRequest, payoutAccountInUse, payoutAccountsOf, payoutDigestsOf, updateWithdrawalFrom,
+  withdrawalEvents, type AdminWithdrawalRow, type Page,
+} from './repository';
 
 type PayoutAccountBody = z.output<typeof PayoutAccountCreateSchema>;
 export type WithdrawalRow = WithdrawalsTable;
-export const IN_FLIGHT: WithdrawalStatus[] = ['requested', 'approved'];
 
 /** Keyed digest of an account number: equal numbers compare equal across promoters, and nothing else can be learnt from it. */
 export function numberDigest(ctx: AppContext, normalized: string): string {
@@ -39,10 +45,25 @@ export function numberDigest(ctx: AppContext, normalized: string): string {
 const accountAad = (id: string) => `payout:${id}`;
 const withdrawalAad = (id: string) => `withdrawal:${id}`;
 
+/** A payout account as the promoter sees it: the last four characters of the number only. */
+const toPayoutAccount = (r: Pick<PayoutAccountsTable, 'id' | 'method' | 'holder_name' | 'last4' | 'is_default' | 'created_at'> & { in_use?: unknown }): PayoutAccount => ({
+  id: r.id,
+  method: r.method,
+  holderName: r.holder_name,
+  last4: r.last4,
+  isDefault: !!Number(r.is_default),
+  inUse: !!Number(r.in_use ?? 0),
+  createdAt: Number(r.created_at),
+});
+
+export async function listPayoutAccounts(ctx: AppContext, promoterId: string): Promise<PayoutAccount[]> {
+  return (await payoutAccountsOf(ctx.db, promoterId)).map(toPayoutAccount);
+}
+
 /** Adds a payout account from the sealed number the browser sent. */
-export async function addPayoutAccount(ctx: AppContext, promoterId: string, body: PayoutAccountBody, ip: string | null = null): Promise<PayoutAccountsTable> {
+export async function addPayoutAccount(ctx: AppContext, promoterId: string, body: PayoutAccountBody, ip: string | null = null): Promise<PayoutAccount> {
   const raw = await ctx.seals.open(body.accountNumber, 'accountNumber');
-  return storePayoutAccount(ctx, promoterId, { method: body.method, holderName: body.holderName, number: raw, isDefault: body.isDefault === true }, ip);
+  return toPayoutAccount(await storePayoutAccount(ctx, promoterId, { method: body.method, holderName: body.holderName, number: raw, isDefault: body.isDefault === true }, ip));
 }
 
 /** Checks, normalizes, encrypts and stores an account number (also used by the demo seed). */
@@ -53,11 +74,11 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
   const now = Date.now();
   const id = newId(now);
   return ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('payout_accounts').select(['id', 'number_digest']).where('promoter_id', '=', promoterId).execute();
+    const existing = await payoutDigestsOf(trx, promoterId);
     const digest = numberDigest(ctx, number);
     if (existing.some((e) => e.number_digest === digest)) throw new AppError('VALIDATION_FAILED', { accountNumber: 'taken' });
     const isDefault = input.isDefault || existing.length === 0;
-    if (isDefault) await trx.updateTable('payout_accounts').set({ is_default: 0 }).where('promoter_id', '=', promoterId).execute();
+    if (isDefault) await clearDefaultPayoutAccount(trx, promoterId);
     const row: PayoutAccountsTable = {
       id,
       promoter_id: promoterId,
@@ -69,42 +90,39 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       is_default: isDefault ? 1 : 0,
       created_at: now,
     };
-    await trx.insertInto('payout_accounts').values(row).execute();
+    await insertPayoutAccount(trx, row);
     await audit(trx, { actorId: promoterId, action: 'payout_account.add', entity: 'payout_account', entityId: id, after: { method: row.method, last4: row.last4, isDefault }, ip }, now);
     return row;
   });
 }
 
-export async function setDefaultPayoutAccount(ctx: AppContext, promoterId: string, id: string): Promise<void> {
+/** Makes one of the promoter's accounts the default; answers it as it is then (`inUse` is not read here: false). */
+export async function setDefaultPayoutAccount(ctx: AppContext, promoterId: string, id: string): Promise<PayoutAccount> {
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('payout_accounts').select('id').where('id', '=', id).where('promoter_id', '=', promoterId).executeTakeFirst();
+    const row = await ownPayoutAccount(trx, promoterId, id);
     if (!row) throw new AppError('NOT_FOUND');
-    await trx.updateTable('payout_accounts').set({ is_default: 0 }).where('promoter_id', '=', promoterId).execute();
-    await trx.updateTable('payout_accounts').set({ is_default: 1 }).where('id', '=', id).execute();
+    await clearDefaultPayoutAccount(trx, promoterId);
+    await markDefaultPayoutAccount(trx, id);
   });
+  const row = await findPayoutAccount(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toPayoutAccount(row);
 }
 
 export async function deletePayoutAccount(ctx: AppContext, promoterId: string, id: string, ip: string | null = null): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     // The promoter's balance row is the lock every withdrawal request takes: no request can pick this account meanwhile.
     await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
-    const row = await trx.selectFrom('payout_accounts').select(['id', 'is_default', 'method', 'last4']).where('id', '=', id).where('promoter_id', '=', promoterId).executeTakeFirst();
+    const row = await ownPayoutAccount(trx, promoterId, id);
     if (!row) throw new AppError('NOT_FOUND');
-    const busy = await trx.selectFrom('withdrawals').select('id').where('payout_account_id', '=', id).where('status', 'in', IN_FLIGHT).executeTakeFirst();
-    if (busy) throw new AppError('PAYOUT_ACCOUNT_IN_USE');
-    await trx.deleteFrom('payout_accounts').where('id', '=', id).execute();
+    if (await payoutAccountInUse(trx, id)) throw new AppError('PAYOUT_ACCOUNT_IN_USE');
+    await deletePayoutAccountRow(trx, id);
     if (row.is_default) {
-      const next = await trx.selectFrom('payout_accounts').select('id').where('promoter_id', '=', promoterId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-      if (next) await trx.updateTable('payout_accounts').set({ is_default: 1 }).where('id', '=', next.id).execute();
+      const next = await newestPayoutAccount(trx, promoterId);
+      if (next) await markDefaultPayoutAccount(trx, next.id);
     }
     await audit(trx, { actorId: promoterId, action: 'payout_account.delete', entity: 'payout_account', entityId: id, before: { method: row.method, last4: row.last4 }, ip });
   });
-}
-
-/** Withdrawals counted against the day's limit: every request of the day except those the promoter cancelled. */
-async function usedOn(db: Db, promoterId: string, day: string): Promise<number> {
-  const row = await db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<number>().as('n')).where('promoter_id', '=', promoterId).where('day', '=', day).where('status', '!=', 'cancelled').executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 export async function withdrawalTerms(ctx: AppContext, promoterId: string) {
@@ -115,7 +133,7 @@ export async function withdrawalTerms(ctx: AppContext, promoterId: string) {
     min: settings.withdrawalMin,
     max: settings.withdrawalMax,
     perDay: settings.withdrawalsPerDay,
-    usedToday: await usedOn(ctx.db, promoterId, dayKey(Date.now(), zoneOf(ctx))),
+    usedToday: await countWithdrawalsOn(ctx.db, promoterId, dayKey(Date.now(), zoneOf(ctx))),
     feeBps: settings.withdrawalFeeBps,
     feeFixed: settings.withdrawalFeeFixed,
   };
@@ -138,7 +156,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
     return await ctx.db.transaction().execute(async (trx) => {
       const available = await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
       if (idempotencyKey) {
-        const first = await trx.selectFrom('withdrawals').selectAll().where('promoter_id', '=', promoterId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+        const first = await findWithdrawalByKey(trx, promoterId, idempotencyKey);
         if (first) {
           if (first.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_CONFLICT');
           return { withdrawal: first, replayed: true };
@@ -149,13 +167,11 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
       // Amount limits first: they need nothing but the request.
       const limits = checkWithdrawalAmount(body.amount, terms);
       if (limits) throw new AppError(limits, { amount: limits === 'WITHDRAWAL_BELOW_MINIMUM' ? 'too_short' : 'too_large' });
-      let account = trx.selectFrom('payout_accounts').selectAll().where('promoter_id', '=', promoterId);
-      account = body.payoutAccountId ? account.where('id', '=', body.payoutAccountId) : account.where('is_default', '=', 1);
-      const payout = await account.executeTakeFirst();
+      const payout = await payoutAccountForRequest(trx, promoterId, body.payoutAccountId);
       if (!payout) throw new AppError('PAYOUT_ACCOUNT_REQUIRED', { payoutAccountId: body.payoutAccountId ? 'not_found' : 'required' });
       const now = Date.now();
       const day = dayKey(now, zoneOf(ctx));
-      const problem = checkWithdrawal(body.amount, available, await usedOn(trx, promoterId, day), terms);
+      const problem = checkWithdrawal(body.amount, available, await countWithdrawalsOn(trx, promoterId, day), terms);
       if (problem) throw new AppError(problem);
 
       const fee = withdrawalFee(body.amount, terms);
@@ -186,7 +202,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
         payout_reference: null,
         reason: null,
       };
-      await trx.insertInto('withdrawals').values(row).execute();
+      await insertWithdrawal(trx, row);
       await recordStep(ctx, trx, row, 'requested', { userId: promoterId, ip }, { reason: null, reference: null }, [
         { account: promoterAccount(promoterId, 'available'), amount: -row.amount },
         { account: promoterAccount(promoterId, 'withdrawing'), amount: row.amount },
@@ -196,7 +212,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
   } catch (error) {
     // Only reachable on PostgreSQL if two requests with one key raced past the lock (they cannot: kept as a safety net).
     if (idempotencyKey && isUniqueViolation(error)) {
-      const first = await ctx.db.selectFrom('withdrawals').selectAll().where('promoter_id', '=', promoterId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+      const first = await findWithdrawalByKey(ctx.db, promoterId, idempotencyKey);
       if (first && first.request_hash === requestHash) return { withdrawal: first, replayed: true };
       if (first) throw new AppError('IDEMPOTENCY_CONFLICT');
     }
@@ -240,25 +256,19 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
   if ((action === 'fail' || action === 'reject') && !details.reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
   const { from, to } = TRANSITIONS[action];
   return ctx.db.transaction().execute(async (trx) => {
-    let q = trx.selectFrom('withdrawals').selectAll().where('id', '=', id);
-    if (actor.promoterOnly) q = q.where('promoter_id', '=', actor.userId);
-    const w = await q.executeTakeFirst();
+    const w = await findWithdrawal(trx, id, actor.promoterOnly ? actor.userId : undefined);
     if (!w) throw new AppError('NOT_FOUND');
     const now = Date.now();
     const reason = action === 'fail' || action === 'reject' ? details.reason! : null;
     const reference = action === 'pay' ? details.reference! : null;
-    const updated = await trx
-      .updateTable('withdrawals')
-      .set({
-        status: to,
-        ...(action === 'pay' ? { paid_at: now, payout_reference: reference } : { decided_at: now, decided_by: actor.userId }),
-        ...(reason ? { reason } : {}),
-      })
-      .where('id', '=', id)
-      .where('status', '=', from)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
-    const after = await trx.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const moved = await updateWithdrawalFrom(trx, id, from, {
+      status: to,
+      ...(action === 'pay' ? { paid_at: now, payout_reference: reference } : { decided_at: now, decided_by: actor.userId }),
+      ...(reason ? { reason } : {}),
+    });
+    if (!moved) throw new AppError('INVALID_STATE_TRANSITION');
+    const after = await findWithdrawal(trx, id);
+    if (!after) throw new AppError('NOT_FOUND');
     await recordStep(ctx, trx, after, to, { userId: actor.userId, ip: actor.ip ?? null }, { reason, reference }, entriesFor(w, to), now, w.status);
     return after;
   });
@@ -267,9 +277,8 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
 /** The timeline event, the journal, the promoter's notification and the audit entry of one step. */
 async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: WithdrawalStatus, actor: Actor, details: { reason: string | null; reference: string | null }, entries: Entry[], now: number, before?: WithdrawalStatus) {
   const actorId = actor.userId;
-  await trx.insertInto('withdrawal_events').values({ id: newId(now), withdrawal_id: w.id, status, actor_id: actorId, reason: details.reason, reference: details.reference, at: now }).execute();
-  const exec = execFor(ctx, trx);
-  await postJournal(exec, {
+  await insertWithdrawalEvent(trx, { id: newId(now), withdrawal_id: w.id, status, actor_id: actorId, reason: details.reason, reference: details.reference, at: now });
+  await postJournal(trx, {
     kind: `withdrawal_${status}`,
     refType: 'withdrawal',
     refId: w.id,
@@ -278,7 +287,7 @@ async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: Wi
     entries,
     at: now,
   });
-  await notify(exec, [{
+  await notify(trx, [{
     userId: w.promoter_id,
     type: `withdrawal.${status}`,
     params: { withdrawalId: w.id, amount: Number(w.amount), net: Number(w.net), ...(details.reason ? { reason: details.reason } : {}), ...(details.reference ? { reference: details.reference } : {}) },
@@ -299,3 +308,79 @@ export function withdrawalAccountNumber(ctx: AppContext, w: Pick<WithdrawalRow, 
   return ctx.master.decrypt(w.account_sealed, withdrawalAad(w.id)).toString('utf8');
 }
 
+// ——— Reads, answered in API terms ———
+
+type WithdrawalEvent = z.infer<typeof WithdrawalEventSchema>;
+
+async function eventsOf(ctx: AppContext, id: string): Promise<WithdrawalEvent[]> {
+  return (await withdrawalEvents(ctx.db, id)).map((e) => ({ status: e.status, reason: e.reason, reference: e.reference, at: Number(e.at) }));
+}
+
+/** A page of the promoter's own withdrawals, newest first. */
+export async function listWithdrawals(ctx: AppContext, promoterId: string, page: Page & { status?: WithdrawalStatus | undefined }): Promise<{ items: Withdrawal[]; nextCursor: string | null }> {
+  const { rows, nextCursor } = await ownWithdrawalsPage(ctx.db, promoterId, page);
+  return { items: rows.map(toWithdrawal), nextCursor };
+}
+
+/** One of the promoter's withdrawals with its timeline; someone else's is NOT_FOUND. */
+export async function withdrawalDetail(ctx: AppContext, promoterId: string, id: string): Promise<{ withdrawal: Withdrawal; events: WithdrawalEvent[] }> {
+  const row = await ownWithdrawal(ctx.db, promoterId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return { withdrawal: toWithdrawal(row), events: await eventsOf(ctx, row.id) };
+}
+
+const toAdminWithdrawal = (r: AdminWithdrawalRow): AdminWithdrawal => ({
+  ...toWithdrawal(r),
+  promoterId: r.promoter_id,
+  promoterName: r.promoter_name,
+  promoterAccount: r.promoter_account,
+  sharedAccount: !!Number(r.shared),
+});
+
+/** A page of the operators' queue (account numbers never: last four only). */
+export async function adminWithdrawals(ctx: AppContext, page: Page & { status?: WithdrawalStatus | undefined; q?: string | undefined }): Promise<{ items: AdminWithdrawal[]; nextCursor: string | null }> {
+  const { rows, nextCursor } = await adminWithdrawalsPage(ctx.db, page);
+  return { items: rows.map(toAdminWithdrawal), nextCursor };
+}
+
+/** One withdrawal as operators see it; NOT_FOUND for an unknown id. */
+export async function adminWithdrawal(ctx: AppContext, id: string): Promise<AdminWithdrawal> {
+  const row = await findAdminWithdrawal(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toAdminWithdrawal(row);
+}
+
+export async function adminWithdrawalDetail(ctx: AppContext, id: string): Promise<{ withdrawal: AdminWithdrawal; events: WithdrawalEvent[] }> {
+  const withdrawal = await adminWithdrawal(ctx, id);
+  return { withdrawal, events: await eventsOf(ctx, id) };
+}
+
+/** Approved withdrawals in one bank batch at most. */
+const EXPORT_CAP = 10_000;
+
+/**
+ * The approved withdrawals as a CSV bank batch with full account numbers, and the audit entry
+ * saying who exported which (ids and count).
+ */
+export async function exportApprovedWithdrawals(ctx: AppContext, actor: Actor): Promise<{ csv: string; filename: string }> {
+  const rows = await approvedWithdrawals(ctx.db, EXPORT_CAP);
+  const digits = currencyDigits(rows[0]?.currency ?? 'CNY');
+  const csv = toCsv(
+    ['withdrawal_id', 'requested_at', 'promoter_account', 'promoter_name', 'method', 'holder_name', 'account_number', 'amount', 'fee', 'net', 'currency'],
+    rows.map((r) => [
+      csvId(r.id),
+      new Date(Number(r.requested_at)).toISOString(),
+      csvId(r.promoter_account),
+      r.promoter_name,
+      r.account_method,
+      r.account_holder,
+      csvId(withdrawalAccountNumber(ctx, r)),
+      csvAmount(Number(r.amount), digits),
+      csvAmount(Number(r.fee), digits),
+      csvAmount(Number(r.net), digits),
+      r.currency,
+    ]),
+  );
+  await audit(ctx.db, { actorId: actor.userId, action: 'withdrawal.export', entity: 'withdrawal', after: { status: 'approved', count: rows.length, ids: rows.map((r) => r.id) }, ip: actor.ip });
+  return { csv, filename: `withdrawals-approved-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
+}

@@ -1,0 +1,221 @@
+/**
+ * The one write path: every change runs as `uow.run(work, { batchable })`, the same code on SQLite and
+ * PostgreSQL.
+ *
+ * - `work(tx)` reads and writes through `tx.q` (a Kysely transaction) and hands what many changes
+ *   share — journals and balances, rollups, notifications, multi-row inserts — to collectors
+ *   (`tx.collect(Kind)`), which are flushed once, in a fixed order, just before the commit.
+ * - Batchable work (conversions, clicks) joins a group commit: the work of every request queued
+ *   meanwhile runs in one transaction, its collectors merged and flushed once for the batch, and
+ *   nobody is answered before that commit — an acknowledged change is stored. A commit costs more
+ *   than one small change's statements (an fsync on SQLite, a round trip and a WAL flush on
+ *   PostgreSQL), so sharing it is what keeps both fast under load.
+ * - Batchable work must not write through `tx.q` directly, only through collectors: then an item whose
+ *   work throws a catalogue error (`AppError`) leaves nothing behind and the rest of the batch goes
+ *   on. Any other error (a failed statement poisons a PostgreSQL transaction) rolls the batch back;
+ *   that item is answered with its error and the batch goes round again without it. A batch whose
+ *   flush or commit fails (a duplicate delivery committed meanwhile by another instance, a deadlock)
+ *   goes round again as a whole, and after that item by item, so one bad item cannot sink the others.
+ */
+import type { Db, Dialect } from './types';
+
+/** Something many changes add to, written once per transaction (in `order`, lowest first). */
+export interface Collector {
+  /** Adds what another (successful) item collected. */
+  merge(other: this): void;
+  /** Writes what was collected, inside the transaction, before the commit. */
+  flush(q: Db, tx: TxInfo): Promise<void>;
+}
+
+/** A kind of collector: how to make an empty one, and where it flushes relative to the others. */
+export interface CollectorKind<C extends Collector> {
+  readonly order: number;
+  create(): C;
+}
+
+export interface TxInfo {
+  /** When this transaction started (one clock reading for every item of a batch). */
+  readonly now: number;
+  readonly dialect: Dialect;
+}
+
+export interface Tx extends TxInfo {
+  /** The transaction's query builder. */
+  readonly q: Db;
+  /** This work's collector of a kind (made on first use). */
+  collect<C extends Collector>(kind: CollectorKind<C>): C;
+  /** A cache shared by every item of this transaction (campaign rows read once per batch, say). */
+  readonly shared: Map<unknown, unknown>;
+}
+
+export interface RunOptions {
+  /** Join the group commit (work that writes only through collectors). */
+  batchable?: boolean;
+}
+
+interface Pending {
+  work: (tx: Tx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+class Collectors {
+  private readonly byKind = new Map<CollectorKind<Collector>, Collector>();
+  get<C extends Collector>(kind: CollectorKind<C>): C {
+    let c = this.byKind.get(kind as CollectorKind<Collector>) as C | undefined;
+    if (!c) {
+      c = kind.create();
+      this.byKind.set(kind as CollectorKind<Collector>, c);
+    }
+    return c;
+  }
+  mergeFrom(other: Collectors) {
+    for (const [kind, c] of other.byKind) this.get(kind).merge(c);
+  }
+  async flush(q: Db, info: TxInfo) {
+    const kinds = [...this.byKind.keys()].sort((a, b) => a.order - b.order);
+    for (const kind of kinds) await this.byKind.get(kind)!.flush(q, info);
+  }
+}
+
+function makeTx(q: Db, info: TxInfo, collectors: Collectors, shared: Map<unknown, unknown>): Tx {
+  return { q, now: info.now, dialect: info.dialect, shared, collect: (kind) => collectors.get(kind) };
+}
+
+/** An error the work decided on (a catalogue error): the item fails alone, the transaction is intact. */
+export type IsItemError = (error: unknown) => boolean;
+
+export interface UnitOfWorkOptions {
+  /** At most this many items per group commit. */
+  maxBatch?: number;
+  /** Which errors are an item's own decision (default: none — every error rolls the batch back). */
+  isItemError?: IsItemError;
+  log?: { warn(obj: unknown, msg: string): void };
+}
+
+export class UnitOfWork {
+  private queue: Pending[] = [];
+  private running = false;
+  private drained: Promise<void> = Promise.resolve();
+  /** Group commits written, items in them, batches sent round again (for benchmarks and logs). */
+  readonly stats = { batches: 0, items: 0, retried: 0 };
+
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+    private readonly options: UnitOfWorkOptions = {},
+  ) {}
+
+  run<T>(work: (tx: Tx) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    if (!options.batchable) return this.single(work);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) {
+        this.running = true;
+        // Start on the next turn of the event loop, so requests already received join this batch.
+        this.drained = new Promise((done) => setImmediate(() => void this.drain().finally(done)));
+      }
+    });
+  }
+
+  /** Resolves once every batchable item submitted so far has been written or has failed. */
+  async idle() {
+    while (this.running) await this.drained;
+  }
+
+  /** Queued batchable items not yet written. */
+  get pending() {
+    return this.queue.length;
+  }
+
+  /** One transaction for one piece of work; its collectors flushed before the commit. */
+  private async single<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (q) => {
+      const info: TxInfo = { now: Date.now(), dialect: this.dialect };
+      const collectors = new Collectors();
+      const result = await work(makeTx(q, info, collectors, new Map()));
+      await collectors.flush(q, info);
+      return result;
+    });
+  }
+
+  private async drain() {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) await this.write(this.queue.splice(0, this.options.maxBatch ?? 500));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async write(batch: Pending[]) {
+    let rest = batch;
+    for (let round = 0; rest.length > 0; round++) {
+      const outcome = await this.attempt(rest);
+      if (outcome.kind === 'done') {
+        this.stats.batches++;
+        this.stats.items += rest.length;
+        rest.forEach((p, i) => {
+          const o = outcome.results[i]!;
+          if (o.ok) p.resolve(o.value);
+          else p.reject(o.error);
+        });
+        return;
+      }
+      this.stats.retried++;
+      if (outcome.kind === 'item') {
+        // That item's own failure: answer it, and send the others round again without it.
+        rest[outcome.index]!.reject(outcome.error);
+        rest = rest.filter((_, i) => i !== outcome.index);
+        continue;
+      }
+      // The flush or the commit failed: once more as a whole (another writer's change is visible
+      // now), then item by item, so only the item that cannot be written fails.
+      if (round >= 1 || rest.length === 1) {
+        if (rest.length === 1) {
+          rest[0]!.reject(outcome.error);
+          return;
+        }
+        for (const p of rest) await this.write([p]);
+        return;
+      }
+      this.options.log?.warn({ err: outcome.error, items: rest.length }, 'group commit failed; writing the batch again');
+    }
+  }
+
+  private async attempt(batch: Pending[]): Promise<
+    | { kind: 'done'; results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] }
+    | { kind: 'item'; index: number; error: unknown }
+    | { kind: 'batch'; error: unknown }
+  > {
+    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    let failedItem: { index: number; error: unknown } | null = null;
+    const abort = new Error('item failed; batch rolled back');
+    try {
+      await this.db.transaction().execute(async (q) => {
+        const info: TxInfo = { now: Date.now(), dialect: this.dialect };
+        const all = new Collectors();
+        const shared = new Map<unknown, unknown>();
+        for (let i = 0; i < batch.length; i++) {
+          const mine = new Collectors();
+          try {
+            results.push({ ok: true, value: await batch[i]!.work(makeTx(q, info, mine, shared)) });
+            all.mergeFrom(mine);
+          } catch (error) {
+            if (this.options.isItemError?.(error)) {
+              results.push({ ok: false, error });
+              continue;
+            }
+            failedItem = { index: i, error };
+            throw abort;
+          }
+        }
+        await all.flush(q, info);
+      });
+    } catch (error) {
+      if (failedItem) return { kind: 'item', ...(failedItem as { index: number; error: unknown }) };
+      return { kind: 'batch', error };
+    }
+    return { kind: 'done', results };
+  }
+}

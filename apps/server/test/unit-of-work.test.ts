@@ -1,0 +1,118 @@
+/**
+ * The unit of work (db/unit-of-work.ts) on both databases: a group commit answers nobody before
+ * its commit; an item's catalogue error fails it alone; any other error in an item rolls the batch
+ * back and sends it round again without that item; a failing flush sends the batch round again,
+ * then item by item, so only the item that cannot be written fails.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../src/db/types';
+import { UnitOfWork, type Collector, type CollectorKind } from '../src/db/unit-of-work';
+import { AppError } from '../src/platform/errors';
+import { DIALECTS, makeEnv, type TestEnv } from './helpers';
+
+class ProbeRows implements Collector {
+  ids: string[] = [];
+  merge(other: ProbeRows) {
+    this.ids.push(...other.ids);
+  }
+  async flush(q: Db) {
+    for (const id of this.ids) await sql`insert into uow_probe (id) values (${id})`.execute(q);
+  }
+}
+const PROBE: CollectorKind<ProbeRows> = { order: 1, create: () => new ProbeRows() };
+
+describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
+  let env: TestEnv;
+  let uow: UnitOfWork;
+  const stored = async () => (await sql<{ id: string }>`select id from uow_probe order by id`.execute(env.ctx.db)).rows.map((r) => r.id);
+  const clear = () => sql`delete from uow_probe`.execute(env.ctx.db);
+
+  beforeAll(async () => {
+    env = await makeEnv(dialect);
+    await sql`create table uow_probe (id varchar(40) primary key)`.execute(env.ctx.db);
+    uow = new UnitOfWork(env.ctx.db, env.ctx.dialect, { isItemError: (e) => e instanceof AppError });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  const add = (id: string) => uow.run(async (tx) => {
+    tx.collect(PROBE).ids.push(id);
+    return id;
+  }, { batchable: true });
+
+  it('writes the items submitted together in one transaction and answers each after the commit', async () => {
+    await clear();
+    const before = { ...uow.stats };
+    const answered: string[] = [];
+    const all = Array.from({ length: 30 }, (_, i) => add(`a${String(i).padStart(2, '0')}`).then(async (id) => {
+      // Answered only once the row is visible to any other reader.
+      const seen = (await sql<{ n: number }>`select count(*) as n from uow_probe where id = ${id}`.execute(env.ctx.db)).rows[0]!;
+      expect(Number(seen.n)).toBe(1);
+      answered.push(id);
+    }));
+    await Promise.all(all);
+    expect(answered).toHaveLength(30);
+    expect(uow.stats.batches - before.batches).toBe(1);
+    expect(uow.stats.items - before.items).toBe(30);
+    expect(await stored()).toHaveLength(30);
+  });
+
+  it('an item’s catalogue error fails it alone: nothing of it is written, the batch is not sent round again', async () => {
+    await clear();
+    const before = { ...uow.stats };
+    const results = await Promise.allSettled([
+      add('b1'),
+      uow.run(async (tx) => {
+        tx.collect(PROBE).ids.push('b-bad');
+        throw new AppError('VALIDATION_FAILED', { amount: 'invalid' });
+      }, { batchable: true }),
+      add('b2'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await stored()).toEqual(['b1', 'b2']);
+    expect(uow.stats.retried).toBe(before.retried);
+  });
+
+  it('a failed statement in an item rolls the batch back; the batch goes round again without it', async () => {
+    await clear();
+    const before = { ...uow.stats };
+    const results = await Promise.allSettled([
+      add('c1'),
+      uow.run(async (tx) => {
+        tx.collect(PROBE).ids.push('c-bad');
+        // On PostgreSQL a failed statement poisons the transaction: the others must not share it.
+        await sql`select no_such_column from uow_probe`.execute(tx.q);
+      }, { batchable: true }),
+      add('c2'),
+      add('c3'),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await stored()).toEqual(['c1', 'c2', 'c3']);
+    expect(uow.stats.retried).toBeGreaterThan(before.retried);
+  });
+
+  it('a flush that fails sends the batch round again, then item by item: only the item that cannot be written fails', async () => {
+    await clear();
+    await sql`insert into uow_probe (id) values ('d-taken')`.execute(env.ctx.db);
+    const results = await Promise.allSettled([add('d1'), add('d-taken'), add('d2'), add('d3')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(await stored()).toEqual(['d-taken', 'd1', 'd2', 'd3']);
+  });
+
+  it('work that is not batchable runs in its own transaction, its collectors flushed before the commit; an error changes nothing', async () => {
+    await clear();
+    expect(await uow.run(async (tx) => {
+      tx.collect(PROBE).ids.push('e1');
+      await sql`insert into uow_probe (id) values ('e0')`.execute(tx.q);
+      return 'done';
+    })).toBe('done');
+    await expect(uow.run(async (tx) => {
+      tx.collect(PROBE).ids.push('e2');
+      await sql`insert into uow_probe (id) values ('e3')`.execute(tx.q);
+      throw new AppError('NOT_FOUND');
+    })).rejects.toThrow();
+    expect(await stored()).toEqual(['e0', 'e1']);
+  });
+});
