@@ -1,136 +1,297 @@
 /**
  * npm run bench:conversions — sustained sales/s through `POST api/v1/conversions` of the real
- * server (a separate process, LOG_LEVEL=warn) with attribution, level-1 and level-2 commissions and
- * their ledger journals; 10% of the deliveries repeat an earlier externalId. Then it checks that
- * every acknowledged sale is stored exactly once and runs the full ledger check.
+ * server (separate processes, LOG_LEVEL=warn) with attribution, level-1 and level-2 commissions and
+ * their ledger journals; 10 % of the deliveries repeat an earlier externalId. After each round it
+ * checks that every acknowledged sale is stored exactly once, runs the full ledger check and
+ * compares the rollups with a rebuild from the rows.
  *
- * SQLite by default; BENCH_DATABASE_URL=postgres://… runs it on a fresh PostgreSQL database.
- * BENCH_SECONDS (default 20) and BENCH_CONNECTIONS (default 20) tune the load.
+ * One run measures four configurations, interleaved (A B C D A B C D …) so that the machine's
+ * drift falls on all of them alike, each round on a fresh database:
+ *   A  SQLite, this checkout ("current")
+ *   B  SQLite, the previous build ("baseline": BENCH_BASELINE, default acfcdc7, the last commit
+ *      before the one write path of issue 15), from a temporary `git worktree` on this checkout's
+ *      node_modules, removed at the end
+ *   C  PostgreSQL, current
+ *   D  PostgreSQL, current, two server processes on one database: two load generators at once with
+ *      half the connections each, drawing from one externalId stream so repeats reach both
+ * then prints every round, the medians per configuration and the ratios against their targets
+ * (PostgreSQL ≥ 0.75 × SQLite; SQLite current ≥ 0.95 × baseline). Targets are reported, not
+ * enforced; a failed correctness check (an error, a sale lost or stored twice, a ledger breach, a
+ * rollup difference) makes the exit code 1.
+ *
+ * BENCH_SECONDS (default 15) measured per round after a 3 s warm-up, BENCH_ROUNDS (default 2),
+ * BENCH_CONNECTIONS (default 20, split between instances), BENCH_DATABASE_URL (the PostgreSQL
+ * server to create the databases on, default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_CURRENT (another commit to run as "current" instead of this checkout, e.g. when the
+ * working tree is mid-change), BENCH_PROFILE (CPU profiles of the servers in /tmp/prof-conv).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { createContext } from '../apps/server/src/bootstrap';
-import { loadConfig } from '../apps/server/src/config';
-import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
-import { newId } from '../apps/server/src/platform/ids';
-import { checkLedger } from '../apps/server/src/platform/ledger';
-import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
-import { insertLink as insertLinkRow } from '../apps/server/src/modules/links/repository';
-import { insertCampaign, insertUser } from './fixtures';
-import { freePort, freshPostgres, stop, waitFor } from './util';
+import type * as Bootstrap from '../apps/server/src/bootstrap';
+import type * as ConfigModule from '../apps/server/src/config';
+import type * as ApiKeys from '../apps/server/src/platform/api-keys';
+import type * as Ledger from '../apps/server/src/platform/ledger';
+import type * as RollupsRebuild from '../apps/server/src/platform/rollups-rebuild';
+import { insertApiKey, insertSalesFixture } from './fixtures';
+import { checkoutBuild, freshPostgres, machine, median, runningServers, startServer, stop, worktreeBuild, type Build } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const DURATION = Number(process.env.BENCH_SECONDS ?? 20);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const BASELINE = process.env.BENCH_BASELINE || 'acfcdc7';
+const WARM_UP = 3;
 const PROMOTERS = 500;
-const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
 
-// A fresh database: a temp SQLite folder, or a new PostgreSQL database dropped at the end.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-conv-'));
-const { databaseUrl, drop: dropDatabase } = await freshPostgres(PG_URL);
-const config = { ...loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }), dataDir };
-
-// Fixtures: one campaign with a 10% rate and a 10% override, promoters in pairs (inviter, member), their links, an API key.
-const setup = await createContext(config);
-const campaignId = await insertCampaign(setup.ctx.db, { en: 'Bench campaign' });
-await setup.ctx.db.updateTable('campaigns').set({ override_bps: 1000 }).where('id', '=', campaignId).execute();
-const codes: string[] = [];
-let inviter: string | null = null;
-for (let i = 0; i < PROMOTERS; i++) {
-  const id = await insertUser(setup.ctx.db);
-  if (i % 2 === 1 && inviter) await setup.ctx.db.updateTable('users').set({ parent_id: inviter }).where('id', '=', id).execute();
-  else inviter = id;
-  const now = Date.now();
-  await setup.ctx.db.insertInto('enrollments').values({ id: newId(now), promoter_id: id, campaign_id: campaignId, status: 'approved', coupon_code: null, created_at: now, decided_at: now, decided_by: null }).execute();
-  const link = await insertLinkRow(setup.ctx.db, { promoterId: id, campaignId, code: `b${i.toString(36)}x${now.toString(36)}` });
-  codes.push(link!.code);
-}
-const key = newApiKeySecret(setup.ctx);
-await setup.ctx.db.insertInto('api_keys').values({ id: newId(), name: 'bench', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: 'bench', created_at: Date.now(), last_used_at: null, revoked_at: null }).execute();
-await setup.handle.close();
-
-const port = await freePort();
-const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl };
-const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
-const server: ChildProcess = spawn(process.execPath, [...prof, '--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
-await waitFor(`http://127.0.0.1:${port}/api/health`);
-
-// The load: fresh sales, and every tenth delivery a repeat of an earlier one.
-const sent: string[] = [];
-const acked = new Set<string>();
-let created = 0;
-let repeated = 0;
-let failed = 0;
-let seq = 0;
-function nextBody(): string {
-  seq++;
-  const repeat = seq % 10 === 0 && sent.length > 0;
-  const externalId = repeat ? sent[Math.floor(Math.random() * sent.length)]! : `o${seq}-${randomBytes(3).toString('hex')}`;
-  if (!repeat) sent.push(externalId);
-  return JSON.stringify({ campaignId, kind: 'sale', externalId, amount: 1000 + Math.floor(Math.random() * 99_000), linkCode: codes[seq % codes.length] });
+/**
+ * The server code a build's database is set up (migrations) and checked with: that build's own,
+ * loaded from its checkout, so a migration or a rollup rule one build lacks cannot break the other.
+ */
+interface ServerCode {
+  createContext: typeof Bootstrap.createContext;
+  loadConfig: typeof ConfigModule.loadConfig;
+  newApiKeySecret: typeof ApiKeys.newApiKeySecret;
+  checkLedger: typeof Ledger.checkLedger;
+  rebuildRollups: typeof RollupsRebuild.rebuildRollups;
 }
 
-async function load(duration: number, record: boolean) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections: CONNECTIONS,
+async function serverCode(root: string): Promise<ServerCode> {
+  const load = <T>(file: string) => import(pathToFileURL(path.join(root, 'apps/server/src', file)).href) as Promise<T>;
+  const [bootstrap, config, apiKeys, ledger, rollups] = await Promise.all([
+    load<typeof Bootstrap>('bootstrap.ts'), load<typeof ConfigModule>('config.ts'), load<typeof ApiKeys>('platform/api-keys.ts'),
+    load<typeof Ledger>('platform/ledger.ts'), load<typeof RollupsRebuild>('platform/rollups-rebuild.ts'),
+  ]);
+  return { createContext: bootstrap.createContext, loadConfig: config.loadConfig, newApiKeySecret: apiKeys.newApiKeySecret, checkLedger: ledger.checkLedger, rebuildRollups: rollups.rebuildRollups };
+}
+
+interface Configuration {
+  id: string;
+  label: string;
+  build: Build;
+  code: ServerCode;
+  postgres: boolean;
+  instances: number;
+}
+
+interface Fixture {
+  campaignId: string;
+  codes: string[];
+  secret: string;
+}
+
+/** What the load generators saw in the measured window. */
+interface Tally {
+  created: number;
+  repeated: number;
+  failed: number;
+  acked: Set<string>;
+}
+
+/** The deliveries: fresh sales, and every tenth one a repeat of an earlier externalId. */
+class SaleStream {
+  private readonly sent: string[] = [];
+  private seq = 0;
+  constructor(private readonly fixture: Fixture) {}
+
+  next(): string {
+    this.seq++;
+    const repeat = this.seq % 10 === 0 && this.sent.length > 0;
+    const externalId = repeat ? this.sent[Math.floor(Math.random() * this.sent.length)]! : `o${this.seq}-${randomBytes(3).toString('hex')}`;
+    if (!repeat) this.sent.push(externalId);
+    const { campaignId, codes } = this.fixture;
+    return JSON.stringify({ campaignId, kind: 'sale', externalId, amount: 1000 + Math.floor(Math.random() * 99_000), linkCode: codes[this.seq % codes.length] });
+  }
+}
+
+/** The fixtures, written through the build's own bootstrap (so with its migrations). */
+async function prepare(code: ServerCode, config: ConfigModule.Config): Promise<Fixture> {
+  const setup = await code.createContext(config);
+  try {
+    const { campaignId, codes } = await insertSalesFixture(setup.ctx.db, PROMOTERS);
+    const key = code.newApiKeySecret(setup.ctx);
+    await insertApiKey(setup.ctx.db, key, ['conversions:write']);
+    return { campaignId, codes, secret: key.secret };
+  } finally {
+    await setup.handle.close();
+  }
+}
+
+/**
+ * `duration` seconds of load on the servers at `urls`, the connections split between them, all
+ * drawing from one `stream`; with a `tally`, every answer is counted (the warm-up passes none).
+ * Latency percentiles cannot be merged across generators: the worse of them is reported.
+ */
+async function drive(urls: string[], fixture: Fixture, stream: SaleStream, duration: number, tally: Tally | null) {
+  const results = await Promise.all(urls.map((url, i) => autocannon({
+    url,
+    connections: Math.floor(CONNECTIONS / urls.length) + (i < CONNECTIONS % urls.length ? 1 : 0),
     duration,
     requests: [{
       method: 'POST',
       path: '/api/v1/conversions',
-      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
-      setupRequest: (req) => ({ ...req, body: nextBody() }),
+      headers: { authorization: `Bearer ${fixture.secret}`, 'content-type': 'application/json' },
+      setupRequest: (req) => ({ ...req, body: stream.next() }),
       onResponse: (status, body) => {
-        if (!record) return;
-        if (status === 201) created++;
-        else if (status === 200) repeated++;
-        else failed++;
+        if (!tally) return;
+        if (status === 201) tally.created++;
+        else if (status === 200) tally.repeated++;
+        else tally.failed++;
         // The load generator shares the machine: read the id with a search, not a full JSON parse.
         if (status === 200 || status === 201) {
           const at = body.indexOf('"externalId":"') + 14;
-          acked.add(body.slice(at, body.indexOf('"', at)));
+          tally.acked.add(body.slice(at, body.indexOf('"', at)));
         }
       },
     }],
-  });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  })));
+  if (tally) tally.failed += results.reduce((n, r) => n + r.errors, 0); // socket errors and timeouts
+  return { p50: Math.max(...results.map((r) => r.latency.p50)), p99: Math.max(...results.map((r) => r.latency.p99)) };
 }
 
-await load(3, false);
-const measured = await load(DURATION, true);
-await stop(server);
-
-// Every acknowledged sale stored exactly once; the whole ledger balanced.
-const after = await createContext(config);
-let stored = 0;
-const ids = [...acked];
-for (let i = 0; i < ids.length; i += 500) {
-  const chunk = ids.slice(i, i + 500);
-  const n = await after.ctx.db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', '=', campaignId).where('kind', '=', 'sale').where('external_id', 'in', chunk).executeTakeFirstOrThrow();
-  stored += Number(n.n);
+/** Every acknowledged sale stored exactly once, the whole ledger balanced, the rollups equal to a rebuild. */
+async function verify(code: ServerCode, config: ConfigModule.Config, campaignId: string, acked: Set<string>) {
+  const { ctx, handle } = await code.createContext(config);
+  try {
+    let stored = 0;
+    const ids = [...acked];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const n = await ctx.db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', '=', campaignId).where('kind', '=', 'sale').where('external_id', 'in', chunk).executeTakeFirstOrThrow();
+      stored += Number(n.n);
+    }
+    const commissions = Number((await ctx.db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const breaches = (await code.checkLedger(ctx.db)).length;
+    const rebuilt = await code.rebuildRollups(ctx.db, ctx.dialect, ctx.config.timeZone, { apply: false });
+    return { stored, commissions, breaches, rollupDifferences: rebuilt.differenceCount };
+  } finally {
+    await handle.close();
+  }
 }
-const commissions = Number((await after.ctx.db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-const breaches = await checkLedger(after.ctx.db);
-// The per-day rollups written with every batch equal what the rows say (what `npm run stats:rebuild` checks).
-const rebuilt = await rebuildRollups(after.ctx.db, after.ctx.dialect, after.ctx.config.timeZone, { apply: false });
-await after.handle.close();
-await dropDatabase();
-fs.rmSync(dataDir, { recursive: true, force: true });
 
-const salesPerSecond = created / DURATION;
-console.log(`\nbench:conversions on ${PG_URL ? 'PostgreSQL' : 'SQLite'}: ${DURATION} s, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override)`);
-console.table({
-  'new sales (201)': { value: created, perSecond: Math.round(salesPerSecond) },
-  'repeats answered (200)': { value: repeated, perSecond: Math.round(repeated / DURATION) },
-  'errors': { value: failed, perSecond: 0 },
-});
-console.log(`latency p50 ${measured.p50} ms, p99 ${measured.p99} ms; commissions written ${commissions}`);
-console.log(`acknowledged distinct sales ${acked.size}, stored ${stored}; ledger check: ${breaches.length === 0 ? 'ok' : `${breaches.length} breaches`}; rollups rebuilt from ${rebuilt.scanned.commissions} commissions: ${rebuilt.differenceCount === 0 ? 'no difference' : `${rebuilt.differenceCount} differences`}`);
-const ok = failed === 0 && stored === acked.size && breaches.length === 0 && rebuilt.differenceCount === 0;
-console.log(`correctness: ${ok ? 'ok (nothing lost, nothing counted twice, ledger balanced, rollups exact)' : 'FAILED'}`);
-if (!PG_URL) console.log(`throughput target (≥ 2,000 new sales/s on SQLite): ${salesPerSecond >= 2000 ? 'met' : 'NOT met'} (${Math.round(salesPerSecond)}/s)`);
-process.exit(ok ? 0 : 1);
+/** What an interrupted run must still undo besides the servers: the round's database and data folder. */
+const interrupted = new Set<() => Promise<void>>();
+
+/** One round of one configuration on a fresh database: fixtures, servers, warm-up, measured load, checks. */
+async function runRound(conf: Configuration, round: number) {
+  const database = await freshPostgres(conf.postgres ? PG_URL : '');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-conv-'));
+  const removeDatabase = async () => {
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  interrupted.add(removeDatabase);
+  try {
+    const config = { ...conf.code.loadConfig({ DATA_DIR: dataDir, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }), dataDir };
+    const fixture = await prepare(conf.code, config);
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl };
+    const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
+    const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+    const tally: Tally = { created: 0, repeated: 0, failed: 0, acked: new Set() };
+    let latency;
+    try {
+      for (let i = 0; i < conf.instances; i++) servers.push(await startServer(conf.build.root, env, prof));
+      const urls = servers.map((s) => s.url);
+      const stream = new SaleStream(fixture);
+      await drive(urls, fixture, stream, WARM_UP, null);
+      latency = await drive(urls, fixture, stream, DURATION, tally);
+    } finally {
+      // Stopped before the checks: a graceful stop writes whatever batch is still open.
+      await Promise.all(servers.map((s) => stop(s.child)));
+    }
+    const checks = await verify(conf.code, config, fixture.campaignId, tally.acked);
+    const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0;
+    return {
+      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size,
+      salesPerSecond: tally.created / DURATION, repeatsPerSecond: tally.repeated / DURATION,
+    };
+  } finally {
+    await removeDatabase();
+    interrupted.delete(removeDatabase);
+  }
+}
+type Round = Awaited<ReturnType<typeof runRound>>;
+
+const builds: Build[] = [];
+let cleaned = false;
+function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  for (const build of builds) build.remove();
+}
+// Ctrl-C: stop the round's servers and drop its database before removing the worktrees.
+process.once('SIGINT', () => void (async () => {
+  await Promise.all([...runningServers].map(stop)); // those still starting too
+  for (const undo of interrupted) await undo().catch((e: unknown) => console.error(e));
+  cleanup();
+  process.exit(130);
+})());
+
+let exitCode = 1;
+try {
+  const current = process.env.BENCH_CURRENT ? worktreeBuild(ROOT, process.env.BENCH_CURRENT) : checkoutBuild(ROOT);
+  builds.push(current);
+  const baseline = worktreeBuild(ROOT, BASELINE);
+  builds.push(baseline);
+  const [currentCode, baselineCode] = [await serverCode(current.root), await serverCode(baseline.root)];
+  const configurations: Configuration[] = [
+    { id: 'A', label: 'SQLite, current', build: current, code: currentCode, postgres: false, instances: 1 },
+    { id: 'B', label: 'SQLite, baseline', build: baseline, code: baselineCode, postgres: false, instances: 1 },
+    { id: 'C', label: 'PostgreSQL, current', build: current, code: currentCode, postgres: true, instances: 1 },
+    { id: 'D', label: 'PostgreSQL, current × 2 instances', build: current, code: currentCode, postgres: true, instances: 2 },
+  ];
+
+  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
+  console.log(`current:  ${current.description}${current.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
+  console.log(`baseline: ${baseline.description}${baseline.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
+  console.log(`PostgreSQL: ${new URL(PG_URL).host} (a fresh database per round)\n`);
+
+  const rounds: Round[] = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    for (const conf of configurations) {
+      const result = await runRound(conf, r);
+      rounds.push(result);
+      console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
+    }
+  }
+
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  console.log('\nEvery round:');
+  console.table(Object.fromEntries(rounds.map((x) => [`${x.conf.id}${x.round} ${x.conf.label}`, {
+    'new sales/s': n(x.salesPerSecond), 'repeats/s': n(x.repeatsPerSecond), errors: x.errors, 'p50 ms': x.p50, 'p99 ms': x.p99,
+    'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
+    ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
+  }])));
+
+  const medians = new Map(configurations.map((conf) => {
+    const mine = rounds.filter((x) => x.conf === conf);
+    return [conf.id, { sales: median(mine.map((x) => x.salesPerSecond)), repeats: median(mine.map((x) => x.repeatsPerSecond)), p50: median(mine.map((x) => x.p50)), p99: median(mine.map((x) => x.p99)) }];
+  }));
+  console.log('Medians per configuration:');
+  console.table(Object.fromEntries(configurations.map((conf) => {
+    const m = medians.get(conf.id)!;
+    return [`${conf.id} ${conf.label}`, { 'new sales/s': n(m.sales), 'repeats/s': n(m.repeats), 'p50 ms': m.p50, 'p99 ms': m.p99 }];
+  })));
+
+  const sales = (id: string) => medians.get(id)!.sales;
+  const target = (name: string, ratio: number, goal: number) => console.log(`${name}: ${ratio.toFixed(2)} (target ≥ ${goal}) — ${ratio >= goal ? 'met' : 'NOT met'}`);
+  target('PostgreSQL / SQLite (C / A)', sales('C') / sales('A'), 0.75);
+  target('SQLite current / baseline (A / B)', sales('A') / sales('B'), 0.95);
+  console.log(`PostgreSQL, two instances (D): ${n(sales('D'))} new sales/s; D / A (SQLite) ${(sales('D') / sales('A')).toFixed(2)}, D / C (one instance) ${(sales('D') / sales('C')).toFixed(2)}`);
+  console.log(`SQLite ≥ 2,000 new sales/s (A, the earlier target): ${sales('A') >= 2000 ? 'met' : 'NOT met'} (${n(sales('A'))}/s)`);
+
+  const failed = rounds.filter((x) => !x.ok);
+  console.log(failed.length === 0
+    ? `correctness: ok in all ${rounds.length} rounds (no errors, nothing lost, nothing stored twice, ledger balanced, rollups exact)`
+    : `correctness: FAILED in ${failed.map((x) => `${x.conf.id}${x.round}`).join(', ')}`);
+  exitCode = failed.length === 0 ? 0 : 1;
+} catch (error) {
+  console.error(error);
+} finally {
+  cleanup();
+}
+process.exit(exitCode);

@@ -1,10 +1,14 @@
 /**
- * Shared by the benchmarks: a free loopback port, waiting for a server to answer, stopping a child
- * process, and a fresh PostgreSQL database.
+ * Shared by the benchmarks: a free loopback port, waiting for a server to answer, starting and
+ * stopping the real server, a fresh PostgreSQL database, another build of the project in a git
+ * worktree (for A/B runs), the machine line and a median.
  */
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 
 export async function freePort(): Promise<number> {
@@ -34,6 +38,37 @@ export async function stop(child: ChildProcess) {
   await exited;
 }
 
+/** The servers `startServer` spawned that have not exited yet (for an interrupted benchmark to stop). */
+export const runningServers = new Set<ChildProcess>();
+
+/**
+ * The real server of the project checked out at `root` (its own `apps/server/src/main.ts`), on a
+ * free loopback port with `env` on top of this process's; resolves once it answers
+ * `api/health`, and rejects at once if it exits before (a build that does not start).
+ */
+export async function startServer(root: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  runningServers.add(child);
+  let exited = false;
+  child.once('exit', () => {
+    exited = true;
+    runningServers.delete(child);
+  });
+  const died = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await Promise.race([waitFor(`${url}/api/health`), died]).catch(async (error: unknown) => {
+    await stop(child);
+    throw error;
+  });
+  if (exited) throw new Error(`the server in ${root} exited (code ${child.exitCode ?? child.signalCode}) before answering`);
+  return { child, url };
+}
+
 /**
  * A fresh PostgreSQL database on the server of `adminUrl` (for a benchmark run): its URL, and a
  * function that drops it. With no `adminUrl` (SQLite), no URL and a drop that does nothing.
@@ -50,5 +85,90 @@ export async function freshPostgres(adminUrl: string): Promise<{ databaseUrl: st
   await run(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { databaseUrl: url.toString(), drop: () => run(`drop database ${name} with (force)`) };
+  return { databaseUrl: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+export interface Build {
+  /** The checkout to run from. */
+  root: string;
+  /** e.g. "acfcdc7 Operator console (issue 14)…". */
+  description: string;
+  /** Whether its package-lock.json differs from this checkout's (it runs on this checkout's node_modules all the same). */
+  lockDiffers: boolean;
+  /** Removes the worktree (and its node_modules links). */
+  remove(): void;
+}
+
+/**
+ * Another build of the project: `ref` checked out with `git worktree add` in a temp folder, on
+ * this checkout's installed dependencies. node_modules is a folder of links rather than one link:
+ * the workspace packages (node_modules/@pa/* → ../../packages/…) must resolve to the worktree's own
+ * packages, not this checkout's, so those relative links are copied as they are and every other
+ * package links to this checkout's copy.
+ */
+export function worktreeBuild(repo: string, ref: string): Build {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    } catch (error) {
+      throw new Error(`git ${args.join(' ')}: ${(error as { stderr?: string }).stderr?.trim() || String(error)}`);
+    }
+  };
+  const commit = git('rev-parse', '--verify', `${ref}^{commit}`);
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-build-'));
+  const root = path.join(parent, 'checkout');
+  git('worktree', 'add', '--detach', root, commit);
+  const remove = () => {
+    // The links first (rmSync unlinks symbolic links, never follows them), then the worktree.
+    fs.rmSync(path.join(root, 'node_modules'), { recursive: true, force: true });
+    try {
+      git('worktree', 'remove', '--force', root);
+    } catch (error) {
+      console.error(`could not remove the worktree ${root}:`, error);
+    }
+    fs.rmSync(parent, { recursive: true, force: true });
+  };
+  try {
+    linkNodeModules(path.join(repo, 'node_modules'), path.join(root, 'node_modules'));
+    const lock = fs.readFileSync(path.join(repo, 'package-lock.json'), 'utf8');
+    const lockDiffers = git('show', `${commit}:package-lock.json`) !== lock.trim();
+    return { root, description: shorten(git('log', '-1', '--format=%h %s', commit)), lockDiffers, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
+
+function shorten(line: string, max = 80) {
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+function linkNodeModules(from: string, to: string) {
+  fs.mkdirSync(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(source), target); // a workspace package: the same relative link
+    else if (entry.isDirectory() && entry.name.startsWith('@')) linkNodeModules(source, target); // a scope: link its packages one by one
+    else fs.symlinkSync(source, target);
+  }
+}
+
+/** This checkout as a build (nothing to remove). */
+export function checkoutBuild(repo: string): Build {
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
+  const changed = git('status', '--porcelain', '--untracked-files=no') !== '';
+  return { root: repo, description: `this checkout (${git('log', '-1', '--format=%h')}${changed ? ' + uncommitted changes' : ''})`, lockDiffers: false, remove: () => undefined };
+}
+
+/** The machine line every benchmark prints: "2 × <CPU model>, Node v20…". */
+export function machine(): string {
+  return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+}
+
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -339,6 +339,28 @@ describe.each(DIALECTS)('payout accounts, withdrawals and notifications on %s', 
       expect(JSON.parse(exported.after_json!).ids).toContain(id);
       await ledgerOk();
     });
+
+    it('flags a number another promoter has withdrawn to even after they deleted that account; a number of one’s own is not flagged', async () => {
+      const one = await signedIn(env, 'promoter');
+      const two = await signedIn(env, 'promoter');
+      const number = `62126300${Math.floor(Math.random() * 1e8).toString().padStart(8, '0')}`;
+      const twoAccount = (await addAccount(two.client, { number })).json().payoutAccount.id;
+      await credit(two.user.id, 8_000);
+      const twoWithdrawal = (await withdraw(two.client, { amount: 8_000 })).json().withdrawal.id;
+      expect((await two.client.request('POST', `/api/withdrawals/${twoWithdrawal}/cancel`)).statusCode).toBe(200);
+      expect((await two.client.request('DELETE', `/api/payout-accounts/${twoAccount}`)).statusCode).toBe(200);
+      // Only two's withdrawal still holds the number: the flag comes from the withdrawals, not the accounts.
+      expect(await env.ctx.db.selectFrom('payout_accounts').select('id').where('promoter_id', '=', two.user.id).execute()).toEqual([]);
+      await addAccount(one.client, { number });
+      await credit(one.user.id, 8_000);
+      const id = (await withdraw(one.client, { amount: 8_000 })).json().withdrawal.id;
+      expect((await operator.request('GET', `/api/admin/withdrawals/${id}`)).json().withdrawal).toMatchObject({ id, sharedAccount: true });
+
+      const alone = await funded(8_000);
+      const own = (await withdraw(alone.client, { amount: 8_000 })).json().withdrawal.id;
+      expect((await operator.request('GET', `/api/admin/withdrawals/${own}`)).json().withdrawal).toMatchObject({ id: own, sharedAccount: false });
+      await ledgerOk();
+    });
   });
 
   describe('notifications', () => {

@@ -4,7 +4,9 @@
  * its click is stored. Under load many redirects share one transaction: the click rows, the 24-hour
  * uniqueness state per visitor and link (`visitor_seen`) and the per-day rollups, written together.
  */
-import type { Db } from '../db/types';
+import type { InsertQueryBuilder, InsertResult } from 'kysely';
+import { writeRows } from '../db/hot';
+import type { Database, Db } from '../db/types';
 import type { Collector, CollectorKind, UnitOfWork } from '../db/unit-of-work';
 import { applyRollups, clickDelta, Rollups } from './rollups';
 import { dayKey } from './time';
@@ -24,6 +26,8 @@ export interface PendingClick {
 
 const UNIQUE_WINDOW_MS = 24 * 3600_000;
 const CHUNK = 200;
+const setSeen = (insert: InsertQueryBuilder<Database, 'visitor_seen', InsertResult>) =>
+  insert.onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })));
 
 export class ClickBuffer {
   /** Clicks accepted and written so far by this instance (the shutdown log reports both). */
@@ -85,16 +89,10 @@ class ClickRows implements Collector {
       for (const r of found) if (linkIds.has(r.link_id)) seen.set(`${r.link_id}|${r.visitor_hash}`, Number(r.unique_at));
     }
     const { rows, seenRows, rollups } = this.shape((key) => seen.get(key));
-    for (let i = 0; i < rows.length; i += CHUNK) await q.insertInto('clicks').values(rows.slice(i, i + CHUNK)).execute();
+    await writeRows(q, 'clicks', rows, { chunk: CHUNK });
     // Sorted: two instances upserting the same visitors take the rows in the same order.
     seenRows.sort((a, b) => (a.link_id < b.link_id ? -1 : a.link_id > b.link_id ? 1 : a.visitor_hash < b.visitor_hash ? -1 : 1));
-    for (let i = 0; i < seenRows.length; i += CHUNK) {
-      await q
-        .insertInto('visitor_seen')
-        .values(seenRows.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })))
-        .execute();
-    }
+    await writeRows(q, 'visitor_seen', seenRows, { chunk: CHUNK, shape: setSeen });
     await applyRollups(q, rollups);
   }
 

@@ -8,8 +8,9 @@
  * `platform:commissions` is the negative of all commission ever earned and not taken back.
  */
 import type { LedgerLine } from '@pa/shared';
-import { PostgresAdapter, sql } from 'kysely';
-import type { Db, LedgerEntriesTable, LedgerJournalsTable } from '../db/types';
+import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { writeRows } from '../db/hot';
+import type { Database, Db, LedgerEntriesTable, LedgerJournalsTable } from '../db/types';
 import type { Collector, CollectorKind } from '../db/unit-of-work';
 import { newId } from './ids';
 import { olderThan, pageOf } from './listing';
@@ -126,12 +127,11 @@ export class JournalBatch implements Collector {
   }
 
   async flush(q: Db) {
-    for (let i = 0; i < this.journals.length; i += CHUNK) await q.insertInto('ledger_journals').values(this.journals.slice(i, i + CHUNK)).execute();
-    for (let i = 0; i < this.entries.length; i += CHUNK) await q.insertInto('ledger_entries').values(this.entries.slice(i, i + CHUNK)).execute();
+    await writeRows(q, 'ledger_journals', this.journals);
+    await writeRows(q, 'ledger_entries', this.entries);
     await applyBalanceDeltas(q, this.deltas, this.at);
   }
 }
-const CHUNK = 500;
 
 /** The journals of a unit of work (flushed after the business rows, before rollups and notifications). */
 export const JOURNALS: CollectorKind<JournalBatch> = { order: 30, create: () => new JournalBatch() };
@@ -142,14 +142,10 @@ export type BalanceDeltas = Map<string, number>;
 /** Moves the stored balances: each row touched once, in a fixed order (no deadlocks between writers). */
 export async function applyBalanceDeltas(q: Db, deltas: BalanceDeltas, at: number) {
   const rows = [...deltas].filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([account, balance]) => ({ account, balance, updated_at: at }));
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await q
-      .insertInto('ledger_balances')
-      .values(rows.slice(i, i + CHUNK))
-      .onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })))
-      .execute();
-  }
+  await writeRows(q, 'ledger_balances', rows, { shape: addToBalance });
 }
+const addToBalance = (insert: InsertQueryBuilder<Database, 'ledger_balances', InsertResult>) =>
+  insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })));
 
 export type Wallet = Record<PromoterBucket, number>;
 

@@ -6,6 +6,7 @@
  */
 import type { NotificationType } from '@pa/shared';
 import { newId } from './ids';
+import { writeRows } from '../db/hot';
 import type { Db, NotificationsTable } from '../db/types';
 import type { Collector, CollectorKind } from '../db/unit-of-work';
 
@@ -34,7 +35,7 @@ export class NotificationBatch implements Collector {
     this.rows.push(...other.rows);
   }
   async flush(q: Db) {
-    for (let i = 0; i < this.rows.length; i += 500) await q.insertInto('notifications').values(this.rows.slice(i, i + 500)).execute();
+    await writeRows(q, 'notifications', this.rows);
   }
 }
 

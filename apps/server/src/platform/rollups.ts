@@ -19,7 +19,8 @@
  * - the program's figures (`program_daily_stats`, for the operator's overview): the same deltas
  *   summed by day and campaign; and each promoter's sale amount per day (`promoter_day_sales`).
  */
-import { sql, type ExpressionBuilder, type OnConflictDatabase, type OnConflictTables, type RawBuilder } from 'kysely';
+import { sql, type InsertQueryBuilder, type InsertResult, type RawBuilder } from 'kysely';
+import { writeRows } from '../db/hot';
 import type { Database, Db } from '../db/types';
 import type { Collector, CollectorKind } from '../db/unit-of-work';
 
@@ -178,51 +179,32 @@ export class Rollups implements Collector {
   }
 }
 
-const CHUNK = 100;
 const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 /** `column = table.column + excluded.column` for each figure: an upsert adds its deltas. */
-const adding = <T extends 'daily_stats' | 'program_daily_stats'>(table: T) =>
-  (_eb: ExpressionBuilder<OnConflictDatabase<Database, T>, OnConflictTables<T>>) =>
-    Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
+const adding = (table: 'daily_stats' | 'program_daily_stats') =>
+  Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
 const figures = (values: Record<RollupColumn, number>) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, values[c]])) as Record<RollupColumn, number>;
+const addDaily = (insert: InsertQueryBuilder<Database, 'daily_stats', InsertResult>) =>
+  insert.onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(adding('daily_stats')));
+const addPeriod = (insert: InsertQueryBuilder<Database, 'period_stats', InsertResult>) =>
+  insert.onConflict((oc) => oc.columns(['period', 'promoter_id']).doUpdateSet((eb) => ({ earnings: eb('period_stats.earnings', '+', eb.ref('excluded.earnings')), conversions: eb('period_stats.conversions', '+', eb.ref('excluded.conversions')) })));
+const addProgram = (insert: InsertQueryBuilder<Database, 'program_daily_stats', InsertResult>) =>
+  insert.onConflict((oc) => oc.columns(['day', 'campaign_id']).doUpdateSet(adding('program_daily_stats')));
+const addDaySales = (insert: InsertQueryBuilder<Database, 'promoter_day_sales', InsertResult>) =>
+  insert.onConflict((oc) => oc.columns(['day', 'promoter_id']).doUpdateSet((eb) => ({ sale_amount: eb('promoter_day_sales.sale_amount', '+', eb.ref('excluded.sale_amount')) })));
 
-/** Writes the deltas (one upsert per 100 keys). Call inside the transaction that wrote the rows. */
+/** Writes the deltas as upserts that add. Call inside the transaction that wrote the rows. */
 export async function applyRollups(q: Db, rollups: Rollups): Promise<void> {
   // Sorted by key: rows of a promoter are neighbours in the clustered tables, and two writers
   // touching the same rows take them in the same order (they queue instead of deadlocking).
-  const daily = byKey(rollups.daily);
-  for (let i = 0; i < daily.length; i += CHUNK) {
-    await q
-      .insertInto('daily_stats')
-      .values(daily.slice(i, i + CHUNK).map((r) => ({ promoter_id: r.promoterId, day: r.day, campaign_id: r.campaignId, link_id: r.linkId, ...figures(r.values) })))
-      .onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(adding('daily_stats')))
-      .execute();
-  }
+  await writeRows(q, 'daily_stats', byKey(rollups.daily).map((r) => ({ promoter_id: r.promoterId, day: r.day, campaign_id: r.campaignId, link_id: r.linkId, ...figures(r.values) })), { chunk: 100, shape: addDaily });
   const periods = byKey(rollups.periods).filter((p) => p.earnings !== 0 || p.conversions !== 0);
-  for (let i = 0; i < periods.length; i += CHUNK) {
-    await q
-      .insertInto('period_stats')
-      .values(periods.slice(i, i + CHUNK).map((p) => ({ period: p.period, promoter_id: p.promoterId, earnings: p.earnings, conversions: p.conversions })))
-      .onConflict((oc) => oc.columns(['period', 'promoter_id']).doUpdateSet((eb) => ({ earnings: eb('period_stats.earnings', '+', eb.ref('excluded.earnings')), conversions: eb('period_stats.conversions', '+', eb.ref('excluded.conversions')) })))
-      .execute();
-  }
+  await writeRows(q, 'period_stats', periods.map((p) => ({ period: p.period, promoter_id: p.promoterId, earnings: p.earnings, conversions: p.conversions })), { chunk: 100, shape: addPeriod });
   // The program's rows are shared by every writer: written last, in key order.
   const program = byKey(rollups.program).filter((r) => ROLLUP_COLUMNS.some((c) => r.values[c] !== 0));
-  for (let i = 0; i < program.length; i += CHUNK) {
-    await q
-      .insertInto('program_daily_stats')
-      .values(program.slice(i, i + CHUNK).map((r) => ({ day: r.day, campaign_id: r.campaignId, ...figures(r.values) })))
-      .onConflict((oc) => oc.columns(['day', 'campaign_id']).doUpdateSet(adding('program_daily_stats')))
-      .execute();
-  }
+  await writeRows(q, 'program_daily_stats', program.map((r) => ({ day: r.day, campaign_id: r.campaignId, ...figures(r.values) })), { chunk: 100, shape: addProgram });
   const sales = byKey(rollups.daySales).filter((r) => r.amount !== 0);
-  for (let i = 0; i < sales.length; i += CHUNK) {
-    await q
-      .insertInto('promoter_day_sales')
-      .values(sales.slice(i, i + CHUNK).map((r) => ({ day: r.day, promoter_id: r.promoterId, sale_amount: r.amount })))
-      .onConflict((oc) => oc.columns(['day', 'promoter_id']).doUpdateSet((eb) => ({ sale_amount: eb('promoter_day_sales.sale_amount', '+', eb.ref('excluded.sale_amount')) })))
-      .execute();
-  }
+  await writeRows(q, 'promoter_day_sales', sales.map((r) => ({ day: r.day, promoter_id: r.promoterId, sale_amount: r.amount })), { chunk: 100, shape: addDaySales });
 }
 
 /** A unit of work's rollup deltas, flushed after the rows and journals they summarize. */

@@ -2,7 +2,9 @@
  * The money engine's queries (Kysely, explicit columns). Every function takes the query builder of
  * the transaction it runs in (`tx.q`), or the database for a plain read.
  */
+import { hot, writeRows } from '../../db/hot';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
+import { olderThan, pageOf } from '../../platform/listing';
 
 export type ConversionRow = ConversionsTable;
 export type CommissionRow = CommissionsTable;
@@ -13,16 +15,19 @@ const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'n
 
 /** The id of the conversion recorded under (campaign, kind, externalId), if any. */
 export async function conversionIdByKey(q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<string | undefined> {
-  return (await q.selectFrom('conversions').select('id').where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', '=', externalId).executeTakeFirst())?.id;
+  return (await byKey.first(q, campaignId, kind, externalId))?.id;
 }
+const byKey = hot((q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string) =>
+  q.selectFrom('conversions').select('id').where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', '=', externalId));
 
 export function findConversion(q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string) {
   return q.selectFrom('conversions').select(CONVERSION_COLUMNS).where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', '=', externalId).executeTakeFirst();
 }
 
 /** What recording a conversion needs of its campaign: state, schedule and terms. */
+const terms = hot((q: Db, campaignId: string) => q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', '=', campaignId));
 export function campaignTerms(q: Db, campaignId: string) {
-  return q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', '=', campaignId).executeTakeFirst();
+  return terms.first(q, campaignId);
 }
 export type CampaignTerms = NonNullable<Awaited<ReturnType<typeof campaignTerms>>>;
 
@@ -65,20 +70,22 @@ export function customerEarlier(q: Db, campaignId: string, customerExternalId: s
     .executeTakeFirst();
 }
 
+const link = hot((q: Db, campaignId: string, codeKey: string) => q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code']).where('code_key', '=', codeKey).where('campaign_id', '=', campaignId));
 export function linkByCode(q: Db, campaignId: string, codeKey: string) {
-  return q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code']).where('code_key', '=', codeKey).where('campaign_id', '=', campaignId).executeTakeFirst();
+  return link.first(q, campaignId, codeKey);
 }
 
 /** The promoter a conversion points to: status, enrollment in the campaign, inviter and the inviter's status. */
 export function attributedPromoter(q: Db, campaignId: string, promoterId: string) {
-  return q
+  return promoterOf.first(q, campaignId, promoterId);
+}
+const promoterOf = hot((q: Db, campaignId: string, promoterId: string) =>
+  q
     .selectFrom('users as u')
     .leftJoin('enrollments as e', (j) => j.onRef('e.promoter_id', '=', 'u.id').on('e.campaign_id', '=', campaignId))
     .leftJoin('users as i', 'i.id', 'u.parent_id')
     .select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'e.status as enrollment', 'i.status as inviter_status'])
-    .where('u.id', '=', promoterId)
-    .executeTakeFirst();
-}
+    .where('u.id', '=', promoterId));
 
 /** The promoter's earlier sales this month that still count towards a volume tier. */
 export async function countTierSales(q: Db, promoterId: string, campaignId: string, month: string): Promise<number> {
@@ -98,11 +105,11 @@ export async function countTierSales(q: Db, promoterId: string, campaignId: stri
 /** Multi-row inserts, sorted by the idempotency key: two writers inserting the same keys queue instead of deadlocking. */
 export async function insertConversions(q: Db, rows: ConversionRow[]) {
   const sorted = [...rows].sort((a, b) => (a.campaign_id + a.kind + a.external_id < b.campaign_id + b.kind + b.external_id ? -1 : 1));
-  for (let i = 0; i < sorted.length; i += 200) await q.insertInto('conversions').values(sorted.slice(i, i + 200)).execute();
+  await writeRows(q, 'conversions', sorted, { chunk: 200 });
 }
 
 export async function insertCommissions(q: Db, rows: CommissionRow[]) {
-  for (let i = 0; i < rows.length; i += 200) await q.insertInto('commissions').values(rows.slice(i, i + 200)).execute();
+  await writeRows(q, 'commissions', rows, { chunk: 200 });
 }
 
 /**
@@ -171,4 +178,101 @@ export async function conversionWithCommissions(q: Db, id: string) {
     .orderBy('c.level')
     .execute();
   return { conversion, commissions };
+}
+
+// ——— The read side (reads.ts): the operators' lists, the promoter's commissions ———
+
+/** Commissions with what they are shown with: the campaign's names, the link's code and, for level 2, the source promoter's name. */
+function commissionViews(q: Db) {
+  return q
+    .selectFrom('commissions as c')
+    .innerJoin('campaigns as p', 'p.id', 'c.campaign_id')
+    .leftJoin('links as l', 'l.id', 'c.link_id')
+    .leftJoin('users as s', 's.id', 'c.source_promoter_id')
+    .select(COMMISSION_COLUMNS.map((col) => `c.${col}` as const))
+    .select(['p.names_json', 'l.code as link_code', 's.display_name as source_name']);
+}
+
+export interface Page {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Reported conversions, newest received first, with the campaign's names and the promoter's name. */
+export async function conversionsPage(q: Db, filters: { status?: ConversionRow['status'] | undefined }, page: Page) {
+  let query = q
+    .selectFrom('conversions as v')
+    .innerJoin('campaigns as p', 'p.id', 'v.campaign_id')
+    .leftJoin('users as u', 'u.id', 'v.promoter_id')
+    .select(CONVERSION_COLUMNS.map((col) => `v.${col}` as const))
+    .select(['p.names_json', 'u.display_name'])
+    .orderBy('v.received_at', 'desc')
+    .orderBy('v.id', 'desc')
+    .limit(page.limit + 1);
+  if (filters.status) query = query.where('v.status', '=', filters.status);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'v.received_at', 'v.id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.received_at), r.id]);
+}
+
+/** Commissions to review, newest first, with the promoter's name and account. */
+export async function commissionsPage(q: Db, filters: { status?: CommissionRow['status'] | undefined; campaignId?: string | undefined }, page: Page) {
+  let query = commissionViews(q)
+    .innerJoin('users as u', 'u.id', 'c.promoter_id')
+    .select(['u.display_name', 'u.account'])
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc')
+    .limit(page.limit + 1);
+  if (filters.status) query = query.where('c.status', '=', filters.status);
+  if (filters.campaignId) query = query.where('c.campaign_id', '=', filters.campaignId);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'c.created_at', 'c.id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.created_at), r.id]);
+}
+
+/** A promoter's filters: `from` and `before` are instants (occurred_at ≥ from, < before). */
+export interface PromoterCommissionFilters {
+  status?: CommissionRow['status'] | undefined;
+  campaignId?: string | undefined;
+  from?: number | undefined;
+  before?: number | undefined;
+}
+
+function promoterCommissions(q: Db, promoterId: string, filters: PromoterCommissionFilters) {
+  let query = commissionViews(q).where('c.promoter_id', '=', promoterId);
+  if (filters.status) query = query.where('c.status', '=', filters.status);
+  if (filters.campaignId) query = query.where('c.campaign_id', '=', filters.campaignId);
+  if (filters.from !== undefined) query = query.where('c.occurred_at', '>=', filters.from);
+  if (filters.before !== undefined) query = query.where('c.occurred_at', '<', filters.before);
+  return query;
+}
+
+/** The promoter's commissions, newest first. */
+export async function promoterCommissionsPage(q: Db, promoterId: string, filters: PromoterCommissionFilters, page: Page) {
+  let query = promoterCommissions(q, promoterId, filters).orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit + 1);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'c.created_at', 'c.id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.created_at), r.id]);
+}
+
+/** The promoter's commissions for the export, latest occurred first, with their conversion's externalId; at most `max`. */
+export function promoterCommissionsExport(q: Db, promoterId: string, filters: PromoterCommissionFilters, max: number) {
+  return promoterCommissions(q, promoterId, filters)
+    .innerJoin('conversions as v', 'v.id', 'c.conversion_id')
+    .select(['v.external_id'])
+    .orderBy('c.occurred_at', 'desc')
+    .limit(max)
+    .execute();
+}
+
+/** One commission as it is shown. */
+export function commissionView(q: Db, id: string) {
+  return commissionViews(q).where('c.id', '=', id).executeTakeFirst();
+}
+
+/** What a commission's page shows of its conversion. */
+export function conversionSummary(q: Db, id: string) {
+  return q.selectFrom('conversions').select(['kind', 'external_id', 'amount', 'refunded_amount', 'attributed_by', 'occurred_at']).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** A commission's events in the order they happened. */
+export function commissionEvents(q: Db, commissionId: string) {
+  return q.selectFrom('commission_events').select(['status', 'amount', 'reason', 'at']).where('commission_id', '=', commissionId).orderBy('at').orderBy('id').execute();
 }

@@ -1,12 +1,13 @@
-/** Link queries: the redirect lookup, inserting links (with generated codes), listing and stats. */
+/** Link queries: the redirect lookup, inserting links (with generated codes), listing, editing and stats. */
 import { randomBytes } from 'node:crypto';
-import { RESERVED_CODES, type Link } from '@pa/shared';
-import type { Db } from '../../db/types';
+import { RESERVED_CODES } from '@pa/shared';
+import type { Updateable } from 'kysely';
+import type { Db, LinksTable } from '../../db/types';
 import { isStillAllowed } from '../../domain/destination';
 import { newId } from '../../platform/ids';
 import type { RedirectTarget } from '../../platform/link-cache';
+import { olderThan, pageOf } from '../../platform/listing';
 import { isUniqueViolation } from '../users/repository';
-import { pickLocalized } from '../../platform/localized';
 
 export async function loadRedirectTarget(db: Db, codeKey: string, now = Date.now()): Promise<RedirectTarget | null> {
   const row = await db
@@ -103,20 +104,40 @@ export function selectLinks(db: Db) {
 
 export type LinkRow = Awaited<ReturnType<ReturnType<typeof selectLinks>['executeTakeFirstOrThrow']>>;
 
-export function toLink(row: LinkRow, locale: string): Link {
-  return {
-    id: row.id,
-    code: row.code,
-    campaignId: row.campaign_id,
-    campaignName: pickLocalized(row.names_json, locale),
-    label: row.label,
-    channel: row.channel,
-    destination: row.destination,
-    status: row.status,
-    isDefault: row.is_default === 1,
-    clicks: Number(row.clicks ?? 0),
-    uniqueClicks: Number(row.unique_clicks ?? 0),
-    botClicks: Number(row.bot_clicks ?? 0),
-    createdAt: row.created_at,
-  };
+export async function findLink(db: Db, id: string): Promise<LinkRow | undefined> {
+  return selectLinks(db).where('links.id', '=', id).executeTakeFirst();
+}
+
+/** A page of the promoter's links, newest first, optionally of one campaign. */
+export async function promoterLinksPage(db: Db, promoterId: string, page: { limit: number; cursor?: string | undefined; campaignId?: string | undefined }) {
+  let q = selectLinks(db).where('links.promoter_id', '=', promoterId).orderBy('links.created_at', 'desc').orderBy('links.id', 'desc').limit(page.limit + 1);
+  if (page.campaignId) q = q.where('links.campaign_id', '=', page.campaignId);
+  if (page.cursor) q = q.where(olderThan(page.cursor, 'links.created_at', 'links.id'));
+  return pageOf(await q.execute(), page.limit);
+}
+
+export async function updateLink(db: Db, id: string, values: Updateable<LinksTable>): Promise<void> {
+  await db.updateTable('links').set(values).where('id', '=', id).execute();
+}
+
+/** The campaign a link would be for, with the promoter's enrollment in it (null when they have none). */
+export async function campaignForLink(db: Db, campaignId: string, promoterId: string) {
+  return db
+    .selectFrom('campaigns')
+    .leftJoin('enrollments', (j) => j.onRef('enrollments.campaign_id', '=', 'campaigns.id').on('enrollments.promoter_id', '=', promoterId))
+    .select(['campaigns.status', 'campaigns.landing_url', 'campaigns.allowed_hosts_json', 'enrollments.status as enrollment_status'])
+    .where('campaigns.id', '=', campaignId)
+    .executeTakeFirst();
+}
+
+/** A link's per-day rollup rows over [from, to] (the promoter's rows, clustered by promoter). */
+export async function linkDays(db: Db, link: { id: string; promoter_id: string }, from: string, to: string) {
+  return db
+    .selectFrom('daily_stats')
+    .select(['day', 'clicks', 'unique_clicks', 'bot_clicks'])
+    .where('promoter_id', '=', link.promoter_id)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .where('link_id', '=', link.id)
+    .execute();
 }

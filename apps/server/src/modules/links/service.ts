@@ -1,10 +1,80 @@
-/** Link rules: who may create links for which campaign, where they may point, and their stats. */
+/** Link rules: who may create links for which campaign, where they may point, who may see them, and their stats. */
+import type { Link } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { resolveDestination } from '../../domain/destination';
 import { AppError } from '../../platform/errors';
+import { pickLocalized } from '../../platform/localized';
 import { dayKey } from '../../platform/time';
 import { zoneOf } from '../../platform/settings';
-import { insertLink } from './repository';
+import { campaignForLink, findLink, insertLink, linkDays, promoterLinksPage, updateLink, type LinkRow } from './repository';
+
+export function toLink(row: LinkRow, locale: string): Link {
+  return {
+    id: row.id,
+    code: row.code,
+    campaignId: row.campaign_id,
+    campaignName: pickLocalized(row.names_json, locale),
+    label: row.label,
+    channel: row.channel,
+    destination: row.destination,
+    status: row.status,
+    isDefault: row.is_default === 1,
+    clicks: Number(row.clicks ?? 0),
+    uniqueClicks: Number(row.unique_clicks ?? 0),
+    botClicks: Number(row.bot_clicks ?? 0),
+    createdAt: row.created_at,
+  };
+}
+
+/** Who is looking at a link: a promoter sees only their own links; staff may read any. */
+export interface LinkViewer {
+  userId: string;
+  role: string;
+}
+
+/** The link if the viewer may see it; others' ids look unknown (NOT_FOUND). */
+async function visibleLink(ctx: AppContext, id: string, viewer: LinkViewer): Promise<LinkRow> {
+  const row = await findLink(ctx.db, id);
+  if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
+  return row;
+}
+
+export async function listLinks(ctx: AppContext, promoterId: string, page: { limit: number; cursor?: string | undefined; campaignId?: string | undefined }, locale: string) {
+  const { rows, nextCursor } = await promoterLinksPage(ctx.db, promoterId, page);
+  return { items: rows.map((r) => toLink(r, locale)), nextCursor };
+}
+
+export async function linkView(ctx: AppContext, id: string, viewer: LinkViewer, locale: string): Promise<Link> {
+  return toLink(await visibleLink(ctx, id, viewer), locale);
+}
+
+/** Creates a link (see createLink) and answers it. */
+export async function addLink(ctx: AppContext, promoterId: string, input: CreateLinkInput, locale: string): Promise<Link> {
+  const id = await createLink(ctx, promoterId, input);
+  const row = await findLink(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toLink(row, locale);
+}
+
+/** Edits label or channel, enables or disables; only the link's own promoter may (staff too are NOT_FOUND here). */
+export async function editLink(ctx: AppContext, id: string, promoterId: string, patch: { label?: string | null | undefined; channel?: string | null | undefined; status?: 'active' | 'disabled' | undefined }, locale: string): Promise<Link> {
+  const viewer = { userId: promoterId, role: 'promoter' };
+  const row = await visibleLink(ctx, id, viewer);
+  const { label, channel, status } = patch;
+  await updateLink(ctx.db, row.id, {
+    ...(label !== undefined ? { label: label || null } : {}),
+    ...(channel !== undefined ? { channel: channel || null } : {}),
+    ...(status ? { status } : {}),
+    updated_at: Date.now(),
+  });
+  ctx.links.invalidateCode(row.code.toLowerCase());
+  return linkView(ctx, row.id, viewer, locale);
+}
+
+/** A link's stats, for a viewer who may see the link. */
+export async function visibleLinkStats(ctx: AppContext, id: string, viewer: LinkViewer, range: Parameters<typeof linkStats>[2]) {
+  return linkStats(ctx, await visibleLink(ctx, id, viewer), range);
+}
 
 export interface CreateLinkInput {
   campaignId: string;
@@ -15,12 +85,7 @@ export interface CreateLinkInput {
 }
 
 export async function createLink(ctx: AppContext, promoterId: string, input: CreateLinkInput): Promise<string> {
-  const campaign = await ctx.db
-    .selectFrom('campaigns')
-    .leftJoin('enrollments', (j) => j.onRef('enrollments.campaign_id', '=', 'campaigns.id').on('enrollments.promoter_id', '=', promoterId))
-    .select(['campaigns.status', 'campaigns.landing_url', 'campaigns.allowed_hosts_json', 'enrollments.status as enrollment_status'])
-    .where('campaigns.id', '=', input.campaignId)
-    .executeTakeFirst();
+  const campaign = await campaignForLink(ctx.db, input.campaignId, promoterId);
   if (!campaign || campaign.status === 'draft') throw new AppError('NOT_FOUND', { campaignId: 'invalid' });
   if (campaign.enrollment_status !== 'approved') throw new AppError('ENROLLMENT_REQUIRED');
   if (campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
@@ -57,14 +122,7 @@ export async function linkStats(ctx: AppContext, link: { id: string; promoter_id
   const days = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS) + 1;
   if (!Number.isFinite(days) || days < 1) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'invalid' });
   if (days > MAX_STATS_DAYS) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'too_long' });
-  const rows = await ctx.db
-    .selectFrom('daily_stats')
-    .select(['day', 'clicks', 'unique_clicks', 'bot_clicks'])
-    .where('promoter_id', '=', link.promoter_id)
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .where('link_id', '=', link.id)
-    .execute();
+  const rows = await linkDays(ctx.db, link, from, to);
   const byDay = new Map(rows.map((r) => [r.day, r]));
   const list = Array.from({ length: days }, (_, i) => {
     const day = new Date(Date.parse(`${from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);

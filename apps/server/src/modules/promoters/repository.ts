@@ -8,6 +8,7 @@ import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
 import type { AdjustmentsTable, Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
+import { WITHDRAWAL_VIEW_COLUMNS } from '../../platform/withdrawal-view';
 
 export interface PromoterFilters {
   q?: string | undefined;
@@ -147,10 +148,8 @@ export async function commissionsPage(db: Db, promoterId: string, page: Page) {
 export async function withdrawalsPage(db: Db, promoterId: string, page: Page) {
   let q = db
     .selectFrom('withdrawals as w')
-    .select([
-      'w.id', 'w.amount', 'w.fee', 'w.net', 'w.currency', 'w.status', 'w.account_method', 'w.account_holder', 'w.account_last4',
-      'w.requested_at', 'w.decided_at', 'w.paid_at', 'w.payout_reference', 'w.reason',
-    ])
+    // The columns the one withdrawal mapping reads (platform/withdrawal-view.ts).
+    .select(WITHDRAWAL_VIEW_COLUMNS.map((c) => `w.${c}` as const))
     .where('w.promoter_id', '=', promoterId)
     .orderBy('w.requested_at', 'desc')
     .orderBy('w.id', 'desc')

@@ -7,31 +7,14 @@ import {
   AdjustmentCreateSchema, AdjustmentHeadersSchema, AdjustmentResultSchema, AdminPromoterCommissionListSchema, AdminPromoterDetailSchema,
   AdminPromoterExportQuerySchema, AdminPromoterLedgerSchema, AdminPromoterLinkListSchema, AdminPromoterListSchema, AdminPromoterPayoutAccountListSchema,
   AdminPromoterQuerySchema, AdminPromoterSessionListSchema, AdminPromoterWithdrawalListSchema, IdParamsSchema, PageQuerySchema, PasswordResetLinkSchema,
-  type Adjustment,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { AdjustmentsTable } from '../../db/types';
-import { csvAmount, csvId, currencyDigits, sendCsv, toCsv } from '../../platform/csv';
+import { sendCsv } from '../../platform/csv';
 import { requestLocale } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
-import { zoneOf } from '../../platform/settings';
 import { adminOnly, requireAuth, staffOnly } from '../../platform/session';
-import { dayKey } from '../../platform/time';
 import { linkOrigin } from '../auth/password-tokens';
 import { adjustBalance, exportPromoters, findPromoters, makeResetLink, promoterDetail, promoterTab } from './service';
-
-const toAdjustment = (r: AdjustmentsTable): Adjustment => ({
-  id: r.id,
-  promoterId: r.promoter_id,
-  amount: Number(r.amount),
-  currency: r.currency,
-  reason: r.reason,
-  allowNegative: Number(r.allow_negative) === 1,
-  journalId: r.journal_id,
-  createdBy: r.created_by,
-  createdAt: Number(r.created_at),
-});
-
 
 export function promoterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -55,24 +38,8 @@ export function promoterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: { tags, summary: 'The promoters the filters find, as CSV (audited as promoter.export)', querystring: AdminPromoterExportQuerySchema },
     }, async (request, reply) => {
       const auth = requireAuth(request);
-      const { rows, currency } = await exportPromoters(ctx, auth.userId, request.query, request.ip);
-      const digits = currencyDigits(currency);
-      const csv = toCsv(
-        ['promoter_id', 'account', 'display_name', 'status', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
-        rows.map((r) => [
-          csvId(r.id),
-          csvId(r.account),
-          r.display_name,
-          r.status,
-          csvId(r.invite_code),
-          new Date(Number(r.created_at)).toISOString(),
-          csvId(r.inviter_account),
-          csvAmount(Number(r.available), digits),
-          csvAmount(Number(r.pending), digits),
-          currency,
-        ]),
-      );
-      return sendCsv(reply, `promoters-${dayKey(Date.now(), zoneOf(ctx))}.csv`, csv);
+      const { csv, filename } = await exportPromoters(ctx, auth.userId, request.query, request.ip);
+      return sendCsv(reply, filename, csv);
     });
 
     app.get('/api/admin/promoters/:id', {
@@ -132,7 +99,7 @@ export function promoterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         ip: request.ip,
       });
       if (replayed) reply.header('idempotent-replayed', 'true');
-      return reply.status(replayed ? 200 : 201).send({ adjustment: toAdjustment(adjustment), available });
+      return reply.status(replayed ? 200 : 201).send({ adjustment, available });
     });
 
     app.post('/api/admin/promoters/:id/password-reset', {

@@ -5,15 +5,17 @@
  */
 import { MAX_STATS_RANGE_DAYS, maskName, type StatsFigures, type StatsMetric, type StatsRange, type StatsRangeQuery } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { ExpressionBuilder } from 'kysely';
-import type { Database, Db } from '../../db/types';
+import type { Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
+import { walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
-import { olderThan, pageOf } from '../../platform/listing';
-import { periodsOf, ROLLUP_COLUMNS, TEAM_LINK_PREFIX, type RollupColumn } from '../../platform/rollups';
+import { periodsOf, TEAM_LINK_PREFIX } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
-import { zoneOf } from '../../platform/settings';
-import { firstSteps } from './repository';
+import { readSettings, zoneOf } from '../../platform/settings';
+import {
+  activeAmong, campaignNames, displayNames, firstSteps, inviteCodeOf, leaderboardExcluded, linksWithCampaign, membersPage, membersSums, overrideDays, periodFigures,
+  SUM_COLUMNS, sumsByDay, sumsByKey, teamCounts, viewerStanding, type SumRow,
+} from './repository';
 
 const DAY_MS = 86_400_000;
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -65,10 +67,9 @@ export function resolveRange(query: StatsRangeQuery, today: string): { range: St
 }
 
 /** The rollup columns the figures are made of (bot clicks are not shown), summed. */
-const SUM_COLUMNS = ROLLUP_COLUMNS.filter((c): c is Exclude<RollupColumn, 'bot_clicks'> => c !== 'bot_clicks');
 type Sums = Record<(typeof SUM_COLUMNS)[number], number>;
 const emptySums = (): Sums => Object.fromEntries(SUM_COLUMNS.map((c) => [c, 0])) as Sums;
-function addSums(into: Sums, row: Partial<Record<keyof Sums, unknown>>) {
+function addSums(into: Sums, row: SumRow) {
   for (const c of SUM_COLUMNS) into[c] += Number(row[c] ?? 0);
   return into;
 }
@@ -97,15 +98,8 @@ export function figuresOf(s: Sums): StatsFigures {
 
 /** A promoter's per-day sums over [from, to] (one range read of the clustered rollups). */
 async function dailySums(db: Db, promoterId: string, from: string, to: string): Promise<Map<string, Sums>> {
-  const rows = await db
-    .selectFrom('daily_stats')
-    .select((eb) => ['day', ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(c).as(c))])
-    .where('promoter_id', '=', promoterId)
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .groupBy('day')
-    .execute();
-  return new Map(rows.map((r) => [r.day, addSums(emptySums(), r as Partial<Record<keyof Sums, unknown>>)]));
+  const rows = await sumsByDay(db, promoterId, from, to);
+  return new Map(rows.map((r) => [r.day, addSums(emptySums(), r)]));
 }
 
 /** A promoter's per-day sums over a period and the one it is compared with. */
@@ -122,22 +116,25 @@ export function today(ctx: AppContext, now = Date.now()) {
   return dayKey(now, zoneOf(ctx));
 }
 
+/** The installation's currency, which every answer of figures names. */
+const currencyOf = async (ctx: AppContext) => (await readSettings(ctx.db)).currency;
+
 export async function summary(ctx: AppContext, promoterId: string, query: StatsRangeQuery) {
   const { range, period, previous } = resolveRange(query, today(ctx));
-  const byDay = await sumsOfBoth(ctx.db, promoterId, period, previous);
-  return { range, period, previousPeriod: previous, current: figuresOf(total(byDay, period)), previous: figuresOf(total(byDay, previous)) };
+  const [byDay, currency] = await Promise.all([sumsOfBoth(ctx.db, promoterId, period, previous), currencyOf(ctx)]);
+  return { currency, range, period, previousPeriod: previous, current: figuresOf(total(byDay, period)), previous: figuresOf(total(byDay, previous)) };
 }
 
 const metricOf = (f: StatsFigures, metric: StatsMetric): number => (metric === 'earnings' ? f.earnings : f[metric]);
 
 export async function timeseries(ctx: AppContext, promoterId: string, query: StatsRangeQuery & { metric: StatsMetric }) {
   const { period } = resolveRange(query, today(ctx));
-  const byDay = await dailySums(ctx.db, promoterId, period.from, period.to);
+  const [byDay, currency] = await Promise.all([dailySums(ctx.db, promoterId, period.from, period.to), currencyOf(ctx)]);
   const points = Array.from({ length: period.days }, (_, i) => {
     const day = shift(period.from, i);
     return { day, value: metricOf(figuresOf(byDay.get(day) ?? emptySums()), query.metric) };
   });
-  return { metric: query.metric, period, points };
+  return { currency, metric: query.metric, period, points };
 }
 
 /** Key for level-2 overrides (their rows are `team:<member>`) in link and channel breakdowns. */
@@ -145,39 +142,32 @@ export const TEAM_KEY = '@team';
 
 export async function breakdown(ctx: AppContext, promoterId: string, query: StatsRangeQuery & { by: 'campaign' | 'link' | 'channel'; limit: number }, locale: string) {
   const { period } = resolveRange(query, today(ctx));
-  return { by: query.by, period, items: await breakdownItems(ctx.db, promoterId, period, query.by, query.limit, locale) };
+  const [items, currency] = await Promise.all([breakdownItems(ctx.db, promoterId, period, query.by, query.limit, locale), currencyOf(ctx)]);
+  return { currency, by: query.by, period, items };
 }
 
 async function breakdownItems(db: Db, promoterId: string, period: Period, by: 'campaign' | 'link' | 'channel', limit: number, locale: string) {
-  const column = by === 'campaign' ? 'campaign_id' : 'link_id';
-  const rows = await db
-    .selectFrom('daily_stats')
-    .select((eb) => [column, ...SUM_COLUMNS.map((c) => eb.fn.sum<number>(c).as(c))])
-    .where('promoter_id', '=', promoterId)
-    .where('day', '>=', period.from)
-    .where('day', '<=', period.to)
-    .groupBy(column)
-    .execute();
+  const rows = await sumsByKey(db, promoterId, period.from, period.to, by === 'campaign' ? 'campaign_id' : 'link_id');
   const groups = new Map<string, Sums>();
   let links = new Map<string, { code: string; label: string | null; channel: string | null; names_json: string }>();
   if (by !== 'campaign') {
-    const ids = rows.map((r) => (r as { link_id: string }).link_id).filter((id) => id !== '' && !id.startsWith(TEAM_LINK_PREFIX));
-    links = new Map(ids.length ? (await db.selectFrom('links').innerJoin('campaigns', 'campaigns.id', 'links.campaign_id').select(['links.id', 'links.code', 'links.label', 'links.channel', 'campaigns.names_json']).where('links.id', 'in', ids).execute()).map((l) => [l.id, l]) : []);
+    const ids = rows.map((r) => r.key).filter((id) => id !== '' && !id.startsWith(TEAM_LINK_PREFIX));
+    links = new Map((await linksWithCampaign(db, ids)).map((l) => [l.id, l]));
   }
   for (const r of rows) {
-    const id = String((r as unknown as Record<string, unknown>)[column]);
+    const id = r.key;
     const key = by === 'campaign' ? id : id.startsWith(TEAM_LINK_PREFIX) ? TEAM_KEY : by === 'link' ? id : (links.get(id)?.channel ?? '');
-    groups.set(key, addSums(groups.get(key) ?? emptySums(), r as Partial<Record<keyof Sums, unknown>>));
+    groups.set(key, addSums(groups.get(key) ?? emptySums(), r));
   }
-  const campaignNames = by === 'campaign' && groups.size
-    ? new Map((await db.selectFrom('campaigns').select(['id', 'names_json']).where('id', 'in', [...groups.keys()]).execute()).map((c) => [c.id, pickLocalized(c.names_json, locale)]))
+  const names = by === 'campaign'
+    ? new Map((await campaignNames(db, [...groups.keys()])).map((c) => [c.id, pickLocalized(c.names_json, locale)]))
     : new Map<string, string>();
   return [...groups]
     .map(([key, sums]) => {
       const link = by === 'link' ? links.get(key) : undefined;
       return {
         key,
-        name: by === 'campaign' ? (campaignNames.get(key) ?? null) : link ? pickLocalized(link.names_json, locale) : null,
+        name: by === 'campaign' ? (names.get(key) ?? null) : link ? pickLocalized(link.names_json, locale) : null,
         code: link?.code ?? null,
         label: link?.label ?? null,
         figures: figuresOf(sums),
@@ -187,13 +177,15 @@ async function breakdownItems(db: Db, promoterId: string, period: Period, by: 'c
     .slice(0, limit);
 }
 
-/** Home in one call: the summary, a series of the main figures per day and the top links. */
+/** Home in one call: the wallet, the summary, a series of the main figures per day and the top links. */
 export async function overview(ctx: AppContext, promoterId: string, query: StatsRangeQuery, locale: string) {
   const { range, period, previous } = resolveRange(query, today(ctx));
-  const [byDay, topLinks, steps] = await Promise.all([
+  const [byDay, topLinks, steps, wallet, currency] = await Promise.all([
     sumsOfBoth(ctx.db, promoterId, period, previous),
     breakdownItems(ctx.db, promoterId, period, 'link', 6, locale),
     firstSteps(ctx.db, promoterId),
+    walletOf(ctx.db, promoterId),
+    currencyOf(ctx),
   ]);
   // A single day charts better as the week up to it.
   const chart = period.days === 1 ? { from: shift(period.to, -6), to: period.to, days: 7 } : period;
@@ -204,37 +196,35 @@ export async function overview(ctx: AppContext, promoterId: string, query: Stats
     return { day, clicks: f.clicks, uniqueClicks: f.uniqueClicks, leads: f.leads, sales: f.sales, earnings: f.earnings };
   });
   return {
+    currency,
+    wallet: { available: wallet.available, pending: wallet.pending, withdrawing: wallet.withdrawing + wallet.payable, paidOut: wallet.paid_out },
     range, period, previousPeriod: previous,
     current: figuresOf(total(byDay, period)), previous: figuresOf(total(byDay, previous)),
     series,
     topLinks: topLinks.filter((l) => l.key !== TEAM_KEY).slice(0, 5),
     firstSteps: steps,
+    generatedAt: Date.now(),
   };
 }
 
 // ——— Team ———
 
 const ACTIVE_DAYS = 30;
-/** A daily_stats row that makes its promoter active: a click, a lead or a sale. */
-const hadActivity = (x: ExpressionBuilder<Database, 'daily_stats'>) => x.or([x('clicks', '>', 0), x('leads', '>', 0), x('sales', '>', 0)]);
 
+/** My team: invite code, counts, this month's figures, direct members (masked) with the override each earned me. */
 export async function team(ctx: AppContext, promoterId: string, page: { limit: number; cursor?: string | undefined }) {
   const db = ctx.db;
   const now = Date.now();
   const day = today(ctx, now);
   const monthStart = `${day.slice(0, 7)}-01`;
   const activeFrom = shift(day, -(ACTIVE_DAYS - 1));
-  const members = db.selectFrom('users').select('id').where('parent_id', '=', promoterId);
-  const [direct, second, active, memberMonth, own] = await Promise.all([
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('parent_id', '=', promoterId).executeTakeFirst(),
-    db.selectFrom('users as u').innerJoin('users as m', 'm.id', 'u.parent_id').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).executeTakeFirst(),
-    // Active: an active account with a click, lead or sale in the window (each member's rows from that day on, first hit only).
-    db.selectFrom('users as m').select((eb) => eb.fn.countAll<number>().as('n')).where('m.parent_id', '=', promoterId).where('m.status', '=', 'active')
-      .where((eb) => eb.exists(eb.selectFrom('daily_stats').select('day').whereRef('daily_stats.promoter_id', '=', 'm.id').where('day', '>=', activeFrom).where(hadActivity))).executeTakeFirst(),
-    db.selectFrom('daily_stats').select((eb) => [eb.fn.sum<number>('leads').as('leads'), eb.fn.sum<number>('sales').as('sales'), eb.fn.sum<number>('sale_amount').as('sale_amount')])
-      .where('promoter_id', 'in', members).where('day', '>=', monthStart).where('day', '<=', day).executeTakeFirst(),
-    // The viewer's override rows (`team:<member>`), all time: per member, total and this month.
-    db.selectFrom('daily_stats').select(['day', 'link_id', 'commission_pending', 'commission_approved']).where('promoter_id', '=', promoterId).where('link_id', '>=', TEAM_LINK_PREFIX).where('link_id', '<', `${TEAM_LINK_PREFIX}\uffff`).execute(),
+  const [counts, memberMonth, own, inviteCode, currency] = await Promise.all([
+    teamCounts(db, promoterId, activeFrom),
+    membersSums(db, promoterId, monthStart, day),
+    // The viewer's override rows, all time: per member, total and this month.
+    overrideDays(db, promoterId),
+    inviteCodeOf(db, promoterId),
+    currencyOf(ctx),
   ]);
   let overrideTotal = 0;
   let overrideMonth = 0;
@@ -251,17 +241,13 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
     byMember.set(r.link_id, m);
   }
 
-  let q = db.selectFrom('users').select(['id', 'display_name', 'status', 'created_at']).where('parent_id', '=', promoterId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
-  if (page.cursor) q = q.where(olderThan(page.cursor, 'created_at', 'id'));
-  const { rows: pageRows, nextCursor } = pageOf(await q.execute(), page.limit);
-  const ids = pageRows.map((r) => r.id);
-  const activeOnPage = new Set(ids.length
-    ? (await db.selectFrom('daily_stats').select('promoter_id').distinct().where('promoter_id', 'in', ids).where('day', '>=', activeFrom)
-      .where(hadActivity).execute()).map((r) => r.promoter_id)
-    : []);
+  const { rows: pageRows, nextCursor } = await membersPage(db, promoterId, page);
+  const activeOnPage = new Set(await activeAmong(db, pageRows.map((r) => r.id), activeFrom));
   return {
-    counts: { direct: Number(direct?.n ?? 0), active: Number(active?.n ?? 0), secondLevel: Number(second?.n ?? 0) },
-    thisMonth: { leads: Number(memberMonth?.leads ?? 0), sales: Number(memberMonth?.sales ?? 0), saleAmount: Number(memberMonth?.sale_amount ?? 0), override: overrideMonth },
+    currency,
+    inviteCode,
+    counts: { direct: counts.direct, active: counts.active, secondLevel: counts.secondLevel },
+    thisMonth: { leads: memberMonth.leads, sales: memberMonth.sales, saleAmount: memberMonth.saleAmount, override: overrideMonth },
     overrideTotal,
     members: pageRows.map((r) => ({
       id: r.id,
@@ -292,20 +278,19 @@ const rankings = new WeakMap<AppContext, Map<string, Ranking>>();
 const refreshing = new WeakMap<AppContext, Set<string>>();
 
 async function computeRanking(ctx: AppContext, key: string, period: 'week' | 'month', by: 'earnings' | 'conversions', now: number): Promise<Ranking> {
-  const [rows, excludedRows] = await Promise.all([
-    ctx.db.selectFrom('period_stats').select(['promoter_id', by]).where('period', '=', key).where(by, '>', 0).execute(),
+  const [rows, excludedIds] = await Promise.all([
+    periodFigures(ctx.db, key, by),
     // Left out: opted out, not active (suspended…), not promoters — few, so read apart instead of joining every row.
-    ctx.db.selectFrom('users').select('id').where((eb) => eb.or([eb('leaderboard_opt_out', '=', 1), eb('status', '<>', 'active'), eb('role', '<>', 'promoter')])).execute(),
+    leaderboardExcluded(ctx.db),
   ]);
-  const excluded = new Set(excludedRows.map((r) => r.id));
+  const excluded = new Set(excludedIds);
   const sorted = rows
-    .filter((r) => !excluded.has(r.promoter_id))
-    .map((r) => ({ promoterId: r.promoter_id, value: Number((r as Record<string, unknown>)[by]) }))
+    .filter((r) => !excluded.has(r.promoterId))
     .sort((a, b) => b.value - a.value || (a.promoterId < b.promoterId ? -1 : 1));
   const rankOf = new Map<string, number>();
   sorted.forEach((e, i) => rankOf.set(e.promoterId, i > 0 && sorted[i - 1]!.value === e.value ? rankOf.get(sorted[i - 1]!.promoterId)! : i + 1));
   const head = sorted.slice(0, TOP_KEPT);
-  const names = new Map(head.length ? (await ctx.db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', head.map((e) => e.promoterId)).execute()).map((u) => [u.id, u.display_name]) : []);
+  const names = await displayNames(ctx.db, head.map((e) => e.promoterId));
   const from = period === 'week' ? key.slice(2) : `${key.slice(2)}-01`;
   return {
     at: now,
@@ -350,15 +335,20 @@ export async function ranking(ctx: AppContext, period: 'week' | 'month', by: 'ea
 
 export const LEADERBOARD_SIZE = 20;
 
+/** This week's or month's ranking (empty when an admin has turned the leaderboard off). */
 export async function leaderboard(ctx: AppContext, viewerId: string, period: 'week' | 'month', by: 'earnings' | 'conversions') {
+  const settings = await readSettings(ctx.db);
+  if (!settings.leaderboardEnabled) {
+    return { enabled: false, currency: settings.currency, period, by, from: '', to: '', updatedAt: Date.now(), entries: [], me: { rank: null, value: 0, optedOut: false } };
+  }
   const r = await ranking(ctx, period, by);
   const [week, month] = periodsOf(today(ctx));
-  const [me, viewer] = await Promise.all([
-    ctx.db.selectFrom('period_stats').select(['earnings', 'conversions']).where('period', '=', period === 'week' ? week : month).where('promoter_id', '=', viewerId).executeTakeFirst(),
-    ctx.db.selectFrom('users').select('leaderboard_opt_out').where('id', '=', viewerId).executeTakeFirst(),
-  ]);
-  const optedOut = Number(viewer?.leaderboard_opt_out ?? 0) === 1;
+  const { optedOut, ...mine } = await viewerStanding(ctx.db, period === 'week' ? week : month, viewerId);
   return {
+    enabled: true,
+    currency: settings.currency,
+    period,
+    by,
     from: r.from,
     to: r.to,
     updatedAt: r.at,
@@ -368,6 +358,6 @@ export async function leaderboard(ctx: AppContext, viewerId: string, period: 'we
       const me = e.promoterId === viewerId;
       return { rank: e.rank, name: me ? e.name : maskName(e.name), value: e.value, me };
     }),
-    me: { rank: optedOut ? null : (r.rankOf.get(viewerId) ?? null), value: Number(me?.[by] ?? 0), optedOut },
+    me: { rank: optedOut ? null : (r.rankOf.get(viewerId) ?? null), value: mine[by], optedOut },
   };
 }

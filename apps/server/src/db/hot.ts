@@ -1,0 +1,99 @@
+/**
+ * Hot statements, built and compiled by Kysely once and then run with new values: building and
+ * compiling a query costs more than running a small one on SQLite (whose connection also caches
+ * the prepared statement by its text, db/connection.ts).
+ *
+ * `hot(build)` calls `build` once per dialect with placeholder values, remembers the SQL and where
+ * each argument lands among the parameters, and afterwards only substitutes the values. `build`
+ * must give a query of the same shape whatever the values (no branching on them, no computing
+ * with them: pass `code.toLowerCase()`, not `code`).
+ */
+import { CompiledQuery, PostgresAdapter, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import type { Db, Database } from './types';
+
+const SLOT = Symbol('slot');
+type Slot = { readonly [SLOT]: number };
+const isSlot = (v: unknown): v is Slot => typeof v === 'object' && v !== null && SLOT in v;
+
+interface Compiled {
+  sql: string;
+  /** Per parameter: the argument index it takes, or the constant Kysely put there. */
+  params: ({ arg: number } | { value: unknown })[];
+}
+
+function compileWithSlots(query: Compilable<unknown>): Compiled {
+  const { sql, parameters } = query.compile();
+  return { sql, params: parameters.map((p) => (isSlot(p) ? { arg: p[SLOT] } : { value: p })) };
+}
+
+const keyOf = (q: Db) => q.getExecutor().adapter.constructor;
+
+export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) => Compilable<O>) {
+  const cache = new WeakMap<object, Compiled>();
+  const compiled = (q: Db, count: number): Compiled => {
+    let c = cache.get(keyOf(q));
+    if (!c) {
+      const slots = Array.from({ length: count }, (_, i): Slot => ({ [SLOT]: i }));
+      c = compileWithSlots(build(q, ...(slots as unknown as A)));
+      cache.set(keyOf(q), c);
+    }
+    return c;
+  };
+  const run = async (q: Db, args: A) => {
+    const c = compiled(q, args.length);
+    const result = await q.executeQuery<O>(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? args[p.arg] : p.value))));
+    return result;
+  };
+  return {
+    all: async (q: Db, ...args: A): Promise<O[]> => (await run(q, args)).rows,
+    first: async (q: Db, ...args: A): Promise<O | undefined> => (await run(q, args)).rows[0],
+    run: async (q: Db, ...args: A): Promise<number> => Number((await run(q, args)).numAffectedRows ?? 0n),
+  };
+}
+
+/**
+ * Writes rows of one table (all with the same columns): on SQLite one compiled single-row statement
+ * run per row (prepared once; no round trips to save), on PostgreSQL multi-row statements of up to
+ * `chunk` rows (a round trip saved per row). `shape` adds the conflict clause of an upsert.
+ */
+export async function writeRows<T extends keyof Database>(
+  q: Db,
+  table: T,
+  rows: readonly Database[T][],
+  options: { chunk?: number; shape?: (insert: InsertQueryBuilder<Database, T, InsertResult>) => Compilable<unknown> } = {},
+): Promise<void> {
+  if (rows.length === 0) return;
+  const shape = options.shape ?? ((insert: InsertQueryBuilder<Database, T, InsertResult>) => insert);
+  const columns = Object.keys(rows[0]!) as (keyof Database[T] & string)[];
+  const sqlite = !isPostgres(q);
+  if (sqlite) {
+    const key = `${table}|${columns.join(',')}|${options.shape ? shapeKey(options.shape) : ''}`;
+    let c = rowStatements.get(key);
+    if (!c) {
+      const slots = Object.fromEntries(columns.map((col, i): [string, Slot] => [col, { [SLOT]: i }]));
+      c = compileWithSlots(shape(q.insertInto(table).values(slots as never)));
+      rowStatements.set(key, c);
+    }
+    for (const row of rows) {
+      const values = columns.map((col) => row[col]);
+      await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? values[p.arg] : p.value))));
+    }
+    return;
+  }
+  const chunk = options.chunk ?? 500;
+  for (let i = 0; i < rows.length; i += chunk) await q.executeQuery(shape(q.insertInto(table).values(rows.slice(i, i + chunk) as never)));
+}
+
+const rowStatements = new Map<string, Compiled>();
+// Upsert shapes are module-level functions: each gets a number for the statement cache's key.
+const shapeIds = new WeakMap<object, number>();
+let shapes = 0;
+const shapeKey = (shape: object) => {
+  let id = shapeIds.get(shape);
+  if (id === undefined) shapeIds.set(shape, (id = ++shapes));
+  return String(id);
+};
+
+function isPostgres(q: Db): boolean {
+  return q.getExecutor().adapter instanceof PostgresAdapter;
+}
