@@ -5,13 +5,10 @@ import {
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
-import { olderThan, pageOf } from '../../platform/listing';
 import { errorResponses } from '../../platform/openapi';
 import { actorOf } from '../../platform/audit';
 import { authenticated, staffOnly } from '../../platform/session';
-import {
-  ANNOUNCEMENT_COLUMNS, createAnnouncement, deleteAnnouncement, getAnnouncement, publishedAnnouncements, toAdminAnnouncement, updateAnnouncement,
-} from './service';
+import { adminAnnouncements, createAnnouncement, deleteAnnouncement, getAnnouncement, publishedAnnouncements, updateAnnouncement } from './service';
 
 export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -27,7 +24,7 @@ export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           querystring: AnnouncementQuerySchema,
           response: { 200: AnnouncementListSchema, ...errorResponses },
         },
-      }, async (request) => ({ items: await publishedAnnouncements(ctx.db, requestLocale(request), request.query.limit) }));
+      }, async (request) => ({ items: await publishedAnnouncements(ctx, requestLocale(request), request.query.limit) }));
     });
 
     // ——— Operators and admins ———
@@ -37,24 +34,17 @@ export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
       staff.get('/api/admin/announcements', {
         schema: { tags: ['admin'], summary: 'Every announcement with all its texts, newest first', querystring: AdminAnnouncementQuerySchema, response: { 200: AdminAnnouncementListSchema, ...errorResponses } },
-      }, async (request) => {
-        const { limit, cursor, status } = request.query;
-        let q = ctx.db.selectFrom('announcements').select(ANNOUNCEMENT_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1);
-        if (status) q = q.where('status', '=', status);
-        if (cursor) q = q.where(olderThan(cursor, 'created_at', 'id'));
-        const { rows, nextCursor } = pageOf(await q.execute(), limit);
-        return { items: rows.map(toAdminAnnouncement), nextCursor };
-      });
+      }, async (request) => adminAnnouncements(ctx, request.query));
 
       staff.get('/api/admin/announcements/:id', {
         schema: { tags: ['admin'], summary: 'One announcement with all its texts', params: IdParamsSchema, response: { 200: AdminAnnouncementEnvelopeSchema, ...errorResponses } },
-      }, async (request) => ({ announcement: toAdminAnnouncement(await getAnnouncement(ctx, request.params.id)) }));
+      }, async (request) => ({ announcement: await getAnnouncement(ctx, request.params.id) }));
 
       staff.post('/api/admin/announcements', {
         schema: { tags: ['admin'], summary: 'Write an announcement (draft, or published at once)', body: AnnouncementCreateSchema, response: { 201: AdminAnnouncementEnvelopeSchema, ...errorResponses } },
       }, async (request, reply) => {
-        const row = await createAnnouncement(ctx, actorOf(request), request.body);
-        return reply.status(201).send({ announcement: toAdminAnnouncement(row) });
+        const announcement = await createAnnouncement(ctx, actorOf(request), request.body);
+        return reply.status(201).send({ announcement });
       });
 
       staff.patch('/api/admin/announcements/:id', {
@@ -65,7 +55,7 @@ export function announcementRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           body: AnnouncementPatchSchema,
           response: { 200: AdminAnnouncementEnvelopeSchema, ...errorResponses },
         },
-      }, async (request) => ({ announcement: toAdminAnnouncement(await updateAnnouncement(ctx, actorOf(request), request.params.id, request.body)) }));
+      }, async (request) => ({ announcement: await updateAnnouncement(ctx, actorOf(request), request.params.id, request.body) }));
 
       staff.delete('/api/admin/announcements/:id', {
         schema: { tags: ['admin'], summary: 'Delete a draft (published and archived ones are kept: archive instead)', params: IdParamsSchema, response: { 200: OkSchema, ...errorResponses } },

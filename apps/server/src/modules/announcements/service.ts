@@ -8,20 +8,22 @@
  * Only drafts can be deleted. Every change and its audit entry are one transaction, and a change
  * is conditional on the status it read, so a concurrent move loses instead of overwriting.
  */
-import { isLocale, type AdminAnnouncement, type Announcement, type AnnouncementCreateSchema, type AnnouncementPatchSchema, type AnnouncementStatus, type Locale } from '@pa/shared';
+import {
+  isLocale, type AdminAnnouncement, type AdminAnnouncementListSchema, type Announcement, type AnnouncementCreateSchema, type AnnouncementPatchSchema,
+  type AnnouncementStatus, type Locale,
+} from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { AnnouncementsTable, Db } from '../../db/types';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { pageOf } from '../../platform/listing';
+import { deleteDraft, findAnnouncement, insertAnnouncement, listAnnouncements, listPublished, updateAnnouncementIf, type AnnouncementRow } from './repository';
 
 type CreateBody = z.output<typeof AnnouncementCreateSchema>;
 type PatchBody = z.output<typeof AnnouncementPatchSchema>;
 export type AnnouncementTexts = Partial<Record<Locale, { title: string; body: string }>>;
-export type AnnouncementRow = Pick<AnnouncementsTable, 'id' | 'texts_json' | 'status' | 'pinned' | 'published_at' | 'created_at' | 'updated_at'>;
-
-export const ANNOUNCEMENT_COLUMNS = ['id', 'texts_json', 'status', 'pinned', 'published_at', 'created_at', 'updated_at'] as const;
 
 const NEXT: Record<AnnouncementStatus, AnnouncementStatus[]> = {
   draft: ['published'],
@@ -54,34 +56,36 @@ export function pickText(texts: AnnouncementTexts, locale: Locale): { locale: Lo
 }
 
 /** Published announcements for the reader: pinned first, then newest published first. */
-export async function publishedAnnouncements(db: Db, locale: Locale, limit: number): Promise<Announcement[]> {
-  const rows = await db
-    .selectFrom('announcements')
-    .select(ANNOUNCEMENT_COLUMNS)
-    .where('status', '=', 'published')
-    .orderBy('pinned', 'desc')
-    .orderBy('published_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+export async function publishedAnnouncements(ctx: AppContext, locale: Locale, limit: number): Promise<Announcement[]> {
+  const rows = await listPublished(ctx.db, limit);
   return rows.flatMap((r) => {
     const text = pickText(textsOf(r), locale);
     return text ? [{ id: r.id, ...text, pinned: !!Number(r.pinned), publishedAt: Number(r.published_at) }] : [];
   });
 }
 
+/** Every announcement (or those in `status`) with all its texts, newest first. */
+export async function adminAnnouncements(
+  ctx: AppContext,
+  query: { limit: number; cursor?: string; status?: AnnouncementStatus },
+): Promise<z.infer<typeof AdminAnnouncementListSchema>> {
+  const { limit, cursor, status } = query;
+  const { rows, nextCursor } = pageOf(await listAnnouncements(ctx.db, status ? { status } : {}, { limit, ...(cursor ? { cursor } : {}) }), limit);
+  return { items: rows.map(toAdminAnnouncement), nextCursor };
+}
+
 async function load(db: Db, id: string): Promise<AnnouncementRow> {
-  const row = await db.selectFrom('announcements').select(ANNOUNCEMENT_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await findAnnouncement(db, id);
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }
 
-export const getAnnouncement = (ctx: AppContext, id: string) => load(ctx.db, id);
+export const getAnnouncement = async (ctx: AppContext, id: string): Promise<AdminAnnouncement> => toAdminAnnouncement(await load(ctx.db, id));
 
 /** What the audit log keeps of an announcement. */
 const snapshot = (r: Pick<AnnouncementRow, 'status' | 'pinned' | 'texts_json'>) => ({ status: r.status, pinned: !!Number(r.pinned), texts: textsOf(r) });
 
-export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: CreateBody): Promise<AnnouncementRow> {
+export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: CreateBody): Promise<AdminAnnouncement> {
   const actor = asActor(by);
   const now = Date.now();
   const status = body.status ?? 'draft';
@@ -96,15 +100,15 @@ export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: Cr
     updated_at: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto('announcements').values(row).execute();
+    await insertAnnouncement(trx, row);
     await audit(trx, { actorId: actor.userId, action: 'announcement.create', entity: 'announcement', entityId: row.id, after: snapshot(row), ip: actor.ip }, now);
   });
-  return row;
+  return toAdminAnnouncement(row);
 }
 
-export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: string, patch: PatchBody): Promise<AnnouncementRow> {
+export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: string, patch: PatchBody): Promise<AdminAnnouncement> {
   const actor = asActor(by);
-  return ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.db.transaction().execute(async (trx) => {
     const before = await load(trx, id);
     const to = patch.status ?? before.status;
     const moving = to !== before.status;
@@ -118,18 +122,14 @@ export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: stri
     // Nothing would change: no write, no audit entry.
     if (JSON.stringify(snapshot(next)) === JSON.stringify(snapshot(before))) return before;
     const now = Date.now();
-    const updated = await trx
-      .updateTable('announcements')
-      .set({ ...changes, ...(moving && to === 'published' ? { published_at: now } : {}), updated_at: now })
-      .where('id', '=', id)
-      .where('status', '=', before.status)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
+    const updated = await updateAnnouncementIf(trx, id, before.status, { ...changes, ...(moving && to === 'published' ? { published_at: now } : {}), updated_at: now });
+    if (!updated) throw new AppError('INVALID_STATE_TRANSITION');
     const after = await load(trx, id);
     const action = !moving ? 'announcement.update' : to === 'published' ? 'announcement.publish' : 'announcement.archive';
     await audit(trx, { actorId: actor.userId, action, entity: 'announcement', entityId: id, before: snapshot(before), after: snapshot(after), ip: actor.ip }, now);
     return after;
   });
+  return toAdminAnnouncement(row);
 }
 
 export async function deleteAnnouncement(ctx: AppContext, by: ActorArg, id: string): Promise<void> {
@@ -137,8 +137,7 @@ export async function deleteAnnouncement(ctx: AppContext, by: ActorArg, id: stri
   await ctx.db.transaction().execute(async (trx) => {
     const before = await load(trx, id);
     if (before.status !== 'draft') throw new AppError('INVALID_STATE_TRANSITION');
-    const deleted = await trx.deleteFrom('announcements').where('id', '=', id).where('status', '=', 'draft').executeTakeFirst();
-    if (Number(deleted.numDeletedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
+    if (!(await deleteDraft(trx, id))) throw new AppError('INVALID_STATE_TRANSITION');
     await audit(trx, { actorId: actor.userId, action: 'announcement.delete', entity: 'announcement', entityId: id, before: snapshot(before), ip: actor.ip });
   });
 }

@@ -1,4 +1,4 @@
-/** Queries of registration and password links: the inviter behind an invite code, one-time password tokens. */
+/** Queries of registration, sign-in and password links: accounts, failed sign-ins, invite codes, one-time password tokens. */
 import type { Insertable } from 'kysely';
 import type { Db, PasswordTokensTable } from '../../db/types';
 
@@ -12,6 +12,30 @@ export interface Inviter {
 export async function findInviter(db: Db, inviteCode: string): Promise<Inviter | undefined> {
   const row = await db.selectFrom('users').select(['id', 'display_name', 'status']).where('invite_code', '=', inviteCode).executeTakeFirst();
   return row ? { id: row.id, displayName: row.display_name, status: row.status } : undefined;
+}
+
+export async function accountExists(db: Db, account: string): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst()) !== undefined;
+}
+
+/** What a sign-in checks of an account: its password hash and status. */
+export async function findSignInCandidate(db: Db, account: string): Promise<{ id: string; password_hash: string; status: 'pending' | 'active' | 'rejected' | 'suspended' } | undefined> {
+  return db.selectFrom('users').select(['id', 'password_hash', 'status']).where('account', '=', account).executeTakeFirst();
+}
+
+/** The account's failed sign-ins after `since`. */
+export async function countSignInFailures(db: Db, account: string, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('auth_failures')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account', '=', account)
+    .where('at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function recordSignInFailure(db: Db, failure: { id: string; account: string; at: number }): Promise<void> {
+  await db.insertInto('auth_failures').values(failure).execute();
 }
 
 export async function insertPasswordToken(db: Db, row: Insertable<PasswordTokensTable>): Promise<void> {

@@ -3,8 +3,7 @@ import { InviteLookupSchema, InviteParamsSchema, LoginBodySchema, OkSchema, Publ
 import type { AppContext } from '../../context';
 import { requestLocale } from '../../platform/errors';
 import { authenticated, clearSessionCookie, describeDevice, requireAuth, startSession } from '../../platform/session';
-import { toUser } from '../users/repository';
-import { authenticate, lookUpInvite, openSignedInSession, register, resetPassword, signOut, signOutEverywhere } from './service';
+import { lookUpInvite, register, resetPassword, signIn, signOut, signOutEverywhere } from './service';
 import { errorResponses } from '../../platform/openapi';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -27,18 +26,17 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       config: { authRateLimit: true },
       schema: { tags: ['auth'], summary: 'Create a promoter account', body: RegisterBodySchema, response: { 201: UserEnvelopeSchema, ...errorResponses } },
     }, async (request, reply) => {
-      const row = await register(ctx, { ...request.body, locale: request.body.locale ?? requestLocale(request), ip: request.ip });
-      if (row.status === 'active') await startSession(ctx, ctx.db, request, reply, row.id);
-      return reply.status(201).send({ user: toUser(row) });
+      const input = { ...request.body, locale: request.body.locale ?? requestLocale(request), ip: request.ip };
+      const user = await register(ctx, input, (db, userId) => startSession(ctx, db, request, reply, userId));
+      return reply.status(201).send({ user });
     });
 
     app.post('/api/auth/login', {
       config: { authRateLimit: true },
       schema: { tags: ['auth'], summary: 'Sign in', body: LoginBodySchema, response: { 200: UserEnvelopeSchema, ...errorResponses } },
     }, async (request, reply) => {
-      const row = await authenticate(ctx, request.body.account, request.body.password);
-      await openSignedInSession(ctx, row, { ip: request.ip, device: describeDevice(request.headers['user-agent']) }, (db) => startSession(ctx, db, request, reply, row.id));
-      return { user: toUser(row) };
+      const client = { ip: request.ip, device: describeDevice(request.headers['user-agent']) };
+      return { user: await signIn(ctx, request.body.account, request.body.password, client, (db, userId) => startSession(ctx, db, request, reply, userId)) };
     });
 
     // Public (the person has no session yet), so limited like sign-in; CSRF is the pre-session double submit.

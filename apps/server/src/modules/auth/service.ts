@@ -1,5 +1,5 @@
 /** Registration and sign-in rules: invite codes, registration modes, lockout, statuses. */
-import { checkPassword, maskName, type Locale, type Sealed } from '@pa/shared';
+import { checkPassword, maskName, type Locale, type Sealed, type User } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { audit } from '../../platform/audit';
@@ -7,8 +7,11 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { dummyHash, hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { readSettings } from '../../platform/settings';
-import { findUserById, insertUser, isUniqueViolation, type UserRow } from '../users/repository';
-import { clearSignInFailures, findAccountOf, findInviter, revokeAllSessions, revokeSession, setPasswordHash } from './repository';
+import { findUserById, insertUser, isUniqueViolation, toUser, type UserRow } from '../users/repository';
+import {
+  accountExists, clearSignInFailures, countSignInFailures, findAccountOf, findInviter, findSignInCandidate, recordSignInFailure, revokeAllSessions,
+  revokeSession, setPasswordHash,
+} from './repository';
 import { consumePasswordToken, peekPasswordToken } from './password-tokens';
 
 export const LOCKOUT_FAILURES = 5;
@@ -22,8 +25,14 @@ export interface RegisterInput {
   locale?: Locale;
 }
 
-/** `ip`: the client's address, for the audit entry of the registration. */
-export async function register(ctx: AppContext, input: RegisterInput & { locale: Locale; ip?: string | null }): Promise<UserRow> {
+/** Issues a session for `userId` and sets its cookie, writing through `db` (a transaction, or the database); answers the session's id. */
+export type OpenSession = (db: Db, userId: string) => Promise<string>;
+
+/**
+ * Registers a promoter; one who may sign in at once (no approval needed) is signed in through
+ * `open`. `ip`: the client's address, for the audit entry of the registration.
+ */
+export async function register(ctx: AppContext, input: RegisterInput & { locale: Locale; ip?: string | null }, open: OpenSession): Promise<User> {
   const password = await ctx.seals.open(input.password, 'password');
   const problem = checkPassword(password, input.account);
   if (problem) throw new AppError('VALIDATION_FAILED', { password: problem });
@@ -38,15 +47,13 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     throw new AppError('INVITE_CODE_INVALID', { inviteCode: 'required' });
   }
 
-  const exists = await ctx.db.selectFrom('users').select('id').where('account', '=', input.account).executeTakeFirst();
-  if (exists) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
+  if (await accountExists(ctx.db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
 
   const passwordHash = await hashPassword(password);
   const status = settings.registrationMode === 'approval' ? 'pending' : 'active';
   const id = await ctx.db.transaction().execute(async (trx) => {
     // A concurrent registration of the same account loses on the unique index.
-    const again = await trx.selectFrom('users').select('id').where('account', '=', input.account).executeTakeFirst();
-    if (again) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
+    if (await accountExists(trx, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
     const userId = await insertUser(trx, {
       account: input.account,
       displayName: input.displayName,
@@ -62,7 +69,9 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId }, ip: input.ip ?? null });
     return userId;
   });
-  return (await findUserById(ctx.db, id))!;
+  const row = (await findUserById(ctx.db, id))!;
+  if (row.status === 'active') await open(ctx.db, row.id);
+  return toUser(row);
 }
 
 /**
@@ -76,19 +85,28 @@ export async function lookUpInvite(ctx: AppContext, inviteCode: string): Promise
   return { inviterName: maskName(inviter.displayName) };
 }
 
-/** Checks lockout, the password and the account status; records failures. */
+/**
+ * Signs in: checks lockout, the password and the account status (recording a failure), then opens
+ * the session through `open`.
+ */
+export async function signIn(ctx: AppContext, account: string, password: Sealed, client: { ip: string; device: string }, open: OpenSession): Promise<User> {
+  const row = await authenticate(ctx, account, password);
+  await openSignedInSession(ctx, row, client, open);
+  return toUser(row);
+}
+
 /**
  * Opens the session of someone who just proved their password (`open` issues it and sets the
  * cookie). A staff sign-in is recorded in the audit log with the session it opened and the
  * client's address, in the same transaction; a promoter's is not (PRODUCT.md §7: staff actions).
  */
-export async function openSignedInSession(ctx: AppContext, user: Pick<UserRow, 'id' | 'role'>, client: { ip: string; device: string }, open: (db: Db) => Promise<string>): Promise<void> {
+async function openSignedInSession(ctx: AppContext, user: Pick<UserRow, 'id' | 'role'>, client: { ip: string; device: string }, open: OpenSession): Promise<void> {
   if (user.role === 'promoter') {
-    await open(ctx.db);
+    await open(ctx.db, user.id);
     return;
   }
   await ctx.db.transaction().execute(async (trx) => {
-    const sessionId = await open(trx);
+    const sessionId = await open(trx, user.id);
     await audit(trx, { actorId: user.id, action: 'session.sign_in', entity: 'session', entityId: sessionId, after: { device: client.device }, ip: client.ip });
   });
 }
@@ -110,33 +128,24 @@ export async function signOutEverywhere(ctx: AppContext, userId: string, ip: str
   });
 }
 
-export async function authenticate(ctx: AppContext, account: string, sealed: Sealed): Promise<UserRow> {
+/** Checks lockout, the password and the account status; records failures. */
+async function authenticate(ctx: AppContext, account: string, sealed: Sealed): Promise<UserRow> {
   const now = Date.now();
-  const failures = await countFailures(ctx.db, account, now);
+  const failures = await countSignInFailures(ctx.db, account, now - LOCKOUT_WINDOW_MS);
   if (failures >= LOCKOUT_FAILURES) throw new AppError('ACCOUNT_LOCKED', undefined, { 'Retry-After': String(LOCKOUT_WINDOW_MS / 1000) });
 
   const password = await ctx.seals.open(sealed, 'password');
-  const row = await ctx.db.selectFrom('users').select(['id', 'password_hash', 'status']).where('account', '=', account).executeTakeFirst();
+  const row = await findSignInCandidate(ctx.db, account);
   const ok = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
   if (!row || !ok) {
-    await ctx.db.insertInto('auth_failures').values({ id: newId(now), account, at: now }).execute();
+    await recordSignInFailure(ctx.db, { id: newId(now), account, at: now });
     throw new AppError('INVALID_CREDENTIALS');
   }
   if (row.status === 'pending') throw new AppError('ACCOUNT_PENDING');
   if (row.status === 'rejected') throw new AppError('ACCOUNT_REJECTED');
   if (row.status === 'suspended') throw new AppError('ACCOUNT_SUSPENDED');
-  await ctx.db.deleteFrom('auth_failures').where('account', '=', account).execute();
+  await clearSignInFailures(ctx.db, account);
   return (await findUserById(ctx.db, row.id))!;
-}
-
-async function countFailures(db: Db, account: string, now: number): Promise<number> {
-  const row = await db
-    .selectFrom('auth_failures')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account', '=', account)
-    .where('at', '>', now - LOCKOUT_WINDOW_MS)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /**

@@ -1,6 +1,9 @@
-/** Campaign rules: creation, edits and status moves, images, joining and enrollment decisions. */
+/** Campaign rules: creation, edits and status moves, images, joining and enrollment decisions; the staff's and the promoter's views. */
 import { createHash } from 'node:crypto';
-import type { CampaignPatch, CampaignStatus, FieldCode } from '@pa/shared';
+import type {
+  AdminCampaign, AdminCampaignListSchema, AdminEnrollmentListSchema, Campaign, CampaignListSchema, CampaignPatch, CampaignStatus, EnrollmentSchema, FieldCode, Image,
+} from '@pa/shared';
+import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
 import { canMoveCampaign } from '../../domain/campaign-state';
@@ -8,9 +11,17 @@ import { sniffImage } from '../../domain/image-sniff';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { pageOf } from '../../platform/listing';
+import { pickLocalized } from '../../platform/localized';
 import { notify } from '../../platform/notifications';
+import { readSettings } from '../../platform/settings';
 import { insertLink } from '../links/repository';
-import { CAMPAIGN_COLUMNS, campaignsDueToEnd, endCampaignIf, toAdminCampaign, type CampaignRow } from './repository';
+import { isUniqueViolation } from '../users/repository';
+import {
+  campaignsDueToEnd, clearCoverIf, decideEnrollmentIf, deleteImage, endCampaignIf, findCampaign, findCampaignState, findEnrollment, findEnrollmentOf,
+  findImageData, findVisibleCampaign, hasDefaultLink, imagesOf, imageUrl, insertCampaign, insertEnrollment, insertImage, listCampaigns, listEnrollments,
+  listVisibleCampaigns, setCouponCode, setCoverImage, toAdminCampaign, toCampaign, updateCampaignIf, type CampaignRow, type VisibleCampaignRow,
+} from './repository';
 
 export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -72,16 +83,67 @@ function columns(v: Partial<CampaignValues>) {
   };
 }
 
+/** One campaign, every field (NOT_FOUND when there is none). */
+export async function adminCampaign(ctx: AppContext, id: string): Promise<AdminCampaign> {
+  const row = await findCampaign(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toAdminCampaign(row, (await imagesOf(ctx.db, [id])).get(id) ?? []);
+}
+
+/** Every campaign (or those in `status`), newest first. */
+export async function adminCampaigns(
+  ctx: AppContext,
+  query: { limit: number; cursor?: string; status?: CampaignStatus },
+): Promise<z.infer<typeof AdminCampaignListSchema>> {
+  const { limit, cursor, status } = query;
+  const { rows, nextCursor } = pageOf(await listCampaigns(ctx.db, status ? { status } : {}, { limit, ...(cursor ? { cursor } : {}) }), limit);
+  const images = await imagesOf(ctx.db, rows.map((r) => r.id));
+  return { items: rows.map((r) => toAdminCampaign(r, images.get(r.id) ?? [])), nextCursor };
+}
+
+/** A promoter's view of campaign rows: images, their enrollment, texts in their language, the currency. */
+async function present(ctx: AppContext, rows: VisibleCampaignRow[], locale: string): Promise<Campaign[]> {
+  const images = await imagesOf(ctx.db, rows.map((r) => r.id));
+  const { currency } = await readSettings(ctx.db);
+  return rows.map((r) =>
+    toCampaign(r, images.get(r.id) ?? [], locale, r.enrollment_id && r.enrollment_status && r.enrolled_at !== null ? { id: r.enrollment_id, status: r.enrollment_status, created_at: r.enrolled_at, coupon_code: r.coupon_code } : null, currency),
+  );
+}
+
+/** The campaigns a promoter can promote: active ones and every non-draft one they joined, newest first. */
+export async function promoterCampaigns(
+  ctx: AppContext,
+  promoterId: string,
+  query: { limit: number; cursor?: string; q?: string; joined?: 'true' | 'false' },
+  locale: string,
+): Promise<z.infer<typeof CampaignListSchema>> {
+  const { limit, cursor, q, joined } = query;
+  const filters = { ...(joined ? { joined: joined === 'true' } : {}), ...(q ? { q } : {}) };
+  const { rows, nextCursor } = pageOf(await listVisibleCampaigns(ctx.db, promoterId, filters, { limit, ...(cursor ? { cursor } : {}) }), limit);
+  return { items: await present(ctx, rows, locale), nextCursor };
+}
+
+/** One campaign as the promoter sees it; one they cannot see is NOT_FOUND. */
+export async function promoterCampaign(ctx: AppContext, promoterId: string, id: string, locale: string): Promise<Campaign> {
+  const row = await findVisibleCampaign(ctx.db, promoterId, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return (await present(ctx, [row], locale))[0]!;
+}
+
+/** An image's bytes with its type and digest (the ETag); NOT_FOUND when there is none. */
+export async function campaignImage(ctx: AppContext, id: string): Promise<{ contentType: string; data: Buffer; sha256: string }> {
+  const row = await findImageData(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  return { contentType: row.content_type, data: Buffer.from(row.data), sha256: row.sha256 };
+}
+
 export async function createCampaign(ctx: AppContext, by: ActorArg, values: CampaignValues): Promise<string> {
   const actor = asActor(by);
   checkValues(values);
   const now = Date.now();
   const id = newId(now);
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('campaigns')
-      .values({ id, status: 'draft', cover_image_id: null, created_at: now, updated_at: now, ...(columns(values) as Required<ReturnType<typeof columns>>) })
-      .execute();
+    await insertCampaign(trx, { id, status: 'draft', cover_image_id: null, created_at: now, updated_at: now, ...(columns(values) as Required<ReturnType<typeof columns>>) });
     await audit(trx, { actorId: actor.userId, action: 'campaign.create', entity: 'campaign', entityId: id, after: values, ip: actor.ip });
   });
   return id;
@@ -90,7 +152,7 @@ export async function createCampaign(ctx: AppContext, by: ActorArg, values: Camp
 export async function updateCampaign(ctx: AppContext, by: ActorArg, id: string, patch: Omit<CampaignPatch, 'status'> & { status?: CampaignStatus }) {
   const actor = asActor(by);
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('campaigns').select(CAMPAIGN_COLUMNS).where('id', '=', id).executeTakeFirst();
+    const row = await findCampaign(trx, id);
     if (!row) throw new AppError('NOT_FOUND');
     const { status, ...rest } = patch;
     checkValues({
@@ -104,20 +166,16 @@ export async function updateCampaign(ctx: AppContext, by: ActorArg, id: string, 
     // Nothing to change (the status it has, no field): no write, no audit entry. An ended campaign's
     // updated_at stays the moment it ended, which the conversions' schedule rule reads.
     if (Object.keys(rest).length === 0 && (!status || status === row.status)) return;
-    const updated = await trx
-      .updateTable('campaigns')
-      .set({ ...columns(rest as Partial<CampaignValues>), ...(status ? { status } : {}), updated_at: Date.now() })
-      .where('id', '=', id)
-      .where('status', '=', row.status) // a concurrent status move loses rather than overwrites
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
+    // Conditional on the status read: a concurrent status move loses rather than overwrites.
+    const updated = await updateCampaignIf(trx, id, row.status, { ...columns(rest as Partial<CampaignValues>), ...(status ? { status } : {}), updated_at: Date.now() });
+    if (!updated) throw new AppError('INVALID_STATE_TRANSITION');
     const moved = status && status !== row.status ? STATUS_ACTIONS[status] : null;
     await audit(trx, { actorId: actor.userId, action: moved ?? 'campaign.update', entity: 'campaign', entityId: id, before: { status: row.status, ...beforeOf(row, rest) }, after: patch, ip: actor.ip });
   });
   ctx.links.invalidateWhere((t) => t.campaignId === id);
 }
 
-export async function addImage(ctx: AppContext, by: ActorArg, campaignId: string, kind: 'cover' | 'poster', bytes: Buffer) {
+export async function addImage(ctx: AppContext, by: ActorArg, campaignId: string, kind: 'cover' | 'poster', bytes: Buffer): Promise<Image> {
   const actor = asActor(by);
   if (bytes.length > IMAGE_MAX_BYTES) throw new AppError('PAYLOAD_TOO_LARGE');
   const sniffed = sniffImage(bytes);
@@ -125,77 +183,111 @@ export async function addImage(ctx: AppContext, by: ActorArg, campaignId: string
   const now = Date.now();
   const id = newId(now);
   await ctx.db.transaction().execute(async (trx) => {
-    const campaign = await trx.selectFrom('campaigns').select(['id', 'cover_image_id', 'status']).where('id', '=', campaignId).executeTakeFirst();
+    const campaign = await findCampaignState(trx, campaignId);
     if (!campaign) throw new AppError('NOT_FOUND');
     // An ended campaign is closed, images included (its updated_at is when it ended).
     if (campaign.status === 'ended') throw new AppError('INVALID_STATE_TRANSITION');
-    await trx
-      .insertInto('campaign_images')
-      .values({
-        id,
-        campaign_id: campaignId,
-        kind,
-        content_type: sniffed.contentType,
-        data: bytes,
-        byte_size: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('base64url'),
-        width: sniffed.width,
-        height: sniffed.height,
-        created_at: now,
-      })
-      .execute();
+    await insertImage(trx, {
+      id,
+      campaign_id: campaignId,
+      kind,
+      content_type: sniffed.contentType,
+      data: bytes,
+      byte_size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('base64url'),
+      width: sniffed.width,
+      height: sniffed.height,
+      created_at: now,
+    });
     if (kind === 'cover') {
-      await trx.updateTable('campaigns').set({ cover_image_id: id, updated_at: now }).where('id', '=', campaignId).execute();
-      if (campaign.cover_image_id) await trx.deleteFrom('campaign_images').where('id', '=', campaign.cover_image_id).execute();
+      await setCoverImage(trx, campaignId, id, now);
+      if (campaign.cover_image_id) await deleteImage(trx, campaign.cover_image_id);
     }
     await audit(trx, { actorId: actor.userId, action: 'campaign.image_add', entity: 'campaign', entityId: campaignId, after: { imageId: id, kind, ...sniffed, bytes: bytes.length }, ip: actor.ip });
   });
-  return { id, ...sniffed };
+  return { id, url: imageUrl(id), width: sniffed.width, height: sniffed.height, contentType: sniffed.contentType };
 }
 
 export async function removeImage(ctx: AppContext, by: ActorArg, campaignId: string, imageId: string) {
   const actor = asActor(by);
   await ctx.db.transaction().execute(async (trx) => {
-    const campaign = await trx.selectFrom('campaigns').select('status').where('id', '=', campaignId).executeTakeFirst();
+    const campaign = await findCampaignState(trx, campaignId);
     if (!campaign) throw new AppError('NOT_FOUND');
     if (campaign.status === 'ended') throw new AppError('INVALID_STATE_TRANSITION');
-    const deleted = await trx.deleteFrom('campaign_images').where('id', '=', imageId).where('campaign_id', '=', campaignId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw new AppError('NOT_FOUND');
-    await trx.updateTable('campaigns').set({ cover_image_id: null }).where('id', '=', campaignId).where('cover_image_id', '=', imageId).execute();
+    if (!(await deleteImage(trx, imageId, campaignId))) throw new AppError('NOT_FOUND');
+    await clearCoverIf(trx, campaignId, imageId);
     await audit(trx, { actorId: actor.userId, action: 'campaign.image_remove', entity: 'campaign', entityId: campaignId, before: { imageId }, ip: actor.ip });
   });
 }
 
-/** Approving an enrollment gives the promoter a default link for the campaign. */
-async function approveWithLink(db: Db, enrollment: { promoter_id: string; campaign_id: string }) {
-  const existing = await db.selectFrom('links').select('id').where('promoter_id', '=', enrollment.promoter_id).where('campaign_id', '=', enrollment.campaign_id).where('is_default', '=', 1).executeTakeFirst();
-  if (!existing) await insertLink(db, { promoterId: enrollment.promoter_id, campaignId: enrollment.campaign_id, isDefault: true });
+/** Enrollments to review (or those in `status`), newest first, with the campaign's name in the reader's language. */
+export async function adminEnrollments(
+  ctx: AppContext,
+  query: { limit: number; cursor?: string; status?: 'pending' | 'approved' | 'rejected' },
+  locale: string,
+): Promise<z.infer<typeof AdminEnrollmentListSchema>> {
+  const { limit, cursor, status } = query;
+  const { rows, nextCursor } = pageOf(await listEnrollments(ctx.db, status ? { status } : {}, { limit, ...(cursor ? { cursor } : {}) }), limit);
+  return {
+    items: rows.map((r) => ({ id: r.id, campaignId: r.campaign_id, status: r.status, createdAt: r.created_at, couponCode: r.coupon_code, promoterId: r.promoter_id, promoterName: r.display_name, promoterAccount: r.account, campaignName: pickLocalized(r.names_json, locale) })),
+    nextCursor,
+  };
 }
 
-export async function join(ctx: AppContext, promoterId: string, campaignId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const campaign = await trx.selectFrom('campaigns').select(['status', 'join_mode']).where('id', '=', campaignId).executeTakeFirst();
+/**
+ * Gives an approved enrollment a coupon code, or takes it away (null, whatever the status). A code
+ * another enrollment has is VALIDATION_FAILED `couponCode: taken` (the unique index decides).
+ */
+export async function setEnrollmentCoupon(ctx: AppContext, by: ActorArg, id: string, couponCode: string | null): Promise<void> {
+  const actor = asActor(by);
+  const now = Date.now();
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const row = await findEnrollment(trx, id);
+      if (!row) throw new AppError('NOT_FOUND');
+      if (row.status !== 'approved' && couponCode !== null) throw new AppError('INVALID_STATE_TRANSITION');
+      await setCouponCode(trx, row.id, couponCode);
+      await audit(trx, { actorId: actor.userId, action: 'enrollment.coupon', entity: 'enrollment', entityId: row.id, before: { couponCode: row.coupon_code }, after: { couponCode }, ip: actor.ip }, now);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('VALIDATION_FAILED', { couponCode: 'taken' });
+    throw error;
+  }
+}
+
+/** Approving an enrollment gives the promoter a default link for the campaign. */
+async function approveWithLink(db: Db, enrollment: { promoter_id: string; campaign_id: string }) {
+  if (!(await hasDefaultLink(db, enrollment.promoter_id, enrollment.campaign_id))) await insertLink(db, { promoterId: enrollment.promoter_id, campaignId: enrollment.campaign_id, isDefault: true });
+}
+
+/**
+ * The promoter joins a campaign (approved at once when it is open to all, else pending); joining
+ * again answers the enrollment they have (`created` false). A draft is NOT_FOUND.
+ */
+export async function join(ctx: AppContext, promoterId: string, campaignId: string): Promise<{ enrollment: z.infer<typeof EnrollmentSchema>; created: boolean }> {
+  const { enrollment, created } = await ctx.db.transaction().execute(async (trx) => {
+    const campaign = await findCampaignState(trx, campaignId);
     if (!campaign || campaign.status === 'draft') throw new AppError('NOT_FOUND');
-    const existing = await trx.selectFrom('enrollments').select(['id', 'status', 'created_at', 'coupon_code']).where('promoter_id', '=', promoterId).where('campaign_id', '=', campaignId).executeTakeFirst();
+    const existing = await findEnrollmentOf(trx, promoterId, campaignId);
     if (existing) return { enrollment: existing, created: false };
     if (campaign.status !== 'active') throw new AppError('CAMPAIGN_NOT_ACTIVE');
     const now = Date.now();
     const status = campaign.join_mode === 'open' ? ('approved' as const) : ('pending' as const);
     const enrollment = { id: newId(now), promoter_id: promoterId, campaign_id: campaignId, status, coupon_code: null, created_at: now, decided_at: status === 'approved' ? now : null, decided_by: null };
-    await trx.insertInto('enrollments').values(enrollment).onConflict((oc) => oc.columns(['promoter_id', 'campaign_id']).doNothing()).execute();
+    await insertEnrollment(trx, enrollment);
     if (status === 'approved') await approveWithLink(trx, enrollment);
     return { enrollment: { id: enrollment.id, status, created_at: now, coupon_code: null as string | null }, created: true };
   });
+  return { enrollment: { id: enrollment.id, campaignId, status: enrollment.status, createdAt: enrollment.created_at, couponCode: enrollment.coupon_code }, created };
 }
 
 export async function decideEnrollment(ctx: AppContext, by: ActorArg, id: string, action: 'approve' | 'reject') {
   const actor = asActor(by);
   await ctx.db.transaction().execute(async (trx) => {
-    const e = await trx.selectFrom('enrollments').select(['id', 'status', 'promoter_id', 'campaign_id']).where('id', '=', id).executeTakeFirst();
+    const e = await findEnrollment(trx, id);
     if (!e) throw new AppError('NOT_FOUND');
     const to = action === 'approve' ? 'approved' : 'rejected';
-    const updated = await trx.updateTable('enrollments').set({ status: to, decided_at: Date.now(), decided_by: actor.userId }).where('id', '=', id).where('status', '=', 'pending').executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('INVALID_STATE_TRANSITION');
+    if (!(await decideEnrollmentIf(trx, id, to, Date.now(), actor.userId))) throw new AppError('INVALID_STATE_TRANSITION');
     if (to === 'approved') await approveWithLink(trx, e);
     await notify(trx, [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id } }], Date.now());
     await audit(trx, { actorId: actor.userId, action: `enrollment.${action}`, entity: 'enrollment', entityId: id, before: { status: e.status }, after: { status: to }, ip: actor.ip });

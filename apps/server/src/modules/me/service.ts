@@ -1,24 +1,66 @@
-/** Profile rules that need more than a query: changing the password. */
-import { checkPassword, type Sealed } from '@pa/shared';
+/** The signed-in person's own account: profile, password and signed-in devices. */
+import { checkPassword, type MePatch, type Sealed, type SessionInfo, type User } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password';
+import { findUserById, toUser } from '../users/repository';
+import { findCredentials, findProfile, listOpenSessions, revokeOtherSessions, revokeOwnSession, setPasswordHash, updateProfile } from './repository';
+
+/** How many devices the list shows at most. */
+const SESSION_LIST_LIMIT = 100;
+
+export async function me(ctx: AppContext, userId: string): Promise<User> {
+  return toUser((await findUserById(ctx.db, userId))!);
+}
+
+/** Edits the fields given (none given: nothing written); the change and its audit entry in one transaction. */
+export async function editProfile(ctx: AppContext, { userId, ip }: Actor, patch: MePatch): Promise<User> {
+  const { displayName, locale, leaderboardOptOut } = patch;
+  if (displayName !== undefined || locale !== undefined || leaderboardOptOut !== undefined) {
+    await ctx.db.transaction().execute(async (trx) => {
+      const row = await findProfile(trx, userId);
+      const before = { displayName: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
+      await updateProfile(trx, userId, {
+        ...(displayName !== undefined ? { display_name: displayName } : {}),
+        ...(locale ? { locale } : {}),
+        ...(leaderboardOptOut !== undefined ? { leaderboard_opt_out: leaderboardOptOut ? 1 : 0 } : {}),
+      }, Date.now());
+      await audit(trx, { actorId: userId, action: 'user.profile_update', entity: 'user', entityId: userId, before, after: { displayName, locale, leaderboardOptOut }, ip });
+    });
+  }
+  return me(ctx, userId);
+}
 
 export async function changePassword(ctx: AppContext, { userId, ip }: Actor, sessionId: string, current: Sealed, next: Sealed) {
   const currentPassword = await ctx.seals.open(current, 'current');
   const nextPassword = await ctx.seals.open(next, 'next');
-  const row = await ctx.db.selectFrom('users').select(['account', 'password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+  const row = await findCredentials(ctx.db, userId);
   if (!(await verifyPassword(currentPassword, row.password_hash))) throw new AppError('INVALID_CREDENTIALS', { current: 'mismatch' });
   const problem = checkPassword(nextPassword, row.account);
   if (problem) throw new AppError('VALIDATION_FAILED', { next: problem });
   const hash = await hashPassword(nextPassword);
   const now = Date.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
+    await setPasswordHash(trx, userId, hash, now);
     // Every other device must sign in again with the new password.
-    await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('id', '!=', sessionId).where('revoked_at', 'is', null).execute();
+    await revokeOtherSessions(trx, userId, sessionId, now);
     await audit(trx, { actorId: userId, action: 'user.password_change', entity: 'user', entityId: userId, ip });
   });
 }
 
+/** The devices signed in as the user, the one asking marked `current`. */
+export async function mySessions(ctx: AppContext, userId: string, currentSessionId: string): Promise<SessionInfo[]> {
+  const rows = await listOpenSessions(ctx.db, userId, Date.now(), SESSION_LIST_LIMIT);
+  return rows.map((r) => ({ id: r.id, device: r.device, createdAt: r.created_at, lastSeenAt: r.last_seen_at, current: r.id === currentSessionId }));
+}
+
+/** Signs out one of the user's devices, audited; another user's session id looks exactly like an unknown one (NOT_FOUND). */
+export async function signOutDevice(ctx: AppContext, { userId, ip }: Actor, sessionId: string): Promise<void> {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
+    const revoked = await revokeOwnSession(trx, userId, sessionId, Date.now());
+    if (revoked) await audit(trx, { actorId: userId, action: 'session.revoke', entity: 'session', entityId: sessionId, ip });
+    return revoked;
+  });
+  if (!ended) throw new AppError('NOT_FOUND');
+}

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Locale, StaffInvite, StaffMember, StaffRole, StaffStatus } from '@pa/shared';
+import type { AppContext } from '../../context';
 import type { Db, Dialect } from '../../db/types';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
@@ -14,6 +15,16 @@ import { revokeAllSessions } from '../auth/repository';
 import { accountTaken, findStaffMember, findStaffState, listStaff, lockActiveAdmins, UNUSABLE_PASSWORD_PREFIX, updateStaff } from './repository';
 
 export { listStaff };
+
+/*
+ * The HTTP side's entry points take the app context (routes do not reach the database); the
+ * functions below them take the database, as `npm run admin:create` calls them too.
+ */
+export const staffMembers = (ctx: AppContext) => listStaff(ctx.db);
+export const inviteStaff = (ctx: AppContext, input: Parameters<typeof createStaff>[1], actor: StaffActor) => createStaff(ctx.db, input, actor);
+export const reinviteStaff = (ctx: AppContext, id: string, origin: string, actor: StaffActor) => reinvite(ctx.db, id, origin, actor);
+export const changeStaffMember = (ctx: AppContext, id: string, patch: Parameters<typeof changeStaff>[3], actor: Parameters<typeof changeStaff>[4]) =>
+  changeStaff(ctx.db, ctx.dialect, id, patch, actor);
 
 /** Who acts: an admin with their client address, or the command line (null, no address). */
 export interface StaffActor {

@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HealthSchema, OpenApiDocumentSchema, ReadySchema } from '@pa/shared';
 import type { AppContext } from '../../context';
-import { AppError } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
+import { checkReady } from './service';
 
 export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -14,12 +13,7 @@ export function systemRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/ready', {
       schema: { tags: ['system'], summary: 'Readiness: the database answers', response: { 200: ReadySchema, ...errorResponses } },
     }, async (request) => {
-      try {
-        await sql`select 1`.execute(ctx.db);
-      } catch (error) {
-        request.log.warn({ err: error }, 'database not reachable');
-        throw new AppError('INTERNAL');
-      }
+      await checkReady(ctx, request.log);
       return { status: 'ready' as const, database: 'ok' as const };
     });
 

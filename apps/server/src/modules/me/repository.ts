@@ -1,0 +1,55 @@
+/** Queries of the signed-in person's own profile, password and devices. Explicit columns, never `select *`. */
+import type { Db } from '../../db/types';
+
+export interface ProfileRow {
+  display_name: string;
+  locale: string;
+  leaderboard_opt_out: number;
+}
+
+export async function findProfile(db: Db, userId: string): Promise<ProfileRow> {
+  return db.selectFrom('users').select(['display_name', 'locale', 'leaderboard_opt_out']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+export async function updateProfile(db: Db, userId: string, changes: Partial<ProfileRow>, now: number): Promise<void> {
+  await db.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** The account (a password may not equal it) and the stored hash to check the current password against. */
+export async function findCredentials(db: Db, userId: string): Promise<{ account: string; password_hash: string }> {
+  return db.selectFrom('users').select(['account', 'password_hash']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** Signs the user out on every device but `keepSessionId`. */
+export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string, now: number): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('id', '!=', keepSessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** The user's sessions neither revoked nor expired, most recently seen first. */
+export async function listOpenSessions(db: Db, userId: string, now: number, limit: number): Promise<{ id: string; device: string; created_at: number; last_seen_at: number }[]> {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'device', 'created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('last_seen_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Ends one of the user's own sessions; true when it was theirs and still open. */
+export async function revokeOwnSession(db: Db, userId: string, sessionId: string, now: number): Promise<boolean> {
+  const updated = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
