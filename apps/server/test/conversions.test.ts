@@ -399,6 +399,22 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect(lines[1]).toContain(`,"=""${p.link.code}""",CNY`);
     });
 
+    it('the day filters bound the list and the export alike', async () => {
+      const p = await promoterWithLinks();
+      const a = (await post({ campaignId, kind: 'sale', externalId: ext('days'), amount: 3000, linkCode: p.link.code, occurredAt: Date.now() - 2 * DAY })).json().commissions[0];
+      // Days far enough from the sale that any installation time zone (±14 h) puts it on the same side.
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const [today, before, longBefore] = [day(Date.now()), day(Date.now() - 3 * DAY), day(Date.now() - 5 * DAY)];
+      const listed = async (q: string) => (await p.client.request('GET', `/api/commissions?${q}`)).json().items.map((c: { id: string }) => c.id);
+      const exported = async (q: string) => (await p.client.request('GET', `/api/commissions/export?${q}`)).body.replace(/^\uFEFF/, '').trim().split('\r\n').length - 1;
+      expect(await listed(`from=${before}&to=${today}`)).toEqual([a.id]);
+      expect(await exported(`from=${before}&to=${today}`)).toBe(1);
+      expect(await listed(`from=${today}`)).toEqual([]);
+      expect(await exported(`from=${today}`)).toBe(0);
+      expect(await listed(`to=${longBefore}`)).toEqual([]);
+      expect(await exported(`to=${longBefore}`)).toBe(0);
+    });
+
     it('the ledger check endpoint is for admins and reports a healthy ledger', async () => {
       const res = await admin.request('GET', '/api/admin/ledger/check');
       expect(res.json()).toEqual({ ok: true, breaches: [] });

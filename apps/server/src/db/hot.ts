@@ -8,7 +8,7 @@
  * must give a query of the same shape whatever the values (no branching on them, no computing
  * with them: pass `code.toLowerCase()`, not `code`).
  */
-import { CompiledQuery, PostgresAdapter, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import type { Db, Database } from './types';
 
 const SLOT = Symbol('slot');
@@ -53,8 +53,9 @@ export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) 
 
 /**
  * Writes rows of one table (all with the same columns): on SQLite one compiled single-row statement
- * run per row (prepared once; no round trips to save), on PostgreSQL multi-row statements of up to
- * `chunk` rows (a round trip saved per row). `shape` adds the conflict clause of an upsert.
+ * run per row (prepared once; no round trips to save), on PostgreSQL one `insert … select from
+ * unnest(arrays)` per `chunk` rows (a round trip saved per row). `shape` adds the conflict clause
+ * of an upsert.
  */
 export async function writeRows<T extends keyof Database>(
   q: Db,
@@ -80,8 +81,31 @@ export async function writeRows<T extends keyof Database>(
     }
     return;
   }
-  const chunk = options.chunk ?? 500;
-  for (let i = 0; i < rows.length; i += chunk) await q.executeQuery(shape(q.insertInto(table).values(rows.slice(i, i + chunk) as never)));
+  // PostgreSQL: one statement of constant text whatever the number of rows — each column sent as
+  // one array and spread back into rows by unnest(), so the server parses a few hundred bytes, not
+  // a statement with a parameter per value.
+  const types = await columnTypes(q, table);
+  const chunk = options.chunk ?? 5_000;
+  for (let i = 0; i < rows.length; i += chunk) {
+    const part = rows.slice(i, i + chunk);
+    const arrays = columns.map((col) => sql`${part.map((r) => r[col] ?? null)}::${sql.raw(types.get(col) ?? 'text')}[]`);
+    const select = sql`select * from unnest(${sql.join(arrays)})`;
+    await q.executeQuery(shape(q.insertInto(table).columns(columns as never).expression(select as never)));
+  }
+}
+
+/** A table's column types on PostgreSQL (udt names: text, int8, int4, …), read once per table. */
+const typeCache = new Map<string, Promise<Map<string, string>>>();
+function columnTypes(q: Db, table: string): Promise<Map<string, string>> {
+  let types = typeCache.get(table);
+  if (!types) {
+    types = sql<{ column_name: string; udt_name: string }>`select column_name, udt_name from information_schema.columns where table_name = ${table} and table_schema = current_schema()`
+      .execute(q)
+      .then((r) => new Map(r.rows.map((c) => [c.column_name, c.udt_name])));
+    types.catch(() => typeCache.delete(table));
+    typeCache.set(table, types);
+  }
+  return types;
 }
 
 const rowStatements = new Map<string, Compiled>();

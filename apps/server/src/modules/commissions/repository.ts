@@ -276,3 +276,30 @@ export function conversionSummary(q: Db, id: string) {
 export function commissionEvents(q: Db, commissionId: string) {
   return q.selectFrom('commission_events').select(['status', 'amount', 'reason', 'at']).where('commission_id', '=', commissionId).orderBy('at').orderBy('id').execute();
 }
+
+// ——— Read ahead for a whole group commit (one query each instead of one per delivery) ———
+
+/** Stored conversions among these external ids (any campaign or kind: the caller matches the key). */
+export function conversionKeysIn(q: Db, externalIds: string[]) {
+  return q.selectFrom('conversions').select(['id', 'campaign_id', 'kind', 'external_id']).where('external_id', 'in', externalIds).execute();
+}
+
+export function campaignsIn(q: Db, ids: string[]) {
+  return q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', 'in', ids).execute();
+}
+
+export function linksByCodeKeys(q: Db, codeKeys: string[]) {
+  return q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code', 'code_key', 'campaign_id']).where('code_key', 'in', codeKeys).execute();
+}
+
+/** Promoters with their inviter's status, and their enrollments in these campaigns. */
+export async function promotersIn(q: Db, promoterIds: string[], campaignIds: string[]) {
+  const users = await q
+    .selectFrom('users as u')
+    .leftJoin('users as i', 'i.id', 'u.parent_id')
+    .select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'])
+    .where('u.id', 'in', promoterIds)
+    .execute();
+  const enrollments = await q.selectFrom('enrollments').select(['promoter_id', 'campaign_id', 'status']).where('promoter_id', 'in', promoterIds).where('campaign_id', 'in', campaignIds).execute();
+  return { users, enrollments };
+}

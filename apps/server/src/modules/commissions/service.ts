@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { ConversionCreateSchema, ConversionReason } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import type { Collector, CollectorKind, Tx } from '../../db/unit-of-work';
+import type { Collector, CollectorKind, Preloader, Tx } from '../../db/unit-of-work';
 import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
 import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommission, refundReversal, type AttributionCandidates } from '../../domain/commission';
 import { stepEffect, type CommissionStatus, type CommissionStep, type EntrySide } from '../../domain/commission-lifecycle';
@@ -49,7 +49,7 @@ export interface RecordResult {
 export async function recordConversion(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   try {
     if (input.kind === 'refund') return await ctx.uow.run((tx) => recordRefund(ctx, tx, apiKeyId, input));
-    return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input), { batchable: true });
+    return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input), { batchable: true, preload: { loader: READ_AHEAD, input } });
   } catch (error) {
     // The same delivery was committed meanwhile by another writer: answer with its result.
     if (isUniqueViolation(error)) {
@@ -88,6 +88,13 @@ const MONEY_ROWS: CollectorKind<MoneyRows> = { order: 10, create: () => new Mone
 /** What the deliveries of one transaction have decided so far (they are not in the tables until the flush). */
 interface BatchState {
   campaigns: Map<string, CampaignTerms | null>;
+  /** Read ahead (preload): keys looked up, and the stored conversions among them. */
+  looked: Set<string>;
+  stored: Map<string, string>;
+  /** Read ahead: campaign|code key → link (null: looked up, none). */
+  links: Map<string, { id: string; promoter_id: string; status: string; code: string } | null>;
+  /** Read ahead: campaign|promoter → the promoter as attribution needs them. */
+  promoters: Map<string, Awaited<ReturnType<typeof repo.attributedPromoter>>>;
   /** campaign|kind|externalId → conversion id. */
   keys: Map<string, string>;
   /** campaign|customer → attributed leads and sales. */
@@ -99,7 +106,7 @@ const STATE = Symbol('commissions');
 function stateOf(tx: Tx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
   if (!state) {
-    state = { campaigns: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map() };
+    state = { campaigns: new Map(), looked: new Set(), stored: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map() };
     tx.shared.set(STATE, state);
   }
   return state;
@@ -146,18 +153,65 @@ async function candidatesFor(tx: Tx, state: BatchState, input: ConversionInput, 
     if (earlier?.linkId && earlier.code) candidates.codes.set(earlier.linkId, earlier.code);
   }
   if (input.linkCode) {
-    const l = await repo.linkByCode(tx.q, campaign.id, input.linkCode.toLowerCase());
+    const codeKey = input.linkCode.toLowerCase();
+    const cached = state.links.get(`${campaign.id}|${codeKey}`);
+    const l = cached !== undefined ? cached : await repo.linkByCode(tx.q, campaign.id, codeKey);
     if (l && l.status === 'active') candidates.link = { promoterId: l.promoter_id, linkId: l.id };
     if (l) candidates.codes.set(l.id, l.code);
   }
   return candidates;
 }
 
+const CHUNK = 500;
+/**
+ * What the deliveries of a batch will read, read once for all of them: whether their keys are
+ * stored, their campaigns, the links their codes name and those links' promoters.
+ */
+const READ_AHEAD: Preloader<ConversionInput> = {
+  async load(tx, inputs) {
+    const state = stateOf(tx);
+    for (const i of inputs) state.looked.add(`${i.campaignId}|${i.kind}|${i.externalId}`);
+    const externalIds = [...new Set(inputs.map((i) => i.externalId))];
+    for (let i = 0; i < externalIds.length; i += CHUNK) {
+      for (const r of await repo.conversionKeysIn(tx.q, externalIds.slice(i, i + CHUNK))) state.stored.set(`${r.campaign_id}|${r.kind}|${r.external_id}`, r.id);
+    }
+    const campaignIds = [...new Set(inputs.map((i) => i.campaignId))].filter((id) => !state.campaigns.has(id));
+    for (let i = 0; i < campaignIds.length; i += CHUNK) {
+      const chunk = campaignIds.slice(i, i + CHUNK);
+      const found = new Map((await repo.campaignsIn(tx.q, chunk)).map((c) => [c.id, c]));
+      for (const id of chunk) state.campaigns.set(id, found.get(id) ?? null);
+    }
+    const wanted = [...new Set(inputs.filter((i) => i.linkCode).map((i) => `${i.campaignId}|${i.linkCode!.toLowerCase()}`))];
+    const codeKeys = [...new Set(wanted.map((w) => w.slice(w.indexOf('|') + 1)))];
+    for (const w of wanted) state.links.set(w, null);
+    const pairs = new Set<string>();
+    for (let i = 0; i < codeKeys.length; i += CHUNK) {
+      for (const l of await repo.linksByCodeKeys(tx.q, codeKeys.slice(i, i + CHUNK))) {
+        const k = `${l.campaign_id}|${l.code_key}`;
+        if (!state.links.has(k)) continue;
+        state.links.set(k, { id: l.id, promoter_id: l.promoter_id, status: l.status, code: l.code });
+        pairs.add(`${l.campaign_id}|${l.promoter_id}`);
+      }
+    }
+    const promoterIds = [...new Set([...pairs].map((p) => p.slice(p.indexOf('|') + 1)))];
+    const pairCampaigns = [...new Set([...pairs].map((p) => p.slice(0, p.indexOf('|'))))];
+    for (let i = 0; i < promoterIds.length; i += CHUNK) {
+      const { users, enrollments } = await repo.promotersIn(tx.q, promoterIds.slice(i, i + CHUNK), pairCampaigns);
+      const enrolled = new Map(enrollments.map((e) => [`${e.campaign_id}|${e.promoter_id}`, e.status]));
+      const byId = new Map(users.map((u) => [u.id, u]));
+      for (const pair of pairs) {
+        const u = byId.get(pair.slice(pair.indexOf('|') + 1));
+        if (u) state.promoters.set(pair, { ...u, enrollment: enrolled.get(pair) ?? null });
+      }
+    }
+  },
+};
+
 /** A lead or a sale: idempotency, the campaign's state, attribution, then the commissions — written through collectors. */
 async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   const state = stateOf(tx);
   const key = `${input.campaignId}|${input.kind}|${input.externalId}`;
-  const earlier = state.keys.get(key) ?? (await repo.conversionIdByKey(tx.q, input.campaignId, input.kind, input.externalId));
+  const earlier = state.keys.get(key) ?? (state.looked.has(key) ? state.stored.get(key) : await repo.conversionIdByKey(tx.q, input.campaignId, input.kind, input.externalId));
   if (earlier) return { created: false, conversionId: earlier };
   const campaign = await campaignOf(tx, state, input.campaignId);
   if (!takesConversions(campaign)) throw new AppError('CAMPAIGN_NOT_ACTIVE');
@@ -169,7 +223,8 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const found = offSchedule ? null : attribute(candidates, occurredAt, campaign.attribution_window_days);
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: ConversionReason | null = found ? null : (offSchedule ?? 'no_match');
-  const promoter = found ? await repo.attributedPromoter(tx.q, campaign.id, found.promoterId) : undefined;
+  const known = found ? state.promoters.get(`${campaign.id}|${found.promoterId}`) : undefined;
+  const promoter = found ? (known ?? (await repo.attributedPromoter(tx.q, campaign.id, found.promoterId))) : undefined;
   if (found) {
     if (!promoter || promoter.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
     else if (promoter.enrollment !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];

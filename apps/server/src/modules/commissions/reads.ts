@@ -1,0 +1,198 @@
+/**
+ * The money engine's reads (service.ts is the write side): the operators' conversion and commission
+ * lists, the promoter's commissions (list, export, one with its timeline), wallet and ledger, the
+ * ledger check, and the conversions API's answer — stored rows mapped to the shared contract.
+ */
+import type {
+  AdminCommissionListSchema, AdminConversionListSchema, Commission, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema, Conversion,
+  ConversionResult, LedgerCheckSchema, LedgerListSchema, Locale, Wallet,
+} from '@pa/shared';
+import { maskName } from '@pa/shared/rules';
+import type { z } from 'zod';
+import type { AppContext } from '../../context';
+import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { AppError } from '../../platform/errors';
+import { COMMISSION_CSV } from '../../platform/i18n/csv';
+import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
+import { pickLocalized } from '../../platform/localized';
+import type { AuthState } from '../../platform/session';
+import { readSettings, zoneOf } from '../../platform/settings';
+import { dayKey } from '../../platform/time';
+import {
+  commissionEvents, commissionsPage, commissionView, conversionIdByKey, conversionsPage, conversionSummary, conversionWithCommissions, promoterCommissionsExport,
+  promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters,
+} from './repository';
+import type { RecordResult } from './service';
+
+export const toConversion = (r: ConversionRow): Conversion => ({
+  id: r.id,
+  campaignId: r.campaign_id,
+  kind: r.kind,
+  externalId: r.external_id,
+  amount: Number(r.amount),
+  refundedAmount: Number(r.refunded_amount),
+  refundOf: r.refund_of,
+  customerExternalId: r.customer_external_id,
+  clickId: r.click_id,
+  couponCode: r.coupon_code,
+  linkCode: r.link_code,
+  promoterId: r.promoter_id,
+  linkId: r.link_id,
+  attributedBy: r.attributed_by,
+  status: r.status,
+  // Written only from CONVERSION_REASONS (commissions/service.ts).
+  reason: r.reason as Conversion['reason'],
+  occurredAt: Number(r.occurred_at),
+  receivedAt: Number(r.received_at),
+});
+
+/** A commission row with what it is shown with (repository.ts `commissionViews`). */
+export type CommissionView = CommissionRow & { names_json: string; link_code: string | null; source_name?: string | null };
+
+export const toCommission = (r: CommissionView, locale: string): Commission => ({
+  id: r.id,
+  conversionId: r.conversion_id,
+  campaignId: r.campaign_id,
+  campaignName: pickLocalized(r.names_json, locale),
+  promoterId: r.promoter_id,
+  linkId: r.link_id,
+  linkCode: r.link_code,
+  sourceName: r.source_name ? maskName(r.source_name) : null,
+  level: r.level,
+  kind: r.kind,
+  rule: r.rule,
+  base: Number(r.base),
+  rateBps: r.rate_bps,
+  amount: Number(r.amount),
+  reversedAmount: Number(r.reversed_amount),
+  status: r.status,
+  occurredAt: Number(r.occurred_at),
+  availableAt: Number(r.available_at),
+  createdAt: Number(r.created_at),
+  decidedAt: r.decided_at === null ? null : Number(r.decided_at),
+  reason: r.reason,
+});
+
+/** Epoch ms of 00:00 on a YYYY-MM-DD day in the installation's zone (found by stepping from UTC noon). */
+export function dayStart(day: string, timeZone: string): number {
+  let t = Date.parse(`${day}T00:00:00Z`) - 14 * 3600_000;
+  while (dayKey(t, timeZone) < day) t += 15 * 60_000;
+  return t;
+}
+
+export function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+// ——— The conversions API ———
+
+/** The stored conversion and its commissions (as the API reports them, in English). */
+async function storedResult(ctx: AppContext, id: string): Promise<ConversionResult> {
+  const { conversion, commissions } = await conversionWithCommissions(ctx.db, id);
+  return { conversion: toConversion(conversion), commissions: commissions.map((c) => toCommission(c, 'en')) };
+}
+
+/** The answer to a reported conversion: what a new lead or sale wrote, else the stored result (a repeat, a refund). */
+export async function conversionAnswer(ctx: AppContext, result: RecordResult): Promise<ConversionResult> {
+  const { written } = result;
+  if (!written) return storedResult(ctx, result.conversionId);
+  return {
+    conversion: toConversion(written.conversion),
+    commissions: written.commissions.map((c) =>
+      toCommission({ ...c, names_json: written.campaignNamesJson, link_code: c.link_id ? written.linkCode : null, source_name: c.level === 2 ? written.promoterName : null }, 'en')),
+  };
+}
+
+/** A conversion by its idempotency key; NOT_FOUND when none was reported. */
+export async function conversionByKey(ctx: AppContext, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<ConversionResult> {
+  const id = await conversionIdByKey(ctx.db, campaignId, kind, externalId);
+  if (!id) throw new AppError('NOT_FOUND');
+  return storedResult(ctx, id);
+}
+
+// ——— Operators ———
+
+export async function listConversions(ctx: AppContext, filters: { status?: ConversionRow['status'] | undefined }, page: Page, locale: string): Promise<z.infer<typeof AdminConversionListSchema>> {
+  const { rows, nextCursor } = await conversionsPage(ctx.db, filters, page);
+  return { items: rows.map((r) => ({ ...toConversion(r), promoterName: r.display_name, campaignName: pickLocalized(r.names_json, locale) })), nextCursor };
+}
+
+export async function listCommissions(ctx: AppContext, filters: { status?: CommissionRow['status'] | undefined; campaignId?: string | undefined }, page: Page, locale: string): Promise<z.infer<typeof AdminCommissionListSchema>> {
+  const { rows, nextCursor } = await commissionsPage(ctx.db, filters, page);
+  return { items: rows.map((r) => ({ ...toCommission(r, locale), promoterName: r.display_name, promoterAccount: r.account })), nextCursor };
+}
+
+/** Every ledger invariant, read in one snapshot (platform/ledger.ts). */
+export async function ledgerCheck(ctx: AppContext): Promise<z.infer<typeof LedgerCheckSchema>> {
+  const breaches = await checkLedger(ctx.db);
+  return { ok: breaches.length === 0, breaches };
+}
+
+// ——— The promoter's own ———
+
+export async function walletFor(ctx: AppContext, userId: string): Promise<Wallet> {
+  const [wallet, settings] = await Promise.all([walletOf(ctx.db, userId), readSettings(ctx.db)]);
+  return { currency: settings.currency, available: wallet.available, pending: wallet.pending, withdrawing: wallet.withdrawing + wallet.payable, paidOut: wallet.paid_out };
+}
+
+export const ledgerFor = (ctx: AppContext, userId: string, page: Page): Promise<z.infer<typeof LedgerListSchema>> => ledgerPage(ctx.db, userId, page);
+
+type CommissionQuery = Omit<z.infer<typeof CommissionQuerySchema>, 'limit' | 'cursor'>;
+
+/** The query's days (in the installation's zone) as instants: from 00:00 of `from` to before 00:00 after `to`. */
+function filtersOf(ctx: AppContext, query: CommissionQuery): PromoterCommissionFilters {
+  return {
+    status: query.status,
+    campaignId: query.campaignId,
+    from: query.from ? dayStart(query.from, zoneOf(ctx)) : undefined,
+    before: query.to ? dayStart(nextDay(query.to), zoneOf(ctx)) : undefined,
+  };
+}
+
+export async function myCommissions(ctx: AppContext, userId: string, query: z.infer<typeof CommissionQuerySchema>, locale: string): Promise<z.infer<typeof CommissionListSchema>> {
+  const { rows, nextCursor } = await promoterCommissionsPage(ctx.db, userId, filtersOf(ctx, query), { limit: query.limit, cursor: query.cursor });
+  return { items: rows.map((r) => toCommission(r, locale)), nextCursor };
+}
+
+/** The promoter's commissions as CSV in their language (at most 50,000 rows, latest first). */
+export async function exportMyCommissions(ctx: AppContext, userId: string, query: CommissionQuery, locale: Locale): Promise<{ csv: string; filename: string }> {
+  const texts = COMMISSION_CSV[locale];
+  const { currency } = await readSettings(ctx.db);
+  const digits = currencyDigits(currency);
+  const rows = await promoterCommissionsExport(ctx.db, userId, filtersOf(ctx, query), 50_000);
+  const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
+  const csv = toCsv(texts.header, rows.map((r) => [
+    time(Number(r.occurred_at)),
+    pickLocalized(r.names_json, locale),
+    texts.kind[r.kind],
+    texts.level[r.level as 1 | 2],
+    csvId(r.external_id),
+    csvAmount(Number(r.base), digits),
+    r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
+    csvAmount(Number(r.amount), digits),
+    csvAmount(Number(r.reversed_amount), digits),
+    texts.status[r.status],
+    dayKey(Number(r.available_at), zoneOf(ctx)),
+    csvId(r.link_code),
+    currency,
+  ]));
+  return { csv, filename: `commissions-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
+}
+
+/** One commission with its conversion and timeline. Another promoter's commission looks unknown; staff may read any. */
+export async function commissionDetail(ctx: AppContext, viewer: Pick<AuthState, 'userId' | 'role'>, id: string, locale: string): Promise<z.infer<typeof CommissionDetailSchema>> {
+  const row = await commissionView(ctx.db, id);
+  if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
+  const conversion = await conversionSummary(ctx.db, row.conversion_id);
+  const events = await commissionEvents(ctx.db, row.id);
+  const { currency } = await readSettings(ctx.db);
+  return {
+    commission: toCommission(row, locale),
+    conversion: { kind: conversion.kind, externalId: conversion.external_id, amount: Number(conversion.amount), refundedAmount: Number(conversion.refunded_amount), attributedBy: conversion.attributed_by, occurredAt: Number(conversion.occurred_at) },
+    events: [
+      { status: 'pending', amount: Number(row.amount), reason: null, at: Number(row.created_at) },
+      ...events.map((e) => ({ status: e.status, amount: Number(e.amount), reason: e.reason, at: Number(e.at) })),
+    ],
+    currency,
+  };
+}
