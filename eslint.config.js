@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -12,7 +13,7 @@ import tseslint from 'typescript-eslint';
  * - packages/shared imports nothing from the apps.
  */
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/artifacts/**', 'data/**', 'coverage/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'e2e/artifacts/**', 'data/**', 'coverage/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -62,8 +63,8 @@ export default tseslint.config(
           { from: 'web-app', allow: ['web-app', 'web-feature', 'web-shared', 'shared-package'] },
           { from: 'web-entry', allow: ['web-app', 'web-shared', 'shared-package'] },
           { from: 'server-domain', allow: ['server-domain', 'shared-package'] },
-          { from: 'server-platform', allow: ['server-platform', 'server-domain', 'server-root', 'server-db', 'shared-package'] },
-          { from: 'server-db', allow: ['server-db', 'server-platform', 'shared-package', ['server-module', { module: 'users' }]] },
+          { from: 'server-platform', allow: ['server-platform', 'server-domain', 'server-db', 'shared-package'] },
+          { from: 'server-db', allow: ['server-db', 'shared-package'] },
           { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }]] },
           // Approving an enrollment creates the promoter's default link.
           { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
@@ -78,6 +79,31 @@ export default tseslint.config(
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],
+    },
+  },
+  {
+    // No import cycles anywhere (a cycle hides which layer depends on which).
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+    },
+    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // Routes are HTTP only: schema in, service call, schema out. Queries live in the module's
+    // repository.ts, transactions in its service.ts (docs/architecture.md).
+    files: ['apps/server/src/modules/*/routes.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['kysely'], message: 'Routes hold no SQL: put the query in the module\'s repository.ts.' },
+        { group: ['**/db/*', '**/db'], message: 'Routes do not reach the database: call the module\'s service.' },
+      ] }],
+      'no-restricted-syntax': ['error',
+        { selector: "MemberExpression[object.name='ctx'][property.name=/^(db|sqlite|uow)$/]", message: 'Routes do not reach the database: call the module\'s service.' },
+      ],
     },
   },
 );

@@ -59,7 +59,7 @@ async function main(): Promise<number> {
     let invite;
     if (args.newLink) {
       if (!existing) throw new Refused(`No operator or admin has the account ${args.account}; leave out --new-link to create an admin.`);
-      invite = await reinvite(ctx.db, existing.id, origin, { userId: null, ip: null });
+      invite = await reinvite(ctx, existing.id, origin, { userId: null, ip: null });
     } else {
       if (existing || (await accountTaken(ctx.db, args.account))) {
         throw new Refused(`The account ${args.account} already exists; choose another one${existing ? ', or add --new-link for a new set-password link for it' : ''}.`);
@@ -68,7 +68,7 @@ async function main(): Promise<number> {
       if (admins > 0 && !args.force) {
         throw new Refused(`This installation already has ${admins} active admin${admins === 1 ? '' : 's'}: add staff from the console (Staff, #/admin/staff). To add another admin from here anyway (for instance when no admin can sign in any more), repeat with --force.`);
       }
-      invite = await createStaff(ctx.db, { account: args.account, displayName: args.name, role: 'admin', locale: 'en', origin, via: 'admin:create' }, { userId: null, ip: null }).catch((error: unknown) => {
+      invite = await createStaff(ctx, { account: args.account, displayName: args.name, role: 'admin', locale: 'en', origin, via: 'admin:create' }, { userId: null, ip: null }).catch((error: unknown) => {
         if (error instanceof AppError && error.code === 'ACCOUNT_EXISTS') throw new Refused(`The account ${args.account} already exists; choose another one.`);
         throw error;
       });

@@ -1,8 +1,8 @@
 /**
  * The rollups recomputed from the rows they count (clicks, attributed conversions, commissions),
  * compared with the stored ones, and — with `apply` — the stored ones set to what was computed.
- * `npm run stats:rebuild` runs it; migration 005 fills the new tables with it; platform/rollups.ts
- * has the rules it recomputes. Rows are read in
+ * `npm run stats:rebuild` runs it (migration 005 has its own frozen copy of these rules);
+ * platform/rollups.ts has the rules it recomputes. Rows are read in
  * id order, 20,000 at a time, so it runs on a live database without holding one long read.
  */
 import { sql, type RawBuilder } from 'kysely';
@@ -78,7 +78,7 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
 /** Recomputes, compares and (with `apply`) repairs. */
 /**
  * `page`: rows read at a time (tests make it small to walk many pages); `overview: false` leaves
- * the overview's tables (migration 009) alone — migration 005 runs this before they exist.
+ * the overview's tables (migration 009) alone.
  */
 export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string, options: { apply: boolean; page?: number; overview?: boolean }): Promise<RebuildReport> {
   const PAGE = options.page ?? DEFAULT_PAGE;

@@ -1,15 +1,17 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from '../types';
+import { fillStats } from './005-stats-fill';
 
 /**
  * Figures that stay fast at scale (issue 6): per-day rollups by promoter, day, campaign and link
  * (link '' for what belongs to no link: level-2 overrides), and per-period totals by promoter for
  * the leaderboard — both written in the transactions that write the rows they count, and
  * recomputable from those rows (`npm run stats:rebuild`). They replace `link_daily_stats`, whose
- * figures they contain; `fill` (the rebuild) fills them from the rows already stored.
+ * figures they contain; they are filled from the rows already stored by 005's own frozen SQL
+ * (005-stats-fill.ts), with the days of `timeZone`.
  * Also: announcements, and the promoter's leaderboard opt-out.
  */
-export function stats(dialect: Dialect, fill: (db: Kysely<unknown>) => Promise<void>): Migration {
+export function stats(dialect: Dialect, timeZone: string): Migration {
   const time = dialect === 'postgres' ? 'bigint' : 'integer';
   const count = dialect === 'postgres' ? 'bigint' : 'integer';
   const clustered = <T extends { modifyEnd(s: unknown): T }>(b: T): T => (dialect === 'sqlite' ? b.modifyEnd(sql`without rowid`) : b);
@@ -57,7 +59,7 @@ export function stats(dialect: Dialect, fill: (db: Kysely<unknown>) => Promise<v
         .execute();
       await db.schema.createIndex('announcements_status_idx').on('announcements').columns(['status', 'published_at']).execute();
 
-      await fill(db);
+      await fillStats(db, dialect, timeZone);
     },
   };
 }

@@ -33,7 +33,7 @@ export async function findUsers(
  */
 export async function changeUserStatus(ctx: AppContext, actor: Actor & { role: Role }, id: string, action: UserAction): Promise<User> {
   const { from, to } = TRANSITIONS[action];
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const user = await findUserState(trx, id);
     if (!user) throw new AppError('NOT_FOUND');
     if (user.role !== 'promoter' && actor.role !== 'admin') throw new AppError('FORBIDDEN');

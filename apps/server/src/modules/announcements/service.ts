@@ -99,7 +99,7 @@ export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: Cr
     created_at: now,
     updated_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await insertAnnouncement(trx, row);
     await audit(trx, { actorId: actor.userId, action: 'announcement.create', entity: 'announcement', entityId: row.id, after: snapshot(row), ip: actor.ip }, now);
   });
@@ -108,7 +108,7 @@ export async function createAnnouncement(ctx: AppContext, by: ActorArg, body: Cr
 
 export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: string, patch: PatchBody): Promise<AdminAnnouncement> {
   const actor = asActor(by);
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await ctx.uow.run(async ({ q: trx }) => {
     const before = await load(trx, id);
     const to = patch.status ?? before.status;
     const moving = to !== before.status;
@@ -134,7 +134,7 @@ export async function updateAnnouncement(ctx: AppContext, by: ActorArg, id: stri
 
 export async function deleteAnnouncement(ctx: AppContext, by: ActorArg, id: string): Promise<void> {
   const actor = asActor(by);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const before = await load(trx, id);
     if (before.status !== 'draft') throw new AppError('INVALID_STATE_TRANSITION');
     if (!(await deleteDraft(trx, id))) throw new AppError('INVALID_STATE_TRANSITION');

@@ -39,7 +39,7 @@ export async function createApiKey(
     id: newId(now), name, prefix, secret_hash: hash, secret_sealed: sealed, scopes_json: JSON.stringify([...new Set(scopes)]),
     require_signature: requireSignature ? 1 : 0, created_by: actor.userId, created_at: now, last_used_at: null, revoked_at: null,
   };
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await insertApiKey(trx, row);
     await audit(trx, { actorId: actor.userId, action: 'api_key.create', entity: 'api_key', entityId: row.id, after: { name, prefix, scopes, requireSignature }, ip: actor.ip }, now);
   });
@@ -49,7 +49,7 @@ export async function createApiKey(
 /** Revokes a key: at once on this instance, within API_KEY_CACHE_MS on the others. A revoked key cannot be revoked again. */
 export async function revokeApiKey(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const now = Date.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const row = await findApiKeyState(trx, id);
     if (!row) throw new AppError('NOT_FOUND');
     if (row.revoked_at !== null) throw new AppError('INVALID_STATE_TRANSITION');

@@ -51,7 +51,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
 
   const passwordHash = await hashPassword(password);
   const status = settings.registrationMode === 'approval' ? 'pending' : 'active';
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const id = await ctx.uow.run(async ({ q: trx }) => {
     // A concurrent registration of the same account loses on the unique index.
     if (await accountExists(trx, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
     const userId = await insertUser(trx, {
@@ -105,7 +105,7 @@ async function openSignedInSession(ctx: AppContext, user: Pick<UserRow, 'id' | '
     await open(ctx.db, user.id);
     return;
   }
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const sessionId = await open(trx, user.id);
     await audit(trx, { actorId: user.id, action: 'session.sign_in', entity: 'session', entityId: sessionId, after: { device: client.device }, ip: client.ip });
   });
@@ -113,7 +113,7 @@ async function openSignedInSession(ctx: AppContext, user: Pick<UserRow, 'id' | '
 
 /** Ends this session; a staff member's sign-out is audited (once: a second call ends nothing). */
 export async function signOut(ctx: AppContext, auth: { userId: string; sessionId: string; role: string }, ip: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const ended = await revokeSession(trx, auth.sessionId, Date.now());
     if (auth.role !== 'promoter' && ended) await audit(trx, { actorId: auth.userId, action: 'session.sign_out', entity: 'session', entityId: auth.sessionId, ip });
   });
@@ -121,7 +121,7 @@ export async function signOut(ctx: AppContext, auth: { userId: string; sessionId
 
 /** Ends every session of the user ("sign out everywhere"), audited; answers how many ended. */
 export async function signOutEverywhere(ctx: AppContext, userId: string, ip: string): Promise<number> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.uow.run(async ({ q: trx }) => {
     const revoked = await revokeAllSessions(trx, userId, Date.now());
     await audit(trx, { actorId: userId, action: 'session.revoke_all', entity: 'user', entityId: userId, after: { revoked }, ip });
     return revoked;
@@ -164,7 +164,7 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
   if (problem) throw new AppError('VALIDATION_FAILED', { password: problem });
   // scrypt is slow: hashed before the transaction, not inside it.
   const passwordHash = await hashPassword(password);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const now = Date.now();
     const used = await consumePasswordToken(trx, input.token, now);
     // (The link checked above is the one used: a token names one person.)

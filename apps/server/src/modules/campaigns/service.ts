@@ -142,7 +142,7 @@ export async function createCampaign(ctx: AppContext, by: ActorArg, values: Camp
   checkValues(values);
   const now = Date.now();
   const id = newId(now);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await insertCampaign(trx, { id, status: 'draft', cover_image_id: null, created_at: now, updated_at: now, ...(columns(values) as Required<ReturnType<typeof columns>>) });
     await audit(trx, { actorId: actor.userId, action: 'campaign.create', entity: 'campaign', entityId: id, after: values, ip: actor.ip });
   });
@@ -151,7 +151,7 @@ export async function createCampaign(ctx: AppContext, by: ActorArg, values: Camp
 
 export async function updateCampaign(ctx: AppContext, by: ActorArg, id: string, patch: Omit<CampaignPatch, 'status'> & { status?: CampaignStatus }) {
   const actor = asActor(by);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const row = await findCampaign(trx, id);
     if (!row) throw new AppError('NOT_FOUND');
     const { status, ...rest } = patch;
@@ -182,7 +182,7 @@ export async function addImage(ctx: AppContext, by: ActorArg, campaignId: string
   if (!sniffed) throw new AppError('UNSUPPORTED_MEDIA_TYPE', { image: 'invalid' });
   const now = Date.now();
   const id = newId(now);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const campaign = await findCampaignState(trx, campaignId);
     if (!campaign) throw new AppError('NOT_FOUND');
     // An ended campaign is closed, images included (its updated_at is when it ended).
@@ -210,7 +210,7 @@ export async function addImage(ctx: AppContext, by: ActorArg, campaignId: string
 
 export async function removeImage(ctx: AppContext, by: ActorArg, campaignId: string, imageId: string) {
   const actor = asActor(by);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const campaign = await findCampaignState(trx, campaignId);
     if (!campaign) throw new AppError('NOT_FOUND');
     if (campaign.status === 'ended') throw new AppError('INVALID_STATE_TRANSITION');
@@ -242,7 +242,7 @@ export async function setEnrollmentCoupon(ctx: AppContext, by: ActorArg, id: str
   const actor = asActor(by);
   const now = Date.now();
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.uow.run(async ({ q: trx }) => {
       const row = await findEnrollment(trx, id);
       if (!row) throw new AppError('NOT_FOUND');
       if (row.status !== 'approved' && couponCode !== null) throw new AppError('INVALID_STATE_TRANSITION');
@@ -265,7 +265,7 @@ async function approveWithLink(db: Db, enrollment: { promoter_id: string; campai
  * again answers the enrollment they have (`created` false). A draft is NOT_FOUND.
  */
 export async function join(ctx: AppContext, promoterId: string, campaignId: string): Promise<{ enrollment: z.infer<typeof EnrollmentSchema>; created: boolean }> {
-  const { enrollment, created } = await ctx.db.transaction().execute(async (trx) => {
+  const { enrollment, created } = await ctx.uow.run(async ({ q: trx }) => {
     const campaign = await findCampaignState(trx, campaignId);
     if (!campaign || campaign.status === 'draft') throw new AppError('NOT_FOUND');
     const existing = await findEnrollmentOf(trx, promoterId, campaignId);
@@ -283,7 +283,7 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
 
 export async function decideEnrollment(ctx: AppContext, by: ActorArg, id: string, action: 'approve' | 'reject') {
   const actor = asActor(by);
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const e = await findEnrollment(trx, id);
     if (!e) throw new AppError('NOT_FOUND');
     const to = action === 'approve' ? 'approved' : 'rejected';
@@ -304,7 +304,7 @@ export async function endDueCampaigns(ctx: AppContext, now = Date.now(), batch =
   for (;;) {
     const due = await campaignsDueToEnd(ctx.db, now, batch);
     for (const c of due) {
-      const changed = await ctx.db.transaction().execute(async (trx) => {
+      const changed = await ctx.uow.run(async ({ q: trx }) => {
         if (!(await endCampaignIf(trx, c.id, c.status, now))) return false;
         await audit(trx, { actorId: null, action: 'campaign.end', entity: 'campaign', entityId: c.id, before: { status: c.status }, after: { status: 'ended', endsAt: Number(c.ends_at) } }, now);
         return true;

@@ -18,7 +18,7 @@ export async function me(ctx: AppContext, userId: string): Promise<User> {
 export async function editProfile(ctx: AppContext, { userId, ip }: Actor, patch: MePatch): Promise<User> {
   const { displayName, locale, leaderboardOptOut } = patch;
   if (displayName !== undefined || locale !== undefined || leaderboardOptOut !== undefined) {
-    await ctx.db.transaction().execute(async (trx) => {
+    await ctx.uow.run(async ({ q: trx }) => {
       const row = await findProfile(trx, userId);
       const before = { displayName: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
       await updateProfile(trx, userId, {
@@ -41,7 +41,7 @@ export async function changePassword(ctx: AppContext, { userId, ip }: Actor, ses
   if (problem) throw new AppError('VALIDATION_FAILED', { next: problem });
   const hash = await hashPassword(nextPassword);
   const now = Date.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await setPasswordHash(trx, userId, hash, now);
     // Every other device must sign in again with the new password.
     await revokeOtherSessions(trx, userId, sessionId, now);
@@ -57,7 +57,7 @@ export async function mySessions(ctx: AppContext, userId: string, currentSession
 
 /** Signs out one of the user's devices, audited; another user's session id looks exactly like an unknown one (NOT_FOUND). */
 export async function signOutDevice(ctx: AppContext, { userId, ip }: Actor, sessionId: string): Promise<void> {
-  const ended = await ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.uow.run(async ({ q: trx }) => {
     const revoked = await revokeOwnSession(trx, userId, sessionId, Date.now());
     if (revoked) await audit(trx, { actorId: userId, action: 'session.revoke', entity: 'session', entityId: sessionId, ip });
     return revoked;

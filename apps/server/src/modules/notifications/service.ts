@@ -68,7 +68,7 @@ export async function myNotifications(
 }
 
 export async function readAll(ctx: AppContext, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await markAllRead(trx, userId, await findUnreadFrom(trx, userId), Date.now());
     await advanceMark(trx, userId);
   });
@@ -79,7 +79,7 @@ export async function readOne(ctx: AppContext, userId: string, id: string): Prom
   const row = await findOwnNotification(ctx.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND');
   if (row.read_at !== null) return;
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     await markOneRead(trx, userId, row.id, Date.now());
     await advanceMark(trx, userId);
   });

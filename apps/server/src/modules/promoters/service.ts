@@ -200,7 +200,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
     return { adjustment: toAdjustment(first), available, replayed: true };
   };
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await ctx.uow.run(async ({ q: trx }) => {
       const promoter = await findPromoter(trx, input.promoterId);
       if (!promoter) throw new AppError('NOT_FOUND');
       const available = await lockBalance(trx, account, ctx.dialect);
@@ -258,7 +258,7 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
 
 /** A one-time link for the promoter to set a new password (30 minutes, single use); the token is never stored or audited. */
 export async function makeResetLink(ctx: AppContext, input: { promoterId: string; actorId: string; origin: string; ip: string }): Promise<{ url: string; expiresAt: number }> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.uow.run(async ({ q: trx }) => {
     if (!(await findPromoter(trx, input.promoterId))) throw new AppError('NOT_FOUND');
     const { token, expiresAt } = await issuePasswordToken(trx, { userId: input.promoterId, purpose: 'reset', createdBy: input.actorId });
     await audit(trx, { actorId: input.actorId, action: 'user.password_reset_link', entity: 'user', entityId: input.promoterId, after: { expiresAt }, ip: input.ip });

@@ -30,7 +30,7 @@ const canonicalZone = (zone: string) => new Intl.DateTimeFormat('en', { timeZone
 
 export async function updateSettings(ctx: AppContext, actor: { userId: string; ip: string }, patch: Partial<Settings>): Promise<SettingsView> {
   const change: Partial<Settings> = { ...patch, ...(patch.timeZone ? { timeZone: canonicalZone(patch.timeZone) } : {}) };
-  const zoneChanged = await ctx.db.transaction().execute(async (trx) => {
+  const zoneChanged = await ctx.uow.run(async ({ q: trx }) => {
     const before = await readSettings(trx, ctx.config.timeZone);
     const after = { ...before, ...change };
     if (after.withdrawalMin > after.withdrawalMax) throw new AppError('VALIDATION_FAILED', { withdrawalMax: 'invalid' });

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Locale, StaffInvite, StaffMember, StaffRole, StaffStatus } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { Db, Dialect } from '../../db/types';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { insertUser, isUniqueViolation } from '../users/repository';
@@ -21,10 +20,12 @@ export { listStaff };
  * functions below them take the database, as `npm run admin:create` calls them too.
  */
 export const staffMembers = (ctx: AppContext) => listStaff(ctx.db);
-export const inviteStaff = (ctx: AppContext, input: Parameters<typeof createStaff>[1], actor: StaffActor) => createStaff(ctx.db, input, actor);
-export const reinviteStaff = (ctx: AppContext, id: string, origin: string, actor: StaffActor) => reinvite(ctx.db, id, origin, actor);
-export const changeStaffMember = (ctx: AppContext, id: string, patch: Parameters<typeof changeStaff>[3], actor: Parameters<typeof changeStaff>[4]) =>
-  changeStaff(ctx.db, ctx.dialect, id, patch, actor);
+export const inviteStaff = (ctx: AppContext, input: Parameters<typeof createStaff>[1], actor: StaffActor) => createStaff(ctx, input, actor);
+export const reinviteStaff = (ctx: AppContext, id: string, origin: string, actor: StaffActor) => reinvite(ctx, id, origin, actor);
+export const changeStaffMember = (ctx: AppContext, id: string, patch: Parameters<typeof changeStaff>[2], actor: Parameters<typeof changeStaff>[3]) =>
+  changeStaff(ctx, id, patch, actor);
+/** What the staff changes need: the database to read, the unit of work to write. */
+type Writer = Pick<AppContext, 'db' | 'uow' | 'dialect'>;
 
 /** Who acts: an admin with their client address, or the command line (null, no address). */
 export interface StaffActor {
@@ -38,12 +39,13 @@ export interface StaffActor {
  * promoter — has the account. Used by `POST api/admin/staff` and by `npm run admin:create`.
  */
 export async function createStaff(
-  db: Db,
+  app: Writer,
   input: { account: string; displayName: string; role: StaffRole; locale: Locale; origin: string; via?: string },
   actor: StaffActor,
 ): Promise<StaffInvite> {
+  const db = app.db;
   if (await accountTaken(db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
-  const { userId, token, expiresAt } = await db.transaction().execute(async (trx) => {
+  const { userId, token, expiresAt } = await app.uow.run(async ({ q: trx }) => {
     // A concurrent creation of the same account loses on the unique index.
     const id = await insertUser(trx, {
       account: input.account,
@@ -76,8 +78,9 @@ export async function createStaff(
  * A new set-password link for a staff member (the first one expired, or they forgot their
  * password): any link of theirs still open ends. The password itself changes only when it is used.
  */
-export async function reinvite(db: Db, id: string, origin: string, actor: StaffActor): Promise<StaffInvite> {
-  const { token, expiresAt } = await db.transaction().execute(async (trx) => {
+export async function reinvite(app: Writer, id: string, origin: string, actor: StaffActor): Promise<StaffInvite> {
+  const db = app.db;
+  const { token, expiresAt } = await app.uow.run(async ({ q: trx }) => {
     if (!(await findStaffState(trx, id))) throw new AppError('NOT_FOUND');
     const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
     await audit(trx, { actorId: actor.userId, action: 'staff.invite', entity: 'user', entityId: id, after: { expiresAt: link.expiresAt }, ip: actor.ip });
@@ -95,13 +98,13 @@ export async function reinvite(db: Db, id: string, origin: string, actor: StaffA
  * session of the person revoked and an audit entry with before and after, in one transaction.
  */
 export async function changeStaff(
-  db: Db,
-  dialect: Dialect,
+  app: Writer,
   id: string,
   patch: { role?: StaffRole; status?: StaffStatus },
   actor: StaffActor & { userId: string },
 ): Promise<StaffMember> {
-  await db.transaction().execute(async (trx) => {
+  const { db, dialect } = app;
+  await app.uow.run(async ({ q: trx }) => {
     // Locked first, always in the same order, so concurrent changes queue rather than deadlock.
     const activeAdmins = await lockActiveAdmins(trx, dialect);
     const before = await findStaffState(trx, id);
