@@ -52,8 +52,8 @@ export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) 
 }
 
 /**
- * Writes rows of one table (all with the same columns): on SQLite one compiled single-row statement
- * run per row (prepared once; no round trips to save), on PostgreSQL one `insert … select from
+ * Writes rows of one table (all with the same columns): on SQLite compiled multi-row statements of
+ * a few fixed sizes (each prepared once), on PostgreSQL one `insert … select from
  * unnest(arrays)` per `chunk` rows (a round trip saved per row). `shape` adds the conflict clause
  * of an upsert.
  */
@@ -68,16 +68,24 @@ export async function writeRows<T extends keyof Database>(
   const columns = Object.keys(rows[0]!) as (keyof Database[T] & string)[];
   const sqlite = !isPostgres(q);
   if (sqlite) {
-    const key = `${table}|${columns.join(',')}|${options.shape ? shapeKey(options.shape) : ''}`;
-    let c = rowStatements.get(key);
-    if (!c) {
-      const slots = Object.fromEntries(columns.map((col, i): [string, Slot] => [col, { [SLOT]: i }]));
-      c = compileWithSlots(shape(q.insertInto(table).values(slots as never)));
-      rowStatements.set(key, c);
-    }
-    for (const row of rows) {
-      const values = columns.map((col) => row[col]);
-      await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? values[p.arg] : p.value))));
+    // Multi-row statements of a few fixed sizes (64, 16, 4, 1 rows): each size compiled and
+    // prepared once, so the statement cache always hits and a batch takes few statements.
+    const base = `${table}|${columns.join(',')}|${options.shape ? shapeKey(options.shape) : ''}`;
+    let at = 0;
+    for (const size of SQLITE_SIZES) {
+      while (rows.length - at >= size) {
+        const key = `${base}|${size}`;
+        let c = rowStatements.get(key);
+        if (!c) {
+          const slotRows = Array.from({ length: size }, (_, r) => Object.fromEntries(columns.map((col, i): [string, Slot] => [col, { [SLOT]: r * columns.length + i }])));
+          c = compileWithSlots(shape(q.insertInto(table).values(slotRows as never)));
+          rowStatements.set(key, c);
+        }
+        const values: unknown[] = [];
+        for (let r = at; r < at + size; r++) for (const col of columns) values.push(rows[r]![col]);
+        await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? values[p.arg] : p.value))));
+        at += size;
+      }
     }
     return;
   }
@@ -109,6 +117,7 @@ function columnTypes(q: Db, table: string): Promise<Map<string, string>> {
 }
 
 const rowStatements = new Map<string, Compiled>();
+const SQLITE_SIZES = [64, 16, 4, 1];
 // Upsert shapes are module-level functions: each gets a number for the statement cache's key.
 const shapeIds = new WeakMap<object, number>();
 let shapes = 0;

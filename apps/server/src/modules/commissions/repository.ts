@@ -279,9 +279,9 @@ export function commissionEvents(q: Db, commissionId: string) {
 
 // ——— Read ahead for a whole group commit (one query each instead of one per delivery) ———
 
-/** Stored conversions among these external ids (any campaign or kind: the caller matches the key). */
-export function conversionKeysIn(q: Db, externalIds: string[]) {
-  return q.selectFrom('conversions').select(['id', 'campaign_id', 'kind', 'external_id']).where('external_id', 'in', externalIds).execute();
+/** Stored conversions of one campaign and kind among these external ids (through the idempotency key's index). */
+export function conversionKeysIn(q: Db, campaignId: string, kind: ConversionRow['kind'], externalIds: string[]) {
+  return q.selectFrom('conversions').select(['id', 'external_id']).where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', 'in', externalIds).execute();
 }
 
 export function campaignsIn(q: Db, ids: string[]) {

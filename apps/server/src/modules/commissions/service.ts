@@ -171,9 +171,18 @@ const READ_AHEAD: Preloader<ConversionInput> = {
   async load(tx, inputs) {
     const state = stateOf(tx);
     for (const i of inputs) state.looked.add(`${i.campaignId}|${i.kind}|${i.externalId}`);
-    const externalIds = [...new Set(inputs.map((i) => i.externalId))];
-    for (let i = 0; i < externalIds.length; i += CHUNK) {
-      for (const r of await repo.conversionKeysIn(tx.q, externalIds.slice(i, i + CHUNK))) state.stored.set(`${r.campaign_id}|${r.kind}|${r.external_id}`, r.id);
+    const byScope = new Map<string, { campaignId: string; kind: ConversionInput['kind']; ids: Set<string> }>();
+    for (const i of inputs) {
+      const scope = `${i.campaignId}|${i.kind}`;
+      const entry = byScope.get(scope) ?? { campaignId: i.campaignId, kind: i.kind, ids: new Set<string>() };
+      entry.ids.add(i.externalId);
+      byScope.set(scope, entry);
+    }
+    for (const [scope, { campaignId, kind, ids }] of byScope) {
+      const list = [...ids];
+      for (let i = 0; i < list.length; i += CHUNK) {
+        for (const r of await repo.conversionKeysIn(tx.q, campaignId, kind, list.slice(i, i + CHUNK))) state.stored.set(`${scope}|${r.external_id}`, r.id);
+      }
     }
     const campaignIds = [...new Set(inputs.map((i) => i.campaignId))].filter((id) => !state.campaigns.has(id));
     for (let i = 0; i < campaignIds.length; i += CHUNK) {
