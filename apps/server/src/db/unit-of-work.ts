@@ -72,27 +72,39 @@ interface Pending {
 }
 
 class Collectors {
-  private readonly byKind = new Map<CollectorKind<Collector>, Collector>();
+  // Most work collects into one or two kinds: a short list beats a Map made per item.
+  private readonly kinds: CollectorKind<Collector>[] = [];
+  private readonly items: Collector[] = [];
   get<C extends Collector>(kind: CollectorKind<C>): C {
-    let c = this.byKind.get(kind as CollectorKind<Collector>) as C | undefined;
-    if (!c) {
-      c = kind.create();
-      this.byKind.set(kind as CollectorKind<Collector>, c);
-    }
+    const i = this.kinds.indexOf(kind as CollectorKind<Collector>);
+    if (i >= 0) return this.items[i] as C;
+    const c = kind.create();
+    this.kinds.push(kind as CollectorKind<Collector>);
+    this.items.push(c);
     return c;
   }
   mergeFrom(other: Collectors) {
-    for (const [kind, c] of other.byKind) this.get(kind).merge(c);
+    for (let i = 0; i < other.kinds.length; i++) this.get(other.kinds[i]!).merge(other.items[i]!);
   }
   async flush(q: Db, info: TxInfo) {
-    const kinds = [...this.byKind.keys()].sort((a, b) => a.order - b.order);
-    for (const kind of kinds) await this.byKind.get(kind)!.flush(q, info);
+    const order = this.kinds.map((_, i) => i).sort((a, b) => this.kinds[a]!.order - this.kinds[b]!.order);
+    for (const i of order) await this.items[i]!.flush(q, info);
   }
 }
 
-function makeTx(q: Db, info: TxInfo, collectors: Collectors, shared: Map<unknown, unknown>): Tx {
-  return { q, now: info.now, dialect: info.dialect, shared, collect: (kind) => collectors.get(kind) };
+/** One piece of work's view of its transaction (a class, not a closure: one is made per item of a batch). */
+class WorkTx implements Tx {
+  readonly now: number;
+  readonly dialect: Dialect;
+  constructor(readonly q: Db, info: TxInfo, readonly collectors: Collectors, readonly shared: Map<unknown, unknown>) {
+    this.now = info.now;
+    this.dialect = info.dialect;
+  }
+  collect<C extends Collector>(kind: CollectorKind<C>): C {
+    return this.collectors.get(kind);
+  }
 }
+const makeTx = (q: Db, info: TxInfo, collectors: Collectors, shared: Map<unknown, unknown>): Tx => new WorkTx(q, info, collectors, shared);
 
 /** An error the work decided on (a catalogue error): the item fails alone, the transaction is intact. */
 export type IsItemError = (error: unknown) => boolean;

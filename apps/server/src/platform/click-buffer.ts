@@ -81,12 +81,16 @@ class ClickRows implements Collector {
   async flush(q: Db) {
     if (this.rows.length === 0) return;
     const humans = this.rows.filter((c) => !c.bot);
-    const linkIds = new Set(humans.map((c) => c.linkId));
+    const linkIds = [...new Set(humans.map((c) => c.linkId))];
     const hashes = [...new Set(humans.map((c) => c.visitorHash))];
+    const wanted = new Set(humans.map((c) => `${c.linkId}|${c.visitorHash}`));
     const seen = new Map<string, number>();
-    for (let i = 0; i < hashes.length; i += CHUNK) {
-      const found = await q.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
-      for (const r of found) if (linkIds.has(r.link_id)) seen.set(`${r.link_id}|${r.visitor_hash}`, Number(r.unique_at));
+    // Both columns of the key are constrained, so the lookup walks the (link, visitor) key, not the table.
+    for (let l = 0; l < linkIds.length; l += CHUNK) {
+      for (let i = 0; i < hashes.length; i += CHUNK) {
+        const found = await q.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('link_id', 'in', linkIds.slice(l, l + CHUNK)).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
+        for (const r of found) if (wanted.has(`${r.link_id}|${r.visitor_hash}`)) seen.set(`${r.link_id}|${r.visitor_hash}`, Number(r.unique_at));
+      }
     }
     const { rows, seenRows, rollups } = this.shape((key) => seen.get(key));
     await writeRows(q, 'clicks', rows, { chunk: CHUNK });
