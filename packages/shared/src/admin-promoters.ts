@@ -68,6 +68,7 @@ export type AdminPromoterDetail = z.infer<typeof AdminPromoterDetailSchema>;
 const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
 export const AdminPromoterLedgerSchema = page(LedgerLineSchema);
+export type AdminPromoterLedger = z.infer<typeof AdminPromoterLedgerSchema>;
 export const AdminPromoterCommissionSchema = z.object({
   id: z.string(),
   campaignId: z.string(),
@@ -82,7 +83,9 @@ export const AdminPromoterCommissionSchema = z.object({
 });
 export type AdminPromoterCommission = z.infer<typeof AdminPromoterCommissionSchema>;
 export const AdminPromoterCommissionListSchema = page(AdminPromoterCommissionSchema);
+export type AdminPromoterCommissionList = z.infer<typeof AdminPromoterCommissionListSchema>;
 export const AdminPromoterWithdrawalListSchema = page(WithdrawalSchema);
+export type AdminPromoterWithdrawalList = z.infer<typeof AdminPromoterWithdrawalListSchema>;
 export const AdminPromoterLinkSchema = z.object({
   id: z.string(),
   code: z.string(),
@@ -96,14 +99,17 @@ export const AdminPromoterLinkSchema = z.object({
 });
 export type AdminPromoterLink = z.infer<typeof AdminPromoterLinkSchema>;
 export const AdminPromoterLinkListSchema = page(AdminPromoterLinkSchema);
+export type AdminPromoterLinkList = z.infer<typeof AdminPromoterLinkListSchema>;
 /** Method, holder and the last four characters only: never the number, sealed or not. */
 export const AdminPromoterPayoutAccountSchema = z.object({ id: z.string(), method: PayoutMethodSchema, holderName: z.string(), last4: z.string(), isDefault: z.boolean(), createdAt: z.number().int() });
 export type AdminPromoterPayoutAccount = z.infer<typeof AdminPromoterPayoutAccountSchema>;
 export const AdminPromoterPayoutAccountListSchema = page(AdminPromoterPayoutAccountSchema);
+export type AdminPromoterPayoutAccountList = z.infer<typeof AdminPromoterPayoutAccountListSchema>;
 /** Signed-in devices (sessions neither revoked nor expired); never a token or its digest. */
 export const AdminPromoterSessionSchema = z.object({ id: z.string(), device: z.string(), createdAt: z.number().int(), lastSeenAt: z.number().int(), expiresAt: z.number().int() });
 export type AdminPromoterSession = z.infer<typeof AdminPromoterSessionSchema>;
 export const AdminPromoterSessionListSchema = page(AdminPromoterSessionSchema);
+export type AdminPromoterSessionList = z.infer<typeof AdminPromoterSessionListSchema>;
 
 export const ADJUSTMENT_REASON_MAX = 200;
 /** Signed minor units: positive credits the promoter's available balance, negative debits it. */

@@ -30,6 +30,7 @@ export type StaffMember = z.infer<typeof StaffMemberSchema>;
 export const StaffListSchema = z.object({ items: z.array(StaffMemberSchema) });
 export type StaffList = z.infer<typeof StaffListSchema>;
 export const StaffEnvelopeSchema = z.object({ user: StaffMemberSchema });
+export type StaffEnvelope = z.infer<typeof StaffEnvelopeSchema>;
 
 export const StaffCreateBodySchema = z.strictObject({
   account: AccountSchema,

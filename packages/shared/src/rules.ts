@@ -5,6 +5,10 @@
  */
 import type { FieldCode } from './errors';
 
+// The withdrawal state machine and limits: zod-free too, in a module of their own so that only the pages
+// using them load them (rules.ts is in the sign-in bundle).
+export * from './withdrawals';
+
 export const ACCOUNT_MAX = 254;
 export const DISPLAY_NAME_MIN = 2;
 export const DISPLAY_NAME_MAX = 32;
@@ -105,6 +109,14 @@ export function maskName(name: string): string {
   if (letters.length === 2) return `${letters[0]}*`;
   return `${letters[0]}${'*'.repeat(Math.min(letters.length - 2, 8))}${letters[letters.length - 1]}`;
 }
+
+// ——— Constants the schemas are built from and the web needs without zod ———
+
+/** What an API key may do (ApiScopeSchema is `z.enum` of this). */
+export const API_SCOPES = ['conversions:write', 'conversions:read'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
+/** The most commission ids one bulk decision takes (CommissionBulkSchema). */
+export const COMMISSION_BULK_MAX = 100;
 
 // ——— Withdrawals and payout accounts ———
 

@@ -2,7 +2,11 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
-import { checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay } from './rules';
+import {
+  checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
+  API_SCOPES, COMMISSION_BULK_MAX, STAFF_WITHDRAWAL_ACTIONS, WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWAL_STATUSES, WITHDRAWALS_PER_DAY,
+  type StaffWithdrawalAction,
+} from './rules';
 import type { FieldCode } from './errors';
 
 /** Turns a rule function into a zod refinement that reports the rule's field code. */
@@ -34,6 +38,8 @@ export const SealedSchema = z.strictObject({
   ciphertext: z.string().min(1).max(2048).regex(/^[A-Za-z0-9+/]+=*$/),
 });
 export type Sealed = z.infer<typeof SealedSchema>;
+/** A request body as the person typed it: its sealed fields `K` still in the clear (the client seals them just before sending). */
+export type Unsealed<T, K extends keyof T> = Omit<T, K> & { [P in K]: string };
 
 export const PublicKeySchema = z.object({
   keyId: z.string(),
@@ -61,6 +67,7 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 export const UserEnvelopeSchema = z.object({ user: UserSchema });
+export type UserEnvelope = z.infer<typeof UserEnvelopeSchema>;
 
 export const RegisterBodySchema = z.strictObject({
   account: AccountSchema,
@@ -101,23 +108,26 @@ export const SessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export const SessionListSchema = z.object({ items: z.array(SessionInfoSchema) });
+export type SessionList = z.infer<typeof SessionListSchema>;
 
 export const IdParamsSchema = z.strictObject({ id: z.string().min(1).max(64) });
 export const OkSchema = z.object({ ok: z.literal(true) });
+export type Ok = z.infer<typeof OkSchema>;
 export const RevokedSchema = z.object({ revoked: z.number().int() });
+export type Revoked = z.infer<typeof RevokedSchema>;
 
 export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string() });
 export const ReadySchema = z.object({ status: z.literal('ready'), database: z.literal('ok') });
 
 export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/);
-const MoneySettingSchema = z.number().int().min(0).max(1_000_000_000_000);
+const MoneySettingSchema = z.number().int().min(0).max(WITHDRAWAL_SETTING_MONEY_MAX);
 export const SettingsSchema = z.object({
   registrationMode: RegistrationModeSchema,
   currency: CurrencySchema,
   /** Withdrawals (PRODUCT.md §10): limits in minor units, the fee as basis points plus a fixed part. */
   withdrawalMin: MoneySettingSchema,
   withdrawalMax: MoneySettingSchema,
-  withdrawalsPerDay: z.number().int().min(1).max(100),
+  withdrawalsPerDay: z.number().int().min(WITHDRAWALS_PER_DAY.min).max(WITHDRAWALS_PER_DAY.max),
   withdrawalFeeBps: z.number().int().min(0).max(10_000),
   withdrawalFeeFixed: MoneySettingSchema,
   /** Issue 6: admins can turn the promoters' leaderboard off. */
@@ -143,13 +153,14 @@ export const SettingsPatchSchema = z.strictObject({
   currency: CurrencySchema.refine(isCurrencyCode, { params: { fieldCode: 'invalid' } }).optional(),
   withdrawalMin: MoneySettingSchema.optional(),
   withdrawalMax: MoneySettingSchema.optional(),
-  withdrawalsPerDay: z.number().int().min(1).max(100).optional(),
+  withdrawalsPerDay: z.number().int().min(WITHDRAWALS_PER_DAY.min).max(WITHDRAWALS_PER_DAY.max).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
   leaderboardEnabled: z.boolean().optional(),
   timeZone: z.string().max(64).refine(isTimeZone, { params: { fieldCode: 'invalid' } }).optional(),
 });
 // (minimum ≤ maximum is checked by the server against the stored settings merged with the patch.)
+export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 
 /** A day parameter (`YYYY-MM-DD`, a real calendar day): the one rule for every date in a query. */
 export const DayParamSchema = z.string().max(10).refine(isCalendarDay, { params: { fieldCode: 'invalid' } });
@@ -160,6 +171,8 @@ export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+/** Every cursor-paged answer: a page of items and the cursor of the next (null after the last). */
+export type Page<Item> = { items: Item[]; nextCursor: string | null };
 
 export const AdminUserQuerySchema = PageQuerySchema.extend({
   status: UserStatusSchema.optional(),
@@ -175,6 +188,7 @@ export const UserActionParamsSchema = z.strictObject({
   id: z.string().min(1).max(64),
   action: z.enum(['approve', 'reject', 'suspend', 'reactivate']),
 });
+export type UserAction = z.infer<typeof UserActionParamsSchema>['action'];
 
 /** The OpenAPI document (its shape is OpenAPI's own; only the version is checked here). */
 export const OpenApiDocumentSchema = z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) });
@@ -285,14 +299,26 @@ export const AdminCampaignSchema = z.object({
 });
 export type AdminCampaign = z.infer<typeof AdminCampaignSchema>;
 export const AdminCampaignEnvelopeSchema = z.object({ campaign: AdminCampaignSchema });
+export type AdminCampaignEnvelope = z.infer<typeof AdminCampaignEnvelopeSchema>;
 export const AdminCampaignListSchema = z.object({ items: z.array(AdminCampaignSchema), nextCursor: z.string().nullable() });
+export type AdminCampaignList = z.infer<typeof AdminCampaignListSchema>;
+/** `POST api/admin/campaigns/:id/images?kind=`: a cover or a poster template. */
+export const ImageKindSchema = z.enum(['cover', 'poster']);
+export type ImageKind = z.infer<typeof ImageKindSchema>;
+export const ImageUploadQuerySchema = z.strictObject({ kind: ImageKindSchema });
 
 export const EnrollmentStatusSchema = z.enum(['pending', 'approved', 'rejected']);
+export type EnrollmentStatus = z.infer<typeof EnrollmentStatusSchema>;
 export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int(), couponCode: z.string().nullable() });
+export type Enrollment = z.infer<typeof EnrollmentSchema>;
+/** `POST api/campaigns/:id/join`: 201 when it enrolled, 200 when already enrolled. */
+export const EnrollmentEnvelopeSchema = z.object({ enrollment: EnrollmentSchema });
+export type EnrollmentEnvelope = z.infer<typeof EnrollmentEnvelopeSchema>;
 /** Operators give an enrolled promoter a coupon code (shoppers type it at checkout; it attributes before any click). */
 export const EnrollmentPatchSchema = z.strictObject({
   couponCode: z.string().trim().regex(/^[A-Za-z0-9_-]{3,32}$/).transform((v) => v.toUpperCase()).nullable(),
 });
+export type EnrollmentPatch = z.input<typeof EnrollmentPatchSchema>;
 
 export const CampaignSchema = z.object({
   ...campaignTerms,
@@ -304,11 +330,17 @@ export const CampaignSchema = z.object({
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 export const CampaignListSchema = z.object({ items: z.array(CampaignSchema), nextCursor: z.string().nullable() });
+export type CampaignList = z.infer<typeof CampaignListSchema>;
+export const CampaignEnvelopeSchema = z.object({ campaign: CampaignSchema });
+export type CampaignEnvelope = z.infer<typeof CampaignEnvelopeSchema>;
 export const CampaignQuerySchema = PageQuerySchema.extend({ q: z.string().trim().max(100).optional(), joined: z.enum(['true', 'false']).optional() });
 
 export const AdminEnrollmentSchema = EnrollmentSchema.extend({ promoterId: z.string(), promoterName: z.string(), promoterAccount: z.string(), campaignName: z.string() });
+export type AdminEnrollment = z.infer<typeof AdminEnrollmentSchema>;
 export const AdminEnrollmentListSchema = z.object({ items: z.array(AdminEnrollmentSchema), nextCursor: z.string().nullable() });
+export type AdminEnrollmentList = z.infer<typeof AdminEnrollmentListSchema>;
 export const EnrollmentActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'reject']) });
+export type EnrollmentAction = z.infer<typeof EnrollmentActionParamsSchema>['action'];
 
 export const LinkCodeSchema = z.string().max(64).superRefine(rule(checkLinkCode)).transform((v) => v.trim());
 export const LinkCreateSchema = z.strictObject({
@@ -324,6 +356,7 @@ export const LinkPatchSchema = z.strictObject({
   channel: z.string().max(64).superRefine(rule(checkChannel)).transform((v) => v.trim()).nullable().optional(),
   status: z.enum(['active', 'disabled']).optional(),
 });
+export type LinkPatch = z.input<typeof LinkPatchSchema>;
 export const LinkSchema = z.object({
   id: z.string(),
   code: z.string(),
@@ -342,7 +375,9 @@ export const LinkSchema = z.object({
 });
 export type Link = z.infer<typeof LinkSchema>;
 export const LinkEnvelopeSchema = z.object({ link: LinkSchema });
+export type LinkEnvelope = z.infer<typeof LinkEnvelopeSchema>;
 export const LinkListSchema = z.object({ items: z.array(LinkSchema), nextCursor: z.string().nullable() });
+export type LinkList = z.infer<typeof LinkListSchema>;
 export const LinkQuerySchema = PageQuerySchema.extend({ campaignId: z.string().max(64).optional() });
 export const LinkStatsQuerySchema = z.strictObject({
   from: DayParamSchema.optional(),
@@ -360,7 +395,6 @@ export type LinkStats = z.infer<typeof LinkStatsSchema>;
 
 export const MAX_AMOUNT = 1_000_000_000_000; // 10^12 minor units
 const AmountSchema = z.number().int().min(0).max(MAX_AMOUNT);
-export const API_SCOPES = ['conversions:write', 'conversions:read'] as const;
 export const ApiScopeSchema = z.enum(API_SCOPES);
 
 export const ApiKeyCreateSchema = z.strictObject({
@@ -368,6 +402,7 @@ export const ApiKeyCreateSchema = z.strictObject({
   scopes: z.array(ApiScopeSchema).min(1).max(API_SCOPES.length),
   requireSignature: z.boolean().default(false),
 });
+export type ApiKeyCreate = z.input<typeof ApiKeyCreateSchema>;
 export const ApiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -379,8 +414,11 @@ export const ApiKeySchema = z.object({
   revokedAt: z.number().int().nullable(),
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
+/** The only answer that carries the secret. */
 export const ApiKeyCreatedSchema = z.object({ id: z.string(), secret: z.string(), apiKey: ApiKeySchema });
+export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ items: z.array(ApiKeySchema) });
+export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
 
 export const ConversionKindSchema = z.enum(['lead', 'sale', 'refund']);
 export const ConversionCreateSchema = z
@@ -407,6 +445,7 @@ export const ConversionCreateSchema = z
 export type ConversionCreate = z.input<typeof ConversionCreateSchema>;
 
 export const ConversionStatusSchema = z.enum(['attributed', 'unattributed', 'rejected']);
+export type ConversionStatus = z.infer<typeof ConversionStatusSchema>;
 /** Why a conversion earns nothing: unattributed (no match, outside the campaign's schedule) or rejected. */
 export const CONVERSION_REASONS = ['no_match', 'campaign_not_started', 'campaign_ended', 'self_referral', 'promoter_inactive', 'not_enrolled'] as const;
 export const ConversionReasonSchema = z.enum(CONVERSION_REASONS);
@@ -465,19 +504,23 @@ export const ConversionResultSchema = z.object({ conversion: ConversionSchema, c
 export type ConversionResult = z.infer<typeof ConversionResultSchema>;
 
 export const CommissionEventSchema = z.object({ status: z.string(), amount: z.number().int(), reason: z.string().nullable(), at: z.number().int() });
+export type CommissionEvent = z.infer<typeof CommissionEventSchema>;
 export const CommissionDetailSchema = z.object({
   commission: CommissionSchema,
   conversion: z.object({ kind: ConversionKindSchema, externalId: z.string(), amount: z.number().int(), refundedAmount: z.number().int(), attributedBy: z.string().nullable(), occurredAt: z.number().int() }),
   events: z.array(CommissionEventSchema),
   currency: z.string(),
 });
+export type CommissionDetail = z.infer<typeof CommissionDetailSchema>;
 export const CommissionListSchema = z.object({ items: z.array(CommissionSchema), nextCursor: z.string().nullable() });
+export type CommissionList = z.infer<typeof CommissionListSchema>;
 export const CommissionQuerySchema = PageQuerySchema.extend({
   status: CommissionStatusSchema.optional(),
   campaignId: z.string().max(64).optional(),
   from: DayParamSchema.optional(),
   to: DayParamSchema.optional(),
 });
+export type CommissionQuery = z.input<typeof CommissionQuerySchema>;
 
 export const WalletSchema = z.object({ currency: z.string(), available: z.number().int(), pending: z.number().int(), withdrawing: z.number().int(), paidOut: z.number().int() });
 export type Wallet = z.infer<typeof WalletSchema>;
@@ -494,18 +537,30 @@ export const LedgerLineSchema = z.object({
 });
 export type LedgerLine = z.infer<typeof LedgerLineSchema>;
 export const LedgerListSchema = z.object({ items: z.array(LedgerLineSchema), nextCursor: z.string().nullable() });
+export type LedgerList = z.infer<typeof LedgerListSchema>;
 
 export const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.string().nullable(), campaignName: z.string() });
+export type AdminConversion = z.infer<typeof AdminConversionSchema>;
 export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
+export type AdminConversionList = z.infer<typeof AdminConversionListSchema>;
 export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string() });
+export type AdminCommission = z.infer<typeof AdminCommissionSchema>;
 export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
+export type AdminCommissionList = z.infer<typeof AdminCommissionListSchema>;
 export const CommissionDecisionSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
+export type CommissionDecision = z.input<typeof CommissionDecisionSchema>;
 export const CommissionBulkSchema = z.strictObject({
-  ids: z.array(z.string().min(1).max(64)).min(1).max(100),
+  ids: z.array(z.string().min(1).max(64)).min(1).max(COMMISSION_BULK_MAX),
   action: z.enum(['approve', 'reject']),
   reason: z.string().trim().min(1).max(500).optional(),
 });
+export type CommissionBulk = z.input<typeof CommissionBulkSchema>;
+export type CommissionAction = CommissionBulk['action'];
+/** `POST api/admin/commissions/bulk`: the ids decided, and those left as they were (no longer pending). */
+export const CommissionBulkResultSchema = z.object({ changed: z.array(z.string()), skipped: z.array(z.string()) });
+export type CommissionBulkResult = z.infer<typeof CommissionBulkResultSchema>;
 export const LedgerCheckSchema = z.object({ ok: z.boolean(), breaches: z.array(z.object({ kind: z.string(), ref: z.string(), detail: z.string() })) });
+export type LedgerCheck = z.infer<typeof LedgerCheckSchema>;
 
 // ——— Payout accounts, withdrawals, notifications ———
 
@@ -529,9 +584,14 @@ export const PayoutAccountSchema = z.object({
 });
 export type PayoutAccount = z.infer<typeof PayoutAccountSchema>;
 export const PayoutAccountEnvelopeSchema = z.object({ payoutAccount: PayoutAccountSchema });
+export type PayoutAccountEnvelope = z.infer<typeof PayoutAccountEnvelopeSchema>;
 export const PayoutAccountListSchema = z.object({ items: z.array(PayoutAccountSchema) });
+export type PayoutAccountList = z.infer<typeof PayoutAccountListSchema>;
+/** `PATCH api/payout-accounts/:id`: the one change there is, making it the default. */
+export const PayoutAccountPatchSchema = z.strictObject({ isDefault: z.literal(true) });
+export type PayoutAccountPatch = z.input<typeof PayoutAccountPatchSchema>;
 
-export const WithdrawalStatusSchema = z.enum(['requested', 'approved', 'paid', 'failed', 'rejected', 'cancelled']);
+export const WithdrawalStatusSchema = z.enum(WITHDRAWAL_STATUSES);
 export type WithdrawalStatus = z.infer<typeof WithdrawalStatusSchema>;
 export const WithdrawalCreateSchema = z.strictObject({
   amount: z.number().int().min(1).max(MAX_AMOUNT),
@@ -539,6 +599,7 @@ export const WithdrawalCreateSchema = z.strictObject({
 });
 export type WithdrawalCreate = z.input<typeof WithdrawalCreateSchema>;
 export const WithdrawalEventSchema = z.object({ status: WithdrawalStatusSchema, reason: z.string().nullable(), reference: z.string().nullable(), at: z.number().int() });
+export type WithdrawalEvent = z.infer<typeof WithdrawalEventSchema>;
 export const WithdrawalSchema = z.object({
   id: z.string(),
   amount: z.number().int(),
@@ -556,8 +617,11 @@ export const WithdrawalSchema = z.object({
 });
 export type Withdrawal = z.infer<typeof WithdrawalSchema>;
 export const WithdrawalEnvelopeSchema = z.object({ withdrawal: WithdrawalSchema });
+export type WithdrawalEnvelope = z.infer<typeof WithdrawalEnvelopeSchema>;
 export const WithdrawalDetailSchema = z.object({ withdrawal: WithdrawalSchema, events: z.array(WithdrawalEventSchema) });
+export type WithdrawalDetail = z.infer<typeof WithdrawalDetailSchema>;
 export const WithdrawalListSchema = z.object({ items: z.array(WithdrawalSchema), nextCursor: z.string().nullable() });
+export type WithdrawalList = z.infer<typeof WithdrawalListSchema>;
 export const WithdrawalQuerySchema = PageQuerySchema.extend({ status: WithdrawalStatusSchema.optional() });
 /** What the withdrawal form needs before the promoter types: balance, limits, fee, today's count. */
 export const WithdrawalTermsSchema = z.object({
@@ -581,13 +645,20 @@ export const AdminWithdrawalSchema = WithdrawalSchema.extend({
 });
 export type AdminWithdrawal = z.infer<typeof AdminWithdrawalSchema>;
 export const AdminWithdrawalListSchema = z.object({ items: z.array(AdminWithdrawalSchema), nextCursor: z.string().nullable() });
+export type AdminWithdrawalList = z.infer<typeof AdminWithdrawalListSchema>;
 export const AdminWithdrawalQuerySchema = PageQuerySchema.extend({ status: WithdrawalStatusSchema.optional(), q: z.string().trim().max(100).optional() });
-export const WithdrawalActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'pay', 'fail', 'reject']) });
+/** The operators' steps of WITHDRAWAL_TRANSITIONS (the promoter's `cancel` has its own route). */
+export const WithdrawalActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(STAFF_WITHDRAWAL_ACTIONS as [StaffWithdrawalAction, ...StaffWithdrawalAction[]]) });
 export const WithdrawalActionBodySchema = z.strictObject({
-  reference: z.string().trim().min(1).max(100).optional(),
-  reason: z.string().trim().min(1).max(500).optional(),
+  reference: z.string().trim().min(1).max(WITHDRAWAL_REFERENCE_MAX).optional(),
+  reason: z.string().trim().min(1).max(WITHDRAWAL_REASON_MAX).optional(),
 });
+export type WithdrawalActionBody = z.input<typeof WithdrawalActionBodySchema>;
 export const AdminWithdrawalEnvelopeSchema = z.object({ withdrawal: AdminWithdrawalSchema });
+export type AdminWithdrawalEnvelope = z.infer<typeof AdminWithdrawalEnvelopeSchema>;
+/** `GET api/admin/withdrawals/:id`: the operator's view of one withdrawal with its timeline. */
+export const AdminWithdrawalDetailSchema = z.object({ withdrawal: AdminWithdrawalSchema, events: z.array(WithdrawalEventSchema) });
+export type AdminWithdrawalDetail = z.infer<typeof AdminWithdrawalDetailSchema>;
 
 export const NOTIFICATION_TYPES = [
   'enrollment.approved', 'enrollment.rejected',
@@ -608,8 +679,10 @@ export const NotificationSchema = z.object({
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 export const NotificationListSchema = z.object({ items: z.array(NotificationSchema), nextCursor: z.string().nullable(), unread: z.number().int(), currency: z.string() });
+export type NotificationList = z.infer<typeof NotificationListSchema>;
 export const NotificationQuerySchema = PageQuerySchema.extend({ unread: z.enum(['true', 'false']).optional() });
 export const UnreadCountSchema = z.object({ unread: z.number().int() });
+export type UnreadCount = z.infer<typeof UnreadCountSchema>;
 
 // ——— Statistics, team, leaderboard, announcements (issue 6) ———
 
@@ -770,7 +843,9 @@ export const AdminAnnouncementSchema = z.object({
 });
 export type AdminAnnouncement = z.infer<typeof AdminAnnouncementSchema>;
 export const AdminAnnouncementListSchema = z.object({ items: z.array(AdminAnnouncementSchema), nextCursor: z.string().nullable() });
+export type AdminAnnouncementList = z.infer<typeof AdminAnnouncementListSchema>;
 export const AdminAnnouncementEnvelopeSchema = z.object({ announcement: AdminAnnouncementSchema });
+export type AdminAnnouncementEnvelope = z.infer<typeof AdminAnnouncementEnvelopeSchema>;
 /** GET api/admin/announcements: newest first, optionally one status. */
 export const AdminAnnouncementQuerySchema = PageQuerySchema.extend({ status: AnnouncementStatusSchema.optional() });
 export const AnnouncementCreateSchema = z.strictObject({

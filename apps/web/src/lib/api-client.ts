@@ -21,6 +21,11 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** A mutation's variables: the request body (a type from @pa/shared) and the id in the path. */
+export type WithId<Body> = Body & { id: string };
+/** A mutation's variables: the request body and the Idempotency-Key of this attempt (one per attempt; the same again when that attempt is retried after no answer). */
+export type Idempotent<Body> = Body & { idempotencyKey: string };
+
 interface Hooks {
   locale: () => string;
   onUnauthenticated: () => void;

@@ -6,6 +6,7 @@
  * byte-order mark (spreadsheets then read Chinese), CRLF line ends, text that can never start a
  * formula, identifiers that stay text, and money as a plain decimal from the currency's minor units.
  */
+import type { Page } from '@pa/shared';
 import { api } from './api-client';
 import { minorUnitDigits } from './format';
 import { downloadBlob } from './share';
@@ -70,10 +71,7 @@ export interface CsvColumn<Row> {
   value: (row: Row) => CsvValue;
 }
 
-export interface Page<Row> {
-  items: Row[];
-  nextCursor: string | null;
-}
+export type { Page };
 
 /** Every row of a cursor-paged list, page after page, up to `max` rows. */
 export async function collectPages<Row>(

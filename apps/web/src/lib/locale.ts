@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import type { MePatch, UserEnvelope } from '@pa/shared';
 import type { Locale } from '@pa/shared/locales';
 import { loadLocale } from '../i18n';
 import { useAppStore } from '../stores/app-store';
@@ -11,7 +12,7 @@ export function useChangeLocale() {
     mutationFn: async (locale: Locale) => {
       await loadLocale(locale);
       setLocale(locale);
-      if (useAppStore.getState().user) await api('PATCH', 'me', { locale }).catch(() => undefined);
+      if (useAppStore.getState().user) await api<UserEnvelope>('PATCH', 'me', { locale } satisfies MePatch).catch(() => undefined);
     },
   });
 }

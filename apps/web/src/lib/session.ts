@@ -1,13 +1,13 @@
 /** The signed-in user, shared by every feature: the `me` query and sign-out. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { User } from '@pa/shared';
+import type { Ok, Revoked, User, UserEnvelope } from '@pa/shared';
 import { api } from './api-client';
 import { clearUserCaches } from './user-cache';
 import { useAppStore } from '../stores/app-store';
 
 export const meQuery = queryOptions({
   queryKey: ['me'] as const,
-  queryFn: ({ signal }) => api<{ user: User }>('GET', 'me', undefined, { signal }).then((r) => r.user),
+  queryFn: ({ signal }) => api<UserEnvelope>('GET', 'me', undefined, { signal }).then((r) => r.user),
   staleTime: 60_000,
 });
 
@@ -29,7 +29,7 @@ export function useSignOut(everywhere = false) {
   const queryClient = useQueryClient();
   const setUser = useAppStore((s) => s.setUser);
   return useMutation({
-    mutationFn: () => api('POST', everywhere ? 'auth/logout-all' : 'auth/logout'),
+    mutationFn: () => api<Revoked | Ok>('POST', everywhere ? 'auth/logout-all' : 'auth/logout'),
     onSettled: () => {
       setUser(null);
       queryClient.clear();

@@ -3,6 +3,7 @@
  * (features do not import each other). Polled like money: on window focus and every 20 s (LIVE).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { UnreadCount } from '@pa/shared';
 import { api } from './api-client';
 import { LIVE } from './query-client';
 
@@ -10,7 +11,7 @@ export const NOTIFICATIONS_KEY = ['notifications'] as const;
 
 export const unreadCountQuery = queryOptions({
   queryKey: [...NOTIFICATIONS_KEY, 'unread-count'] as const,
-  queryFn: ({ signal }) => api<{ unread: number }>('GET', 'notifications/unread-count', undefined, { signal }).then((r) => r.unread),
+  queryFn: ({ signal }) => api<UnreadCount>('GET', 'notifications/unread-count', undefined, { signal }).then((r) => r.unread),
   staleTime: 15_000,
   ...LIVE,
   // A missing count is not worth an error screen or a retry storm: the badge just stays empty.

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AdminCampaignEnvelopeSchema, AdminCampaignListSchema, AdminEnrollmentListSchema, CampaignCreateSchema, CampaignListSchema,
-  CampaignPatchSchema, CampaignQuerySchema, CampaignSchema, EnrollmentActionParamsSchema, EnrollmentPatchSchema, EnrollmentSchema, EnrollmentStatusSchema,
-  IdParamsSchema, ImageSchema, OkSchema, PageQuerySchema,
+  AdminCampaignEnvelopeSchema, AdminCampaignListSchema, AdminEnrollmentListSchema, CampaignCreateSchema, CampaignEnvelopeSchema, CampaignListSchema,
+  CampaignPatchSchema, CampaignQuerySchema, EnrollmentActionParamsSchema, EnrollmentEnvelopeSchema, EnrollmentPatchSchema, EnrollmentStatusSchema,
+  IdParamsSchema, ImageSchema, ImageUploadQuerySchema, OkSchema, PageQuerySchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
@@ -51,7 +51,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['campaigns'],
         summary: 'Upload a cover or poster template (PNG, JPEG or WebP, at most 2 MiB, raw bytes)',
         params: IdParamsSchema,
-        querystring: z.strictObject({ kind: z.enum(['cover', 'poster']) }),
+        querystring: ImageUploadQuerySchema,
         response: { 201: ImageSchema, ...errorResponses },
       },
     }, async (request, reply) => {
@@ -109,11 +109,11 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }, async (request) => promoterCampaigns(ctx, requireAuth(request).userId, request.query, requestLocale(request)));
 
       promoter.get('/api/campaigns/:id', {
-        schema: { tags: ['campaigns'], summary: 'One campaign', params: IdParamsSchema, response: { 200: z.object({ campaign: CampaignSchema }), ...errorResponses } },
+        schema: { tags: ['campaigns'], summary: 'One campaign', params: IdParamsSchema, response: { 200: CampaignEnvelopeSchema, ...errorResponses } },
       }, async (request) => ({ campaign: await promoterCampaign(ctx, requireAuth(request).userId, request.params.id, requestLocale(request)) }));
 
       promoter.post('/api/campaigns/:id/join', {
-        schema: { tags: ['campaigns'], summary: 'Join a campaign', params: IdParamsSchema, response: { 200: z.object({ enrollment: EnrollmentSchema }), 201: z.object({ enrollment: EnrollmentSchema }), ...errorResponses } },
+        schema: { tags: ['campaigns'], summary: 'Join a campaign', params: IdParamsSchema, response: { 200: EnrollmentEnvelopeSchema, 201: EnrollmentEnvelopeSchema, ...errorResponses } },
       }, async (request, reply) => {
         const auth = requireAuth(request);
         if (auth.role !== 'promoter') throw new AppError('FORBIDDEN');

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AdminCommissionListSchema, AdminConversionListSchema, CommissionBulkSchema, CommissionDecisionSchema, CommissionDetailSchema, CommissionListSchema,
+  AdminCommissionListSchema, AdminConversionListSchema, CommissionBulkResultSchema, CommissionBulkSchema, OkSchema, CommissionDecisionSchema, CommissionDetailSchema, CommissionListSchema,
   CommissionQuerySchema, CommissionStatusSchema, ConversionCreateSchema, ConversionKindSchema, ConversionResultSchema, ConversionStatusSchema, IdParamsSchema,
   LedgerCheckSchema, LedgerListSchema, PageQuerySchema, WalletSchema,
 } from '@pa/shared';
@@ -74,7 +74,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         summary: 'Approve or reject a pending commission (reject needs a reason)',
         params: z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'reject']) }),
         body: CommissionDecisionSchema.nullish(),
-        response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses },
+        response: { 200: OkSchema, ...errorResponses },
       },
     }, async (request) => {
       const actor = actorOf(request);
@@ -91,7 +91,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['commissions'],
         summary: 'Approve or reject many pending commissions; reports which changed',
         body: CommissionBulkSchema,
-        response: { 200: z.object({ changed: z.array(z.string()), skipped: z.array(z.string()) }), ...errorResponses },
+        response: { 200: CommissionBulkResultSchema, ...errorResponses },
       },
     }, async (request) => {
       const actor = actorOf(request);

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  AdminWithdrawalEnvelopeSchema, AdminWithdrawalListSchema, AdminWithdrawalQuerySchema, IdParamsSchema, OkSchema, PayoutAccountCreateSchema,
-  PayoutAccountEnvelopeSchema, PayoutAccountListSchema, WithdrawalActionBodySchema, WithdrawalActionParamsSchema, WithdrawalCreateSchema,
+  AdminWithdrawalDetailSchema, AdminWithdrawalEnvelopeSchema, AdminWithdrawalListSchema, AdminWithdrawalQuerySchema, IdParamsSchema, OkSchema, PayoutAccountCreateSchema,
+  PayoutAccountEnvelopeSchema, PayoutAccountListSchema, PayoutAccountPatchSchema, WithdrawalActionBodySchema, WithdrawalActionParamsSchema, WithdrawalCreateSchema,
   WithdrawalDetailSchema, WithdrawalEnvelopeSchema, WithdrawalListSchema, WithdrawalQuerySchema, WithdrawalTermsSchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -38,7 +38,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       promoter.patch('/api/payout-accounts/:id', {
-        schema: { tags: ['withdrawals'], summary: 'Make a payout account the default', params: IdParamsSchema, body: z.strictObject({ isDefault: z.literal(true) }), response: { 200: PayoutAccountEnvelopeSchema, ...errorResponses } },
+        schema: { tags: ['withdrawals'], summary: 'Make a payout account the default', params: IdParamsSchema, body: PayoutAccountPatchSchema, response: { 200: PayoutAccountEnvelopeSchema, ...errorResponses } },
       }, async (request) => {
         const auth = requireAuth(request);
         return { payoutAccount: await setDefaultPayoutAccount(ctx, auth.userId, request.params.id) };
@@ -111,7 +111,7 @@ export function withdrawalRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
 
       staff.get('/api/admin/withdrawals/:id', {
-        schema: { tags: ['admin'], summary: 'One withdrawal with its timeline', params: IdParamsSchema, response: { 200: z.object({ withdrawal: AdminWithdrawalEnvelopeSchema.shape.withdrawal, events: WithdrawalDetailSchema.shape.events }), ...errorResponses } },
+        schema: { tags: ['admin'], summary: 'One withdrawal with its timeline', params: IdParamsSchema, response: { 200: AdminWithdrawalDetailSchema, ...errorResponses } },
       }, async (request) => adminWithdrawalDetail(ctx, request.params.id));
 
       staff.post('/api/admin/withdrawals/:id/:action', {

@@ -12,7 +12,7 @@
  *   cancelled  withdrawing −A, available +A      (from requested, by the promoter)
  */
 import { createHash, createHmac } from 'node:crypto';
-import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, type WithdrawalStatus } from '@pa/shared';
+import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
 import type { AdminWithdrawal, PayoutAccount, PayoutAccountCreateSchema, Withdrawal, WithdrawalEventSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -73,7 +73,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
   const number = normalizePayoutNumber(input.method, input.number);
   const now = Date.now();
   const id = newId(now);
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.uow.run(async ({ q: trx }) => {
     const existing = await payoutDigestsOf(trx, promoterId);
     const digest = numberDigest(ctx, number);
     if (existing.some((e) => e.number_digest === digest)) throw new AppError('VALIDATION_FAILED', { accountNumber: 'taken' });
@@ -98,7 +98,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
 
 /** Makes one of the promoter's accounts the default; answers it as it is then (`inUse` is not read here: false). */
 export async function setDefaultPayoutAccount(ctx: AppContext, promoterId: string, id: string): Promise<PayoutAccount> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     const row = await ownPayoutAccount(trx, promoterId, id);
     if (!row) throw new AppError('NOT_FOUND');
     await clearDefaultPayoutAccount(trx, promoterId);
@@ -110,7 +110,7 @@ export async function setDefaultPayoutAccount(ctx: AppContext, promoterId: strin
 }
 
 export async function deletePayoutAccount(ctx: AppContext, promoterId: string, id: string, ip: string | null = null): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.uow.run(async ({ q: trx }) => {
     // The promoter's balance row is the lock every withdrawal request takes: no request can pick this account meanwhile.
     await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
     const row = await ownPayoutAccount(trx, promoterId, id);
@@ -153,7 +153,7 @@ export interface WithdrawalRequest {
 export async function requestWithdrawal(ctx: AppContext, promoterId: string, body: WithdrawalRequest, idempotencyKey: string | null, ip: string | null = null): Promise<{ withdrawal: WithdrawalRow; replayed: boolean }> {
   const requestHash = createHash('sha256').update(JSON.stringify({ amount: body.amount, payoutAccountId: body.payoutAccountId ?? null })).digest('hex');
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await ctx.uow.run(async ({ q: trx }) => {
       const available = await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
       if (idempotencyKey) {
         const first = await findWithdrawalByKey(trx, promoterId, idempotencyKey);
@@ -220,15 +220,10 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
   }
 }
 
-export type WithdrawalAction = 'approve' | 'pay' | 'fail' | 'reject' | 'cancel';
+export type { WithdrawalAction };
 
-const TRANSITIONS: Record<WithdrawalAction, { from: WithdrawalStatus; to: WithdrawalStatus }> = {
-  approve: { from: 'requested', to: 'approved' },
-  pay: { from: 'approved', to: 'paid' },
-  fail: { from: 'approved', to: 'failed' },
-  reject: { from: 'requested', to: 'rejected' },
-  cancel: { from: 'requested', to: 'cancelled' },
-};
+/** The state machine, shared with the web (which offers only the steps it allows): approve, pay, fail, reject, cancel. */
+const TRANSITIONS: Readonly<Record<WithdrawalAction, { from: WithdrawalStatus; to: WithdrawalStatus }>> = WITHDRAWAL_TRANSITIONS;
 
 /** The journal entries of a step (see the table at the top of this file). */
 function entriesFor(w: WithdrawalRow, to: WithdrawalStatus): Entry[] {
@@ -255,7 +250,7 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
   if (action === 'pay' && !details.reference) throw new AppError('VALIDATION_FAILED', { reference: 'required' });
   if ((action === 'fail' || action === 'reject') && !details.reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
   const { from, to } = TRANSITIONS[action];
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.uow.run(async ({ q: trx }) => {
     const w = await findWithdrawal(trx, id, actor.promoterOnly ? actor.userId : undefined);
     if (!w) throw new AppError('NOT_FOUND');
     const now = Date.now();

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminAnnouncement, AnnouncementCreate, AnnouncementPatch, AnnouncementStatus } from '@pa/shared';
+import type { AdminAnnouncement, AdminAnnouncementEnvelope, AdminAnnouncementList, AnnouncementCreate, AnnouncementPatch, AnnouncementStatus, Ok } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
 export type { AdminAnnouncement, AnnouncementCreate, AnnouncementPatch, AnnouncementStatus };
@@ -15,7 +15,7 @@ export const adminAnnouncementsQuery = (filter: AnnouncementFilter) =>
       const params = new URLSearchParams({ limit: '20' });
       if (filter !== 'all') params.set('status', filter);
       if (pageParam) params.set('cursor', pageParam);
-      return api<{ items: AdminAnnouncement[]; nextCursor: string | null }>('GET', `admin/announcements?${params.toString()}`, undefined, { signal });
+      return api<AdminAnnouncementList>('GET', `admin/announcements?${params.toString()}`, undefined, { signal });
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -26,7 +26,7 @@ export const useAdminAnnouncements = (filter: AnnouncementFilter) => useInfinite
 export const adminAnnouncementQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'announcements', 'one', id] as const,
-    queryFn: ({ signal }) => api<{ announcement: AdminAnnouncement }>('GET', path(id), undefined, { signal }).then((r) => r.announcement),
+    queryFn: ({ signal }) => api<AdminAnnouncementEnvelope>('GET', path(id), undefined, { signal }).then((r) => r.announcement),
   });
 
 export const useAdminAnnouncement = (id: string) => useQuery(adminAnnouncementQuery(id));
@@ -50,7 +50,7 @@ function useRefetchAll() {
 export function useCreateAnnouncement() {
   const store = useStore();
   return useMutation({
-    mutationFn: (body: AnnouncementCreate) => api<{ announcement: AdminAnnouncement }>('POST', 'admin/announcements', body).then((r) => r.announcement),
+    mutationFn: (body: AnnouncementCreate) => api<AdminAnnouncementEnvelope>('POST', 'admin/announcements', body).then((r) => r.announcement),
     onSuccess: store,
   });
 }
@@ -60,7 +60,7 @@ export function useUpdateAnnouncement(id: string) {
   const store = useStore();
   const refetchAll = useRefetchAll();
   return useMutation({
-    mutationFn: (patch: AnnouncementPatch) => api<{ announcement: AdminAnnouncement }>('PATCH', path(id), patch).then((r) => r.announcement),
+    mutationFn: (patch: AnnouncementPatch) => api<AdminAnnouncementEnvelope>('PATCH', path(id), patch).then((r) => r.announcement),
     onSuccess: store,
     onError: refetchAll,
   });
@@ -72,7 +72,7 @@ export function useDeleteAnnouncement(id: string) {
   const store = useStore();
   const refetchAll = useRefetchAll();
   return useMutation({
-    mutationFn: () => api<{ ok: true }>('DELETE', path(id)),
+    mutationFn: () => api<Ok>('DELETE', path(id)),
     onSuccess: () => {
       queryClient.removeQueries({ queryKey: adminAnnouncementQuery(id).queryKey });
       store();

@@ -1,27 +1,15 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiKey } from '@pa/shared';
+import type { ApiKeyCreate, ApiKeyCreated, ApiKeyList, Ok } from '@pa/shared';
+// From rules, not the package root: the page must not pull the zod schemas into its bundle.
+import { API_SCOPES, type ApiScope } from '@pa/shared/rules';
 import { api } from '../../../lib/api-client';
 
-export type ApiScope = ApiKey['scopes'][number];
-/** API_SCOPES in @pa/shared (kept here so the page does not pull the schemas into its bundle). */
-export const API_SCOPES: readonly ApiScope[] = ['conversions:write', 'conversions:read'];
-
-export interface ApiKeyCreate {
-  name: string;
-  scopes: ApiScope[];
-  requireSignature: boolean;
-}
-
-/** The only answer that carries the secret. */
-export interface ApiKeyCreated {
-  id: string;
-  secret: string;
-  apiKey: ApiKey;
-}
+export { API_SCOPES };
+export type { ApiKeyCreate, ApiKeyCreated, ApiScope };
 
 export const apiKeysQuery = queryOptions({
   queryKey: ['admin', 'api-keys'] as const,
-  queryFn: ({ signal }) => api<{ items: ApiKey[] }>('GET', 'admin/api-keys', undefined, { signal }).then((r) => r.items),
+  queryFn: ({ signal }) => api<ApiKeyList>('GET', 'admin/api-keys', undefined, { signal }).then((r) => r.items),
 });
 
 export const useApiKeys = () => useQuery(apiKeysQuery);
@@ -37,7 +25,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ ok: true }>('POST', `admin/api-keys/${encodeURIComponent(id)}/revoke`),
+    mutationFn: (id: string) => api<Ok>('POST', `admin/api-keys/${encodeURIComponent(id)}/revoke`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey }),
   });
 }

@@ -1,13 +1,10 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCampaign, CampaignCreate, CampaignPatch, CampaignStatus, Image } from '@pa/shared';
+import type { AdminCampaign, AdminCampaignEnvelope, AdminCampaignList, CampaignCreate, CampaignPatch, CampaignStatus, Image, ImageKind, Ok } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
+export type { ImageKind };
+/** The list's filter: one status, or every one. */
 export type CampaignFilter = CampaignStatus | 'all';
-
-interface AdminCampaignList {
-  items: AdminCampaign[];
-  nextCursor: string | null;
-}
 
 const path = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
 
@@ -25,7 +22,7 @@ export const useCampaigns = (filter: CampaignFilter) => useInfiniteQuery(campaig
 export const campaignQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'campaigns', 'one', id] as const,
-    queryFn: ({ signal }) => api<{ campaign: AdminCampaign }>('GET', path(id), undefined, { signal }).then((r) => r.campaign),
+    queryFn: ({ signal }) => api<AdminCampaignEnvelope>('GET', path(id), undefined, { signal }).then((r) => r.campaign),
   });
 
 export const useCampaign = (id: string) => useQuery(campaignQuery(id));
@@ -42,7 +39,7 @@ function useStore() {
 export function useCreateCampaign() {
   const store = useStore();
   return useMutation({
-    mutationFn: (body: CampaignCreate) => api<{ campaign: AdminCampaign }>('POST', 'admin/campaigns', body).then((r) => r.campaign),
+    mutationFn: (body: CampaignCreate) => api<AdminCampaignEnvelope>('POST', 'admin/campaigns', body).then((r) => r.campaign),
     onSuccess: store,
   });
 }
@@ -50,12 +47,10 @@ export function useCreateCampaign() {
 export function useUpdateCampaign(id: string) {
   const store = useStore();
   return useMutation({
-    mutationFn: (patch: CampaignPatch) => api<{ campaign: AdminCampaign }>('PATCH', path(id), patch).then((r) => r.campaign),
+    mutationFn: (patch: CampaignPatch) => api<AdminCampaignEnvelope>('PATCH', path(id), patch).then((r) => r.campaign),
     onSuccess: store,
   });
 }
-
-export type ImageKind = 'cover' | 'poster';
 
 /** Uploads send the file's bytes as they are; the server identifies the type from them. */
 export function useUploadImage(id: string) {
@@ -69,7 +64,7 @@ export function useUploadImage(id: string) {
 export function useRemoveImage(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (imageId: string) => api<{ ok: true }>('DELETE', `${path(id)}/images/${encodeURIComponent(imageId)}`),
+    mutationFn: (imageId: string) => api<Ok>('DELETE', `${path(id)}/images/${encodeURIComponent(imageId)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'campaigns'] }),
   });
 }

@@ -1,22 +1,19 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Commission, CommissionStatus } from '@pa/shared';
+import type { AdminCommission, AdminCommissionList, CommissionAction, CommissionBulk, CommissionBulkResult, CommissionDecision, CommissionStatus, Ok } from '@pa/shared';
+import { COMMISSION_BULK_MAX } from '@pa/shared/rules';
 import { api } from '../../../lib/api-client';
 
-export type { CommissionStatus };
-export type CommissionAction = 'approve' | 'reject';
-
-/** AdminCommissionSchema in @pa/shared. */
-export type AdminCommission = Commission & { promoterName: string; promoterAccount: string };
+export type { AdminCommission, CommissionAction, CommissionStatus };
 
 /** The server takes at most this many ids per bulk call. */
-export const BULK_MAX = 100;
+export const BULK_MAX = COMMISSION_BULK_MAX;
 
 export const adminCommissionsQuery = (status: CommissionStatus, locale: string) =>
   infiniteQueryOptions({
     // The campaign names come in the reader's language.
     queryKey: ['admin', 'commissions', status, locale] as const,
     queryFn: ({ pageParam, signal }) =>
-      api<{ items: AdminCommission[]; nextCursor: string | null }>('GET', `admin/commissions?status=${status}&limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
+      api<AdminCommissionList>('GET', `admin/commissions?status=${status}&limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -30,7 +27,7 @@ export function useCommissionDecision() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action, reason }: { id: string; action: CommissionAction; reason?: string }) =>
-      api<{ ok: true }>('POST', `admin/commissions/${encodeURIComponent(id)}/${action}`, action === 'reject' ? { reason } : undefined),
+      api<Ok>('POST', `admin/commissions/${encodeURIComponent(id)}/${action}`, action === 'reject' ? ({ reason } satisfies CommissionDecision) : undefined),
     onSettled: () => refresh(queryClient),
   });
 }
@@ -40,9 +37,9 @@ export function useCommissionBulk() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ ids, action, reason }: { ids: string[]; action: CommissionAction; reason?: string }) => {
-      const result = { changed: [] as string[], skipped: [] as string[] };
+      const result: CommissionBulkResult = { changed: [], skipped: [] };
       for (let i = 0; i < ids.length; i += BULK_MAX) {
-        const part = await api<{ changed: string[]; skipped: string[] }>('POST', 'admin/commissions/bulk', { ids: ids.slice(i, i + BULK_MAX), action, ...(reason ? { reason } : {}) });
+        const part = await api<CommissionBulkResult>('POST', 'admin/commissions/bulk', { ids: ids.slice(i, i + BULK_MAX), action, ...(reason ? { reason } : {}) } satisfies CommissionBulk);
         result.changed.push(...part.changed);
         result.skipped.push(...part.skipped);
       }

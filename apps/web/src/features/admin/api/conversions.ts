@@ -1,18 +1,15 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import type { Conversion } from '@pa/shared';
+import type { AdminConversion, AdminConversionList, ConversionStatus } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
-export type ConversionStatus = Conversion['status'];
-
-/** AdminConversionSchema in @pa/shared. */
-export type AdminConversion = Conversion & { promoterName: string | null; campaignName: string };
+export type { AdminConversion, ConversionStatus };
 
 export const conversionsQuery = (status: ConversionStatus, locale: string) =>
   infiniteQueryOptions({
     // The campaign names come in the reader's language.
     queryKey: ['admin', 'conversions', status, locale] as const,
     queryFn: ({ pageParam, signal }) =>
-      api<{ items: AdminConversion[]; nextCursor: string | null }>('GET', `admin/conversions?status=${status}&limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
+      api<AdminConversionList>('GET', `admin/conversions?status=${status}&limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

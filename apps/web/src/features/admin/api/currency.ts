@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { CampaignList } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { useMe } from '../../../lib/session';
 import { settingsQuery } from './settings';
@@ -17,7 +18,7 @@ export function useCurrency(): { currency: string | undefined } {
   const settings = useQuery({ ...settingsQuery, enabled: admin });
   const visible = useQuery({
     queryKey: ['admin', 'currency', 'visible'] as const,
-    queryFn: ({ signal }) => api<{ items: { currency: string }[] }>('GET', 'campaigns?limit=1', undefined, { signal }).then((r) => r.items[0]?.currency ?? UNKNOWN),
+    queryFn: ({ signal }) => api<CampaignList>('GET', 'campaigns?limit=1', undefined, { signal }).then((r) => r.items[0]?.currency ?? UNKNOWN),
     enabled: me.data !== undefined && !admin,
     staleTime: 5 * 60_000,
   });

@@ -4,10 +4,10 @@
  */
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  AdjustmentResult, AdminCampaign, AdminPromoterCommission, AdminPromoterDetail, AdminPromoterLink, AdminPromoterList, AdminPromoterPayoutAccount,
-  AdminPromoterSession, LedgerLine, PasswordResetLink, PromoterAction, PromoterSort, User, UserStatus, Withdrawal,
+  AdjustmentCreate, AdjustmentResult, AdminCampaignList, AdminPromoterCommissionList, AdminPromoterDetail, AdminPromoterLedger, AdminPromoterLinkList, AdminPromoterList,
+  AdminPromoterPayoutAccountList, AdminPromoterSessionList, AdminPromoterWithdrawalList, PasswordResetLink, PromoterAction, PromoterSort, UserEnvelope, UserStatus,
 } from '@pa/shared';
-import { api, apiFile } from '../../../lib/api-client';
+import { api, apiFile, type Idempotent } from '../../../lib/api-client';
 
 export interface PromoterFilters {
   q: string;
@@ -54,7 +54,7 @@ export const exportPromoters = (f: PromoterFilters) => apiFile(`admin/promoters/
 export const useCampaignChoices = () =>
   useQuery({
     queryKey: ['admin', 'campaigns', 'choices'] as const,
-    queryFn: ({ signal }) => api<{ items: AdminCampaign[] }>('GET', 'admin/campaigns?limit=100', undefined, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) => api<AdminCampaignList>('GET', 'admin/campaigns?limit=100', undefined, { signal }).then((r) => r.items),
     staleTime: 60_000,
   });
 
@@ -67,13 +67,14 @@ export const promoterQuery = (id: string) =>
 
 export const usePromoter = (id: string) => useQuery(promoterQuery(id));
 
+/** Each tab of the promoter's page (its path segment) and the page of rows its call answers. */
 export interface PromoterTabs {
-  ledger: LedgerLine;
-  commissions: AdminPromoterCommission;
-  withdrawals: Withdrawal;
-  links: AdminPromoterLink;
-  'payout-accounts': AdminPromoterPayoutAccount;
-  sessions: AdminPromoterSession;
+  ledger: AdminPromoterLedger;
+  commissions: AdminPromoterCommissionList;
+  withdrawals: AdminPromoterWithdrawalList;
+  links: AdminPromoterLinkList;
+  'payout-accounts': AdminPromoterPayoutAccountList;
+  sessions: AdminPromoterSessionList;
 }
 export type PromoterTab = keyof PromoterTabs;
 
@@ -82,7 +83,7 @@ export const promoterTabQuery = <T extends PromoterTab>(id: string, tab: T, loca
   infiniteQueryOptions({
     queryKey: ['admin', 'promoters', 'one', id, tab, locale] as const,
     queryFn: ({ pageParam, signal }) =>
-      api<{ items: PromoterTabs[T][]; nextCursor: string | null }>('GET', `${base(id)}/${tab}?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
+      api<PromoterTabs[T]>('GET', `${base(id)}/${tab}?limit=20${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: 0,
@@ -90,21 +91,15 @@ export const promoterTabQuery = <T extends PromoterTab>(id: string, tab: T, loca
 
 export const usePromoterTab = <T extends PromoterTab>(id: string, tab: T, locale: string) => useInfiniteQuery(promoterTabQuery(id, tab, locale));
 
-export interface AdjustmentRequest {
-  promoterId: string;
-  amount: number;
-  reason: string;
-  allowNegative: boolean;
-  /** One per attempt; the same again when that attempt is retried after no answer. */
-  idempotencyKey: string;
-}
+/** The adjustment's body, whose it is (the path) and the attempt's Idempotency-Key. */
+export type AdjustmentRequest = Idempotent<AdjustmentCreate> & { promoterId: string };
 
 /** Everything of the promoter an adjustment changes: the figures, the ledger tab, the list's balances. */
 export function useAdjustBalance() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ promoterId, amount, reason, allowNegative, idempotencyKey }: AdjustmentRequest) =>
-      api<AdjustmentResult>('POST', `${base(promoterId)}/adjustments`, { amount, reason, ...(allowNegative ? { allowNegative: true } : {}) }, { headers: { 'idempotency-key': idempotencyKey } }),
+      api<AdjustmentResult>('POST', `${base(promoterId)}/adjustments`, { amount, reason, ...(allowNegative ? { allowNegative: true } : {}) } satisfies AdjustmentCreate, { headers: { 'idempotency-key': idempotencyKey } }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'promoters'] }),
   });
 }
@@ -123,7 +118,7 @@ export function useResetLink() {
 export function usePromoterAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: PromoterAction }) => api<{ user: User }>('POST', `admin/users/${encodeURIComponent(id)}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: PromoterAction }) => api<UserEnvelope>('POST', `admin/users/${encodeURIComponent(id)}/${action}`),
     onSettled: () => Promise.all([
       queryClient.invalidateQueries({ queryKey: ['admin', 'promoters'] }),
       queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),

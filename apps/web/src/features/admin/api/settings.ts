@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminSettings, Settings } from '@pa/shared';
+import type { AdminSettings, SettingsPatch } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
 export const settingsQuery = queryOptions({
@@ -12,7 +12,7 @@ export const useSettings = () => useQuery(settingsQuery);
 export function useUpdateSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: Partial<Settings>) => api<AdminSettings>('PATCH', 'admin/settings', patch),
+    mutationFn: (patch: SettingsPatch) => api<AdminSettings>('PATCH', 'admin/settings', patch),
     onSuccess: (settings, patch) => {
       queryClient.setQueryData(settingsQuery.queryKey, settings);
       // A new time zone moved every per-day figure; a new currency shows in every amount.

@@ -1,13 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffInvite, StaffRole } from '@pa/shared';
+import type { StaffCreateBody, StaffInvite } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { staffQuery } from './staff-list';
 
-export interface StaffCreateInput {
-  account: string;
-  displayName: string;
-  role: StaffRole;
-}
+export type StaffCreateInput = StaffCreateBody;
 
 /** `POST api/admin/staff`: the only answer carrying the new person's set-password link. */
 export const createStaff = (body: StaffCreateInput) => api<StaffInvite>('POST', 'admin/staff', body);

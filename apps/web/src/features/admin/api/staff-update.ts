@@ -1,16 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffMember, StaffRole, StaffStatus } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import type { StaffEnvelope, StaffPatchBody } from '@pa/shared';
+import { api, type WithId } from '../../../lib/api-client';
 import { staffQuery } from './staff-list';
 
-export interface StaffUpdateInput {
-  id: string;
-  role?: StaffRole;
-  status?: StaffStatus;
-}
+export type StaffUpdateInput = WithId<StaffPatchBody>;
 
 /** `PATCH api/admin/staff/:id`: the person is signed out everywhere; the last active admin stays (LAST_ADMIN). */
-export const updateStaff = ({ id, ...body }: StaffUpdateInput) => api<{ user: StaffMember }>('PATCH', `admin/staff/${encodeURIComponent(id)}`, body).then((r) => r.user);
+export const updateStaff = ({ id, ...body }: StaffUpdateInput) => api<StaffEnvelope>('PATCH', `admin/staff/${encodeURIComponent(id)}`, body satisfies StaffPatchBody).then((r) => r.user);
 
 export function useUpdateStaff() {
   const queryClient = useQueryClient();

@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { User } from '@pa/shared';
+import type { UserAction, UserEnvelope } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
-export type UserAction = 'approve' | 'reject' | 'suspend' | 'reactivate';
+export type { UserAction };
 
 export function useUserAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: UserAction }) => api<{ user: User }>('POST', `admin/users/${encodeURIComponent(id)}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: UserAction }) => api<UserEnvelope>('POST', `admin/users/${encodeURIComponent(id)}/${action}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
   });
 }

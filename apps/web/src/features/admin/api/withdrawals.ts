@@ -1,33 +1,19 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminWithdrawal, WithdrawalStatus } from '@pa/shared';
+import type { AdminWithdrawal, AdminWithdrawalDetail, AdminWithdrawalEnvelope, AdminWithdrawalList, WithdrawalActionBody, WithdrawalEvent, WithdrawalStatus } from '@pa/shared';
+import { WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, withdrawalActionsFrom, type StaffWithdrawalAction } from '@pa/shared/rules';
 import { api, apiFile } from '../../../lib/api-client';
 
-export type { AdminWithdrawal, WithdrawalStatus };
-export type WithdrawalAction = 'approve' | 'pay' | 'fail' | 'reject';
+export type { AdminWithdrawal, WithdrawalEvent, WithdrawalStatus };
+export type WithdrawalAction = StaffWithdrawalAction;
 /** The queue's filter: one status, or every one. */
 export type WithdrawalFilter = WithdrawalStatus | 'all';
 
-/** WithdrawalEventSchema in @pa/shared: one step of the timeline. */
-export interface WithdrawalEvent {
-  status: WithdrawalStatus;
-  reason: string | null;
-  reference: string | null;
-  at: number;
-}
-
-/** What an operator may do next (PRODUCT.md §5); anything else is INVALID_STATE_TRANSITION. */
-export const NEXT_ACTIONS: Record<WithdrawalStatus, WithdrawalAction[]> = {
-  requested: ['approve', 'reject'],
-  approved: ['pay', 'fail'],
-  paid: [],
-  failed: [],
-  rejected: [],
-  cancelled: [],
-};
+/** What an operator may do next: the staff steps WITHDRAWAL_TRANSITIONS allows from the status (anything else is INVALID_STATE_TRANSITION). */
+export const nextActions = (status: WithdrawalStatus): WithdrawalAction[] => withdrawalActionsFrom(status, 'staff');
 
 /** WithdrawalActionBodySchema limits. */
-export const REFERENCE_MAX = 100;
-export const REASON_MAX = 500;
+export const REFERENCE_MAX = WITHDRAWAL_REFERENCE_MAX;
+export const REASON_MAX = WITHDRAWAL_REASON_MAX;
 
 export const adminWithdrawalsQuery = (filter: WithdrawalFilter, q: string) =>
   infiniteQueryOptions({
@@ -37,7 +23,7 @@ export const adminWithdrawalsQuery = (filter: WithdrawalFilter, q: string) =>
       if (filter !== 'all') params.set('status', filter);
       if (q) params.set('q', q);
       if (pageParam) params.set('cursor', pageParam);
-      return api<{ items: AdminWithdrawal[]; nextCursor: string | null }>('GET', `admin/withdrawals?${params.toString()}`, undefined, { signal });
+      return api<AdminWithdrawalList>('GET', `admin/withdrawals?${params.toString()}`, undefined, { signal });
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -48,7 +34,7 @@ export const useAdminWithdrawals = (filter: WithdrawalFilter, q: string) => useI
 export const adminWithdrawalQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'withdrawals', 'detail', id] as const,
-    queryFn: ({ signal }) => api<{ withdrawal: AdminWithdrawal; events: WithdrawalEvent[] }>('GET', `admin/withdrawals/${encodeURIComponent(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => api<AdminWithdrawalDetail>('GET', `admin/withdrawals/${encodeURIComponent(id)}`, undefined, { signal }),
   });
 
 export const useAdminWithdrawal = (id: string) => useQuery(adminWithdrawalQuery(id));
@@ -61,8 +47,8 @@ export function useWithdrawalAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action, text }: { id: string; action: WithdrawalAction; text?: string }) => {
-      const body = action === 'pay' ? { reference: text } : action === 'approve' ? undefined : { reason: text };
-      return api<{ withdrawal: AdminWithdrawal }>('POST', `admin/withdrawals/${encodeURIComponent(id)}/${action}`, body);
+      const body: WithdrawalActionBody | undefined = action === 'pay' ? { reference: text } : action === 'approve' ? undefined : { reason: text };
+      return api<AdminWithdrawalEnvelope>('POST', `admin/withdrawals/${encodeURIComponent(id)}/${action}`, body);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'withdrawals'] }),
   });

@@ -6,7 +6,7 @@ import { Field, TextInput } from '../../../components/field';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatMoney } from '../../../lib/format';
-import { NEXT_ACTIONS, REASON_MAX, REFERENCE_MAX, useWithdrawalAction, type AdminWithdrawal, type WithdrawalAction, type WithdrawalStatus } from '../api/withdrawals';
+import { nextActions, REASON_MAX, REFERENCE_MAX, useWithdrawalAction, type AdminWithdrawal, type WithdrawalAction, type WithdrawalStatus } from '../api/withdrawals';
 import { TextArea } from './form-field';
 
 const TAG_COLORS: Record<WithdrawalStatus, 'warning' | 'primary' | 'success' | 'danger' | 'default'> = {
@@ -147,11 +147,11 @@ function ActionDialog({ w, action, onClose }: { w: AdminWithdrawal; action: With
   );
 }
 
-/** The buttons for what may happen next to a withdrawal (PRODUCT.md §5) and the dialog each opens. */
+/** The buttons for what may happen next to a withdrawal (the shared transitions table) and the dialog each opens. */
 export function WithdrawalActions({ w, className, children }: { w: AdminWithdrawal; className?: string; children?: ReactNode }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<WithdrawalAction | null>(null);
-  const actions = NEXT_ACTIONS[w.status];
+  const actions = nextActions(w.status);
   if (actions.length === 0 && !children) return null;
   return (
     <span className={`row-actions ${className ?? ''}`}>

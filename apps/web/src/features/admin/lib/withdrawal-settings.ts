@@ -6,14 +6,14 @@
  * land on the same inputs.
  */
 import type { Settings } from '@pa/shared';
-import { withdrawalFee } from '@pa/shared/rules';
+import { WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWALS_PER_DAY, withdrawalFee } from '@pa/shared/rules';
 import { formatMoney, formatNumber } from '../../../lib/format';
 import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '../../../lib/money-input';
 import type { FieldError, FormErrors } from './campaign-form';
 
-/** MoneySettingSchema's upper bound, in minor units. */
-export const SETTING_MONEY_MAX = 1_000_000_000_000;
-export const PER_DAY = { min: 1, max: 100 } as const;
+/** The settings schemas' bounds: money settings in minor units, the daily count. */
+export const SETTING_MONEY_MAX = WITHDRAWAL_SETTING_MONEY_MAX;
+export const PER_DAY = WITHDRAWALS_PER_DAY;
 
 export type WithdrawalSettings = Pick<Settings, 'withdrawalMin' | 'withdrawalMax' | 'withdrawalsPerDay' | 'withdrawalFeeBps' | 'withdrawalFeeFixed'>;
 export type WithdrawalSettingsValues = Record<keyof WithdrawalSettings, string>;

@@ -2,15 +2,11 @@ import { Button } from 'antd-mobile';
 import { CheckCircleOutline, ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { LedgerCheck } from '@pa/shared';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { api } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
-
-interface LedgerCheck {
-  ok: boolean;
-  breaches: { kind: string; ref: string; detail: string }[];
-}
 
 /** Runs the ledger check (the same as `npm run ledger:check`) and shows the verdict and any breach. */
 export default function LedgerCheckPage() {

@@ -2,6 +2,7 @@ import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { DownlandOutline, PayCircleOutline, RightOutline } from 'antd-mobile-icons';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { canMoveWithdrawal } from '@pa/shared/rules';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -79,7 +80,7 @@ function WithdrawalQueue({ filter, q }: { filter: WithdrawalFilter; q: string })
   );
 }
 
-/** At desk: the queue as a table; requested ones selectable to approve many at once. */
+/** At desk: the queue as a table; those the transitions let approve are selectable, to approve many at once. */
 function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFilter; q: string; onFilter: (f: WithdrawalFilter) => void; search: ReactNode }) {
   const { t, i18n } = useTranslation();
   const withdrawals = useAdminWithdrawals(filter, q);
@@ -184,9 +185,9 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       pagination={withdrawals}
       empty={empty}
       onRowClick={(w) => navigate(`/admin/withdrawals/${encodeURIComponent(w.id)}`)}
-      selected={filter === 'requested' || filter === 'all' ? selected : undefined}
-      onSelectedChange={filter === 'requested' || filter === 'all' ? setSelected : undefined}
-      selectable={(w) => w.status === 'requested'}
+      selected={filter === 'all' || canMoveWithdrawal(filter, 'approve') ? selected : undefined}
+      onSelectedChange={filter === 'all' || canMoveWithdrawal(filter, 'approve') ? setSelected : undefined}
+      selectable={(w) => canMoveWithdrawal(w.status, 'approve')}
       bulkActions={(ids) => (
         <Button size="small" color="primary" loading={busy} disabled={busy} onClick={() => void approveMany(ids)} data-testid="bulk-approve">
           {t('console.bulk.approve', { count: ids.length })}

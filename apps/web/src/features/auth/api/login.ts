@@ -1,16 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
-import type { User } from '@pa/shared';
+import type { LoginBody, Unsealed, UserEnvelope } from '@pa/shared';
 import { api, withSealing } from '../../../lib/api-client';
 import { seal } from '../../../lib/crypto';
 import { useRememberUser } from '../../../lib/session';
 
-export interface LoginInput {
-  account: string;
-  password: string;
-}
+/** The sign-in form's values: the password as typed, sealed here just before sending. */
+export type LoginInput = Unsealed<LoginBody, 'password'>;
 
 export function login(input: LoginInput) {
-  return withSealing(async () => api<{ user: User }>('POST', 'auth/login', { account: input.account, password: await seal(input.password) }));
+  return withSealing(async () => api<UserEnvelope>('POST', 'auth/login', { account: input.account, password: await seal(input.password) } satisfies LoginBody));
 }
 
 export function useLogin() {

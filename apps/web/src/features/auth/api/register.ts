@@ -1,26 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Locale, User } from '@pa/shared';
+import type { RegisterBody, Unsealed, UserEnvelope } from '@pa/shared';
 import { api, withSealing } from '../../../lib/api-client';
 import { seal } from '../../../lib/crypto';
 import { useRememberUser } from '../../../lib/session';
 
-export interface RegisterInput {
-  account: string;
-  displayName: string;
-  password: string;
-  inviteCode?: string;
-  locale: Locale;
-}
+/** The register form's values: the password as typed, sealed here just before sending. */
+export type RegisterInput = Unsealed<RegisterBody, 'password'>;
 
 export function register(input: RegisterInput) {
   return withSealing(async () =>
-    api<{ user: User }>('POST', 'auth/register', {
+    api<UserEnvelope>('POST', 'auth/register', {
       account: input.account,
       displayName: input.displayName,
       password: await seal(input.password),
       locale: input.locale,
       ...(input.inviteCode ? { inviteCode: input.inviteCode } : {}),
-    }),
+    } satisfies RegisterBody),
   );
 }
 

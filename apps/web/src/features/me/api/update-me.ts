@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MePatch, User } from '@pa/shared';
+import type { MePatch, UserEnvelope } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { useRememberUser } from '../../../lib/session';
 
@@ -7,7 +7,7 @@ export function useUpdateMe() {
   const remember = useRememberUser();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: MePatch) => api<{ user: User }>('PATCH', 'me', patch),
+    mutationFn: (patch: MePatch) => api<UserEnvelope>('PATCH', 'me', patch),
     onSuccess: ({ user }, patch) => {
       remember(user);
       // Opting in or out changes the ranking at once (the server forgets its cached one).

@@ -1,14 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import type { Notification } from '@pa/shared';
+import type { NotificationList, Ok } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { NOTIFICATIONS_KEY, unreadCountQuery } from '../../../lib/unread';
-
-export interface NotificationPage {
-  items: Notification[];
-  nextCursor: string | null;
-  unread: number;
-  currency: string;
-}
 
 export const notificationsQuery = (unreadOnly: boolean) =>
   infiniteQueryOptions({
@@ -18,7 +11,7 @@ export const notificationsQuery = (unreadOnly: boolean) =>
       const params = new URLSearchParams({ limit: '20' });
       if (unreadOnly) params.set('unread', 'true');
       if (pageParam) params.set('cursor', pageParam);
-      return api<NotificationPage>('GET', `notifications?${params}`, undefined, { signal });
+      return api<NotificationList>('GET', `notifications?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime: 0,
@@ -30,12 +23,12 @@ export const useNotifications = (unreadOnly: boolean) => useInfiniteQuery(notifi
 export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ ok: true }>('POST', `notifications/${encodeURIComponent(id)}/read`),
+    mutationFn: (id: string) => api<Ok>('POST', `notifications/${encodeURIComponent(id)}/read`),
     onMutate: async (id) => {
       await queryClient.cancelQueries({ queryKey: NOTIFICATIONS_KEY });
       const now = Date.now();
       let changed = false;
-      queryClient.setQueriesData<InfiniteData<NotificationPage>>({ queryKey: [...NOTIFICATIONS_KEY, 'list'] }, (data) => {
+      queryClient.setQueriesData<InfiniteData<NotificationList>>({ queryKey: [...NOTIFICATIONS_KEY, 'list'] }, (data) => {
         if (!data) return data;
         return {
           ...data,
@@ -58,7 +51,7 @@ export function useMarkRead() {
 export function useMarkAllRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ ok: true }>('POST', 'notifications/read-all'),
+    mutationFn: () => api<Ok>('POST', 'notifications/read-all'),
     onSuccess: () => queryClient.setQueryData<number>(unreadCountQuery.queryKey, 0),
     onSettled: () => queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }),
   });

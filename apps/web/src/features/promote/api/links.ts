@@ -1,8 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Link, LinkCreate, LinkStats } from '@pa/shared';
+import type { LinkCreate, LinkEnvelope, LinkList, LinkPatch, LinkStats } from '@pa/shared';
 import { api } from '../../../lib/api-client';
-
-type LinkPage = { items: Link[]; nextCursor: string | null };
 
 /** My links, newest first; optionally one campaign's. Keyed by language: campaign names are localized. */
 export const linksQuery = (locale: string, campaignId?: string) =>
@@ -13,7 +11,7 @@ export const linksQuery = (locale: string, campaignId?: string) =>
       const params = new URLSearchParams({ limit: '50' });
       if (campaignId) params.set('campaignId', campaignId);
       if (pageParam) params.set('cursor', pageParam);
-      return api<LinkPage>('GET', `links?${params}`, undefined, { signal });
+      return api<LinkList>('GET', `links?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -23,7 +21,7 @@ export const useLinks = (locale: string, campaignId?: string) => useInfiniteQuer
 export const linkQuery = (id: string, locale: string) =>
   queryOptions({
     queryKey: ['links', locale, 'detail', id] as const,
-    queryFn: ({ signal }) => api<{ link: Link }>('GET', `links/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.link),
+    queryFn: ({ signal }) => api<LinkEnvelope>('GET', `links/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.link),
     staleTime: 0,
   });
 
@@ -39,7 +37,7 @@ export const useLinkStats = (id: string) =>
 export function useCreateLink() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LinkCreate) => api<{ link: Link }>('POST', 'links', body).then((r) => r.link),
+    mutationFn: (body: LinkCreate) => api<LinkEnvelope>('POST', 'links', body).then((r) => r.link),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['links'] }),
   });
 }
@@ -47,8 +45,8 @@ export function useCreateLink() {
 export function useUpdateLink(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: { label?: string | null; channel?: string | null; status?: 'active' | 'disabled' }) =>
-      api<{ link: Link }>('PATCH', `links/${encodeURIComponent(id)}`, patch).then((r) => r.link),
+    mutationFn: (patch: LinkPatch) =>
+      api<LinkEnvelope>('PATCH', `links/${encodeURIComponent(id)}`, patch).then((r) => r.link),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['links'] }),
   });
 }

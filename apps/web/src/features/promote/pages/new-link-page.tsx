@@ -2,7 +2,7 @@ import { Button, Toast } from 'antd-mobile';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Campaign } from '@pa/shared';
+import type { Campaign, CampaignList } from '@pa/shared';
 import { checkChannel, checkLinkCode, LINK_CODE_MAX } from '@pa/shared/rules';
 import { EmptyState } from '../../../components/empty-state';
 import { Field, TextInput } from '../../../components/field';
@@ -92,7 +92,7 @@ export default function NewLinkPage() {
   const params = useSearchParams();
   const joined = useQuery({
     queryKey: ['campaigns', i18n.language, 'joined'] as const,
-    queryFn: ({ signal }) => api<{ items: Campaign[] }>('GET', 'campaigns?joined=true&limit=100', undefined, { signal }),
+    queryFn: ({ signal }) => api<CampaignList>('GET', 'campaigns?joined=true&limit=100', undefined, { signal }),
   });
   const usable = joined.data?.items.filter((c) => c.enrollment?.status === 'approved' && c.status === 'active') ?? [];
   return (

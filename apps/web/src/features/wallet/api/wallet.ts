@@ -1,16 +1,13 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { Commission, CommissionStatus, LedgerLine, Wallet } from '@pa/shared';
+import type { CommissionDetail, CommissionList, CommissionQuery, LedgerList, Wallet } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 import { FOLLOWED } from '../../../lib/query-client';
 
 export const useWallet = () =>
   useQuery({ queryKey: ['wallet'] as const, queryFn: ({ signal }) => api<Wallet>('GET', 'wallet', undefined, { signal }), ...FOLLOWED });
 
-export interface CommissionFilters {
-  status?: CommissionStatus;
-  from?: string;
-  to?: string;
-}
+/** The list's filters (the page and campaign are not among them). */
+export type CommissionFilters = Pick<CommissionQuery, 'status' | 'from' | 'to'>;
 
 export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
   infiniteQueryOptions({
@@ -20,7 +17,7 @@ export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
       const params = new URLSearchParams({ limit: '20' });
       for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
       if (pageParam) params.set('cursor', pageParam);
-      return api<{ items: Commission[]; nextCursor: string | null }>('GET', `commissions?${params}`, undefined, { signal });
+      return api<CommissionList>('GET', `commissions?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     ...FOLLOWED,
@@ -28,12 +25,7 @@ export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
 
 export const useCommissions = (locale: string, filters: CommissionFilters) => useInfiniteQuery(commissionsQuery(locale, filters));
 
-export interface CommissionDetail {
-  commission: Commission;
-  conversion: { kind: 'lead' | 'sale' | 'refund'; externalId: string; amount: number; refundedAmount: number; attributedBy: string | null; occurredAt: number };
-  events: { status: string; amount: number; reason: string | null; at: number }[];
-  currency: string;
-}
+export type { CommissionDetail };
 
 export const useCommission = (id: string, locale: string) =>
   useQuery({
@@ -47,7 +39,7 @@ export const useLedger = () =>
     queryKey: ['ledger'] as const,
     initialPageParam: '',
     queryFn: ({ pageParam, signal }) =>
-      api<{ items: LedgerLine[]; nextCursor: string | null }>('GET', `ledger?limit=30${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
+      api<LedgerList>('GET', `ledger?limit=30${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     ...FOLLOWED,
   });

@@ -1,34 +1,29 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PayoutAccount } from '@pa/shared';
-import { normalizePayoutNumber, type PayoutMethod } from '@pa/shared/rules';
+import type { Ok, PayoutAccountCreate, PayoutAccountEnvelope, PayoutAccountList, PayoutAccountPatch, Unsealed } from '@pa/shared';
+import { normalizePayoutNumber } from '@pa/shared/rules';
 import { api, withSealing } from '../../../lib/api-client';
 import { seal } from '../../../lib/crypto';
 
 export const payoutAccountsQuery = queryOptions({
   queryKey: ['payout-accounts'] as const,
-  queryFn: ({ signal }) => api<{ items: PayoutAccount[] }>('GET', 'payout-accounts', undefined, { signal }).then((r) => r.items),
+  queryFn: ({ signal }) => api<PayoutAccountList>('GET', 'payout-accounts', undefined, { signal }).then((r) => r.items),
   // `inUse` changes when a withdrawal moves on: always ask again when a screen opens.
   staleTime: 0,
 });
 
 export const usePayoutAccounts = () => useQuery(payoutAccountsQuery);
 
-export interface NewPayoutAccount {
-  method: PayoutMethod;
-  holderName: string;
-  /** As typed; normalized and sealed here, never sent or kept in the clear. */
-  accountNumber: string;
-  isDefault: boolean;
-}
+/** The account number as typed; normalized and sealed here, never sent or kept in the clear. */
+export type NewPayoutAccount = Unsealed<PayoutAccountCreate, 'accountNumber'>;
 
 export function createPayoutAccount(input: NewPayoutAccount) {
   return withSealing(async () =>
-    api<{ payoutAccount: PayoutAccount }>('POST', 'payout-accounts', {
+    api<PayoutAccountEnvelope>('POST', 'payout-accounts', {
       method: input.method,
       holderName: input.holderName.trim(),
       accountNumber: await seal(normalizePayoutNumber(input.method, input.accountNumber)),
       isDefault: input.isDefault,
-    }).then((r) => r.payoutAccount),
+    } satisfies PayoutAccountCreate).then((r) => r.payoutAccount),
   );
 }
 
@@ -40,7 +35,7 @@ export function useCreatePayoutAccount() {
 export function useSetDefaultPayoutAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ payoutAccount: PayoutAccount }>('PATCH', `payout-accounts/${encodeURIComponent(id)}`, { isDefault: true }).then((r) => r.payoutAccount),
+    mutationFn: (id: string) => api<PayoutAccountEnvelope>('PATCH', `payout-accounts/${encodeURIComponent(id)}`, { isDefault: true } satisfies PayoutAccountPatch).then((r) => r.payoutAccount),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: payoutAccountsQuery.queryKey }),
   });
 }
@@ -48,7 +43,7 @@ export function useSetDefaultPayoutAccount() {
 export function useDeletePayoutAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ ok: true }>('DELETE', `payout-accounts/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => api<Ok>('DELETE', `payout-accounts/${encodeURIComponent(id)}`),
     // A 409 (in use) also means our list is stale: refetch either way.
     onSettled: () => queryClient.invalidateQueries({ queryKey: payoutAccountsQuery.queryKey }),
   });

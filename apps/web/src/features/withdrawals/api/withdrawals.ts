@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Withdrawal, WithdrawalStatus, WithdrawalTermsView } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import type { WithdrawalCreate, WithdrawalDetail, WithdrawalEnvelope, WithdrawalEvent, WithdrawalList, WithdrawalStatus, WithdrawalTermsView } from '@pa/shared';
+import { api, type Idempotent } from '../../../lib/api-client';
 import { FOLLOWED } from '../../../lib/query-client';
 import { NOTIFICATIONS_KEY } from '../../../lib/unread';
 
@@ -23,7 +23,7 @@ export const withdrawalsQuery = (status?: WithdrawalStatus) =>
       const params = new URLSearchParams({ limit: '20' });
       if (status) params.set('status', status);
       if (pageParam) params.set('cursor', pageParam);
-      return api<{ items: Withdrawal[]; nextCursor: string | null }>('GET', `withdrawals?${params}`, undefined, { signal });
+      return api<WithdrawalList>('GET', `withdrawals?${params}`, undefined, { signal });
     },
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     ...FOLLOWED,
@@ -31,17 +31,7 @@ export const withdrawalsQuery = (status?: WithdrawalStatus) =>
 
 export const useWithdrawals = (status?: WithdrawalStatus) => useInfiniteQuery(withdrawalsQuery(status));
 
-export interface WithdrawalEvent {
-  status: WithdrawalStatus;
-  reason: string | null;
-  reference: string | null;
-  at: number;
-}
-
-export interface WithdrawalDetail {
-  withdrawal: Withdrawal;
-  events: WithdrawalEvent[];
-}
+export type { WithdrawalDetail, WithdrawalEvent };
 
 export const useWithdrawal = (id: string) =>
   useQuery({
@@ -61,18 +51,13 @@ function invalidateMoney(queryClient: QueryClient) {
   ]);
 }
 
-export interface WithdrawalRequest {
-  amount: number;
-  payoutAccountId: string;
-  /** One per attempt; the same again when the same attempt is retried after a network failure. */
-  idempotencyKey: string;
-}
+export type WithdrawalRequest = Idempotent<WithdrawalCreate>;
 
 export function useCreateWithdrawal() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ amount, payoutAccountId, idempotencyKey }: WithdrawalRequest) =>
-      api<{ withdrawal: Withdrawal }>('POST', 'withdrawals', { amount, payoutAccountId }, { headers: { 'idempotency-key': idempotencyKey } }).then((r) => r.withdrawal),
+      api<WithdrawalEnvelope>('POST', 'withdrawals', { amount, payoutAccountId } satisfies WithdrawalCreate, { headers: { 'idempotency-key': idempotencyKey } }).then((r) => r.withdrawal),
     onSuccess: () => invalidateMoney(queryClient),
   });
 }
@@ -80,7 +65,7 @@ export function useCreateWithdrawal() {
 export function useCancelWithdrawal() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<{ withdrawal: Withdrawal }>('POST', `withdrawals/${encodeURIComponent(id)}/cancel`).then((r) => r.withdrawal),
+    mutationFn: (id: string) => api<WithdrawalEnvelope>('POST', `withdrawals/${encodeURIComponent(id)}/cancel`).then((r) => r.withdrawal),
     onSettled: () => invalidateMoney(queryClient),
   });
 }

@@ -1,5 +1,6 @@
 import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { canMoveWithdrawal, withdrawalCanReach } from '@pa/shared/rules';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { StatusTimeline } from '../../../components/status-timeline';
@@ -42,7 +43,7 @@ function Detail({ data }: { data: WithdrawalDetail }) {
         <p className="availability" data-testid="withdrawal-state">
           {t(`withdrawals.explain.${w.status}`, { amount: money(w.amount), net: money(w.net), date: formatDate(w.paidAt ?? w.decidedAt ?? w.requestedAt, locale) })}
         </p>
-        {w.status === 'requested' ? (
+        {canMoveWithdrawal(w.status, 'cancel') ? (
           <Button block color="danger" fill="outline" className="withdrawal-cancel" loading={cancel.isPending} onClick={onCancel} data-testid="withdrawal-cancel">
             {t('withdrawals.cancel')}
           </Button>
@@ -80,8 +81,9 @@ function Detail({ data }: { data: WithdrawalDetail }) {
           ),
         }))}
         upcoming={[
-          ...(w.status === 'requested' ? [{ key: 'review', title: t('withdrawals.event.nextReview') }] : []),
-          ...(w.status === 'requested' || w.status === 'approved' ? [{ key: 'payment', title: t('withdrawals.event.nextPayment', { net: money(w.net) }) }] : []),
+          // Still to come, by the shared transitions: an operator's review (approve), then the payment.
+          ...(canMoveWithdrawal(w.status, 'approve') ? [{ key: 'review', title: t('withdrawals.event.nextReview') }] : []),
+          ...(withdrawalCanReach(w.status, 'paid') ? [{ key: 'payment', title: t('withdrawals.event.nextPayment', { net: money(w.net) }) }] : []),
         ]}
       />
     </>
