@@ -81,7 +81,7 @@ async function main(): Promise<number> {
     );
     return 0;
   } finally {
-    await ctx.clicks.close();
+    await ctx.clicks.flush();
     await handle.close();
   }
 }

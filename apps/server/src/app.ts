@@ -8,7 +8,6 @@ import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, registerNotFound } from './platform/errors';
 import { InFlight } from './platform/in-flight';
-import { conversionsWritten } from './modules/commissions/service';
 import { registerBoundary } from './platform/boundary';
 import { registerSecurityHeaders } from './platform/security';
 import { hitRateLimit } from './platform/rate-limit';
@@ -75,13 +74,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   registerErrorHandling(app);
   // Shutdown, in order: Fastify stops accepting and waits for open connections (its own onClose,
   // which runs before this one); then this waits for requests still being worked on whose client
-  // has gone, writes the group-commit batch under way and the clicks still in memory. The caller
+  // has gone, waits for the unit of work's group commits (conversions and clicks) to be written. The caller
   // closes the database after app.close().
   const inFlight = new InFlight();
   app.addHook('onClose', async () => {
     if (!(await inFlight.idle(IN_FLIGHT_GRACE_MS))) app.log.warn({ inFlight: inFlight.size }, 'requests still running at shutdown');
-    await conversionsWritten(ctx);
-    await ctx.clicks.close();
+    await ctx.uow.idle();
   });
   registerBodyParsers(app);
 

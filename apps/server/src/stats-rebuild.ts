@@ -15,7 +15,7 @@ async function main() {
   const dryRun = process.argv.includes('--dry-run');
   const { ctx, handle } = await createContext(loadConfig());
   try {
-    await ctx.clicks.close();
+    await ctx.clicks.flush();
     const started = Date.now();
     // The admin's time zone setting, else TIME_ZONE.
     const zone = zoneOf(ctx);

@@ -45,9 +45,8 @@ export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) 
     return result;
   };
   return {
-    all: async (q: Db, ...args: A): Promise<O[]> => (await run(q, args)).rows,
+    /** The first row the query returns (the hot statements are look-ups of one row). */
     first: async (q: Db, ...args: A): Promise<O | undefined> => (await run(q, args)).rows[0],
-    run: async (q: Db, ...args: A): Promise<number> => Number((await run(q, args)).numAffectedRows ?? 0n),
   };
 }
 

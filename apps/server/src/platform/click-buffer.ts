@@ -54,17 +54,8 @@ export class ClickBuffer {
     this.written++;
   }
 
-  /** Clicks (and other batched work) still waiting for their commit. */
-  get pending() {
-    return this.uow.pending;
-  }
-
-  /** Resolves once every click pushed so far is written (or has failed). */
+  /** Resolves once every click pushed so far is written (or has failed); also what shutdown awaits. */
   flush(): Promise<void> {
-    return this.uow.idle();
-  }
-
-  close(): Promise<void> {
     return this.uow.idle();
   }
 }

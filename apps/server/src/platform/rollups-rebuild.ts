@@ -7,7 +7,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, Dialect } from '../db/types';
-import { ROLLUP_COLUMNS, Rollups, clickDelta, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
+import { figures, ROLLUP_COLUMNS, Rollups, clickDelta, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
 import { dayResolver } from './time';
 
 export interface RollupDifference {
@@ -200,13 +200,11 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
     // Inside a migration (PostgreSQL runs each in a transaction) write on that transaction.
     const inTransaction = (write: (trx: Db) => Promise<void>) => (db.isTransaction ? write(db) : db.transaction().execute(write));
     await inTransaction(async (trx) => {
-      const zero = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0])) as Record<RollupColumn, number>;
-      const values = (v: Record<RollupColumn, number> | undefined) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, (v ?? zero)[c]])) as Record<RollupColumn, number>;
       // Each fixed row takes the computed figures as they are (`excluded`), not added to what was stored.
       const replacing = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
       const daily = [...dailyFix].map((key) => {
         const [promoter_id, day, campaign_id, link_id] = key.split('|') as [string, string, string, string];
-        return { promoter_id, day, campaign_id, link_id, ...values(rollups.daily.get(key)?.values) };
+        return { promoter_id, day, campaign_id, link_id, ...figures(rollups.daily.get(key)?.values) };
       });
       for (let i = 0; i < daily.length; i += 500) {
         await trx.insertInto('daily_stats').values(daily.slice(i, i + 500)).onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(replacing)).execute();
@@ -221,7 +219,7 @@ export async function rebuildRollups(db: Db, dialect: Dialect, timeZone: string,
       }
       const program = [...programFix].map((key) => {
         const [day, campaign_id] = key.split('|') as [string, string];
-        return { day, campaign_id, ...values(rollups.program.get(key)?.values) };
+        return { day, campaign_id, ...figures(rollups.program.get(key)?.values) };
       });
       for (let i = 0; i < program.length; i += 500) {
         await trx.insertInto('program_daily_stats').values(program.slice(i, i + 500)).onConflict((oc) => oc.columns(['day', 'campaign_id']).doUpdateSet(replacing)).execute();

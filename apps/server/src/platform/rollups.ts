@@ -183,7 +183,8 @@ const byKey = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => (a < b ? -
 /** `column = table.column + excluded.column` for each figure: an upsert adds its deltas. */
 const adding = (table: 'daily_stats' | 'program_daily_stats') =>
   Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, sql<number>`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`])) as Record<RollupColumn, RawBuilder<number>>;
-const figures = (values: Record<RollupColumn, number>) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, values[c]])) as Record<RollupColumn, number>;
+/** The figure columns of a rollup row (zeros when there is none). */
+export const figures = (values: Record<RollupColumn, number> | undefined) => Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, values?.[c] ?? 0])) as Record<RollupColumn, number>;
 const addDaily = (insert: InsertQueryBuilder<Database, 'daily_stats', InsertResult>) =>
   insert.onConflict((oc) => oc.columns(['promoter_id', 'day', 'campaign_id', 'link_id']).doUpdateSet(adding('daily_stats')));
 const addPeriod = (insert: InsertQueryBuilder<Database, 'period_stats', InsertResult>) =>

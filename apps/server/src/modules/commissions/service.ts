@@ -18,7 +18,7 @@ import type { AppContext } from '../../context';
 import type { Collector, CollectorKind, Preloader, Tx } from '../../db/unit-of-work';
 import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
 import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommission, refundReversal, type AttributionCandidates } from '../../domain/commission';
-import { stepEffect, type CommissionStatus, type CommissionStep, type EntrySide } from '../../domain/commission-lifecycle';
+import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } from '../../domain/commission-lifecycle';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -63,11 +63,6 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
 /** How the group commit has gone in this process (for the benchmark's report). */
 export function conversionBatchStats(ctx: AppContext) {
   return { ...ctx.uow.stats };
-}
-
-/** Resolves once every batched write submitted so far is written (shutdown). */
-export async function conversionsWritten(ctx: AppContext) {
-  await ctx.uow.idle();
 }
 
 /** The conversion and commission rows of a unit of work, inserted first at its flush. */
@@ -284,7 +279,7 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   }
   if (rows.length > 0) {
     money.commissions.push(...rows);
-    for (const r of rows) applyStep(tx, r, 'create', null, r.amount, { memo: { level: r.level, kind: r.kind, conversionId: r.conversion_id }, at: now, day });
+    for (const r of rows) applyStep(tx, r, stepEffect('create', null, r.amount), r.amount, { memo: { level: r.level, kind: r.kind, conversionId: r.conversion_id }, at: now, day });
     written.commissions = rows;
   }
   state.keys.set(key, id);
@@ -298,8 +293,7 @@ const accountOf = (promoterId: string, side: EntrySide) => (side === 'program' ?
  * on the commission's day, its notification. (The status change and the event row are the caller's
  * conditional update.)
  */
-function applyStep(tx: Tx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, step: CommissionStep, from: CommissionStatus | null, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; full?: boolean; reason?: string | null }) {
-  const effect = stepEffect(step, from, amount, { full: options.full });
+function applyStep(tx: Tx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, effect: StepEffect, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; reason?: string | null }) {
   if (amount > 0) {
     tx.collect(JOURNALS).add([{ kind: effect.journal, refType: 'commission', refId: c.id, promoterId: c.promoter_id, memo: options.memo, entries: effect.entries.map((e) => ({ account: accountOf(c.promoter_id, e.side), amount: e.amount })), at: options.at }]);
   }
@@ -351,7 +345,7 @@ async function reverseCommission(tx: Tx, c: CommissionRow, reversal: number, ref
   const changed = await repo.updateCommissionIf(tx.q, c.id, { status: c.status, reversedAmount: Number(c.reversed_amount) }, { reversed_amount: reversedAfter, ...(full ? { status: effect.to, decided_at: now } : {}) });
   if (!changed) throw new Error(`commission ${c.id} changed during its reversal`);
   await repo.insertCommissionEvent(tx.q, { id: newId(now), commission_id: c.id, status: effect.event!, amount: reversal, actor_id: null, reason: 'refund', at: now });
-  applyStep(tx, c, 'reverse', from, reversal, { memo: { refundId, level: c.level }, at: now, day: dayKey(Number(c.occurred_at), zone), full });
+  applyStep(tx, c, effect, reversal, { memo: { refundId, level: c.level }, at: now, day: dayKey(Number(c.occurred_at), zone) });
 }
 
 export type Decision = 'approve' | 'reject';
@@ -371,7 +365,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
     const effect = stepEffect(decision, 'pending', remaining);
     if (!(await repo.updateCommissionIf(tx.q, id, { status: 'pending' }, { status: effect.to, decided_at: now, decided_by: actorId, reason }))) return false;
     await repo.insertCommissionEvent(tx.q, { id: newId(now), commission_id: id, status: effect.event!, amount: remaining, actor_id: actorId, reason, at: now });
-    applyStep(tx, c, decision, 'pending', remaining, { memo: { level: c.level, ...(reason ? { reason } : {}) }, at: now, day: dayKey(Number(c.occurred_at), zoneOf(ctx)), reason });
+    applyStep(tx, c, effect, remaining, { memo: { level: c.level, ...(reason ? { reason } : {}) }, at: now, day: dayKey(Number(c.occurred_at), zoneOf(ctx)), reason });
     if (actor) await audit(tx.q, { actorId: actor.userId, action: `commission.${decision}`, entity: 'commission', entityId: id, before: { status: 'pending' }, after: { status: effect.to, reason }, ip: actor.ip }, now);
     return true;
   });
