@@ -23,7 +23,8 @@
  * BENCH_CONNECTIONS (default 20, split between instances), BENCH_DATABASE_URL (the PostgreSQL
  * server to create the databases on, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CURRENT (another commit to run as "current" instead of this checkout, e.g. when the
- * working tree is mid-change), BENCH_PROFILE (CPU profiles of the servers in /tmp/prof-conv).
+ * working tree is mid-change), BENCH_PROFILE (CPU profiles of the servers in /tmp/prof-conv), BENCH_ONLY (e.g. `A,C`: only those
+ * configurations, for probing — the targets need all four).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -46,6 +47,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PG_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const BASELINE = process.env.BENCH_BASELINE || 'acfcdc7';
 const WARM_UP = 3;
+/** BENCH_ONLY=A,C runs only those configurations (for probing; the targets need all four). */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const PROMOTERS = 500;
 
 /**
@@ -252,7 +255,7 @@ try {
 
   const rounds: Round[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    for (const conf of configurations) {
+    for (const conf of configurations.filter((c) => ONLY.length === 0 || ONLY.includes(c.id))) {
       const result = await runRound(conf, r);
       rounds.push(result);
       console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
@@ -267,17 +270,18 @@ try {
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
   }])));
 
-  const medians = new Map(configurations.map((conf) => {
+  const ran = configurations.filter((conf) => rounds.some((x) => x.conf === conf));
+  const medians = new Map(ran.map((conf) => {
     const mine = rounds.filter((x) => x.conf === conf);
     return [conf.id, { sales: median(mine.map((x) => x.salesPerSecond)), repeats: median(mine.map((x) => x.repeatsPerSecond)), p50: median(mine.map((x) => x.p50)), p99: median(mine.map((x) => x.p99)) }];
   }));
   console.log('Medians per configuration:');
-  console.table(Object.fromEntries(configurations.map((conf) => {
+  console.table(Object.fromEntries(ran.map((conf) => {
     const m = medians.get(conf.id)!;
     return [`${conf.id} ${conf.label}`, { 'new sales/s': n(m.sales), 'repeats/s': n(m.repeats), 'p50 ms': m.p50, 'p99 ms': m.p99 }];
   })));
 
-  const sales = (id: string) => medians.get(id)!.sales;
+  const sales = (id: string) => medians.get(id)?.sales ?? NaN;
   const target = (name: string, ratio: number, goal: number) => console.log(`${name}: ${ratio.toFixed(2)} (target ≥ ${goal}) — ${ratio >= goal ? 'met' : 'NOT met'}`);
   target('PostgreSQL / SQLite (C / A)', sales('C') / sales('A'), 0.75);
   target('SQLite current / baseline (A / B)', sales('A') / sales('B'), 0.95);

@@ -24,7 +24,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
   const masterKey = master ?? MasterKey.load({ appSecret: config.appSecret, dataDir: config.dataDir });
   const keyring = new RsaKeyring(handle.db, masterKey);
   await keyring.current();
-  const uow = new UnitOfWork(handle.db, handle.dialect, { isItemError: (error) => error instanceof AppError });
+  const uow = new UnitOfWork(handle.db, handle.dialect, { isItemError: (error) => error instanceof AppError, readsFirst: handle.dialect === 'postgres' });
   const ctx: AppContext = {
     config,
     db: handle.db,

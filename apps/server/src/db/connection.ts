@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './types';
 import { migrationProvider } from './migrations/index';
+import { pipelinedPool } from './pg-client';
 
 export interface DatabaseHandle {
   db: Db;
@@ -43,7 +44,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       types: pgTypes as unknown as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) }) });
     return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
   }
   const file = options.sqlitePath ?? ':memory:';

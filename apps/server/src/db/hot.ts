@@ -9,6 +9,7 @@
  * with them: pass `code.toLowerCase()`, not `code`).
  */
 import { CompiledQuery, PostgresAdapter, sql, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { WRITE_BEHIND } from './pg-client';
 import type { Db, Database } from './types';
 
 const SLOT = Symbol('slot');
@@ -65,7 +66,7 @@ export async function writeRows<T extends keyof Database>(
   if (rows.length === 0) return;
   const shape = options.shape ?? ((insert: InsertQueryBuilder<Database, T, InsertResult>) => insert);
   const columns = Object.keys(rows[0]!) as (keyof Database[T] & string)[];
-  const sqlite = !isPostgres(q);
+  const sqlite = !onPostgres(q);
   if (sqlite) {
     // Multi-row statements of a few fixed sizes (64, 16, 4, 1 rows): each size compiled and
     // prepared once, so the statement cache always hits and a batch takes few statements.
@@ -90,14 +91,23 @@ export async function writeRows<T extends keyof Database>(
   }
   // PostgreSQL: one statement of constant text whatever the number of rows — each column sent as
   // one array and spread back into rows by unnest(), so the server parses a few hundred bytes, not
-  // a statement with a parameter per value.
+  // a statement with a parameter per value. Compiled once per table, columns and shape; marked
+  // write-behind, so a transaction's writes travel to the server together (db/pg-client.ts).
   const types = await columnTypes(q, table);
+  const key = `${table}|${columns.join(',')}|${options.shape ? shapeKey(options.shape) : ''}|pg`;
+  let c = rowStatements.get(key);
+  if (!c) {
+    const arrays = columns.map((col, i) => sql`${{ [SLOT]: i } satisfies Slot}::${sql.raw(types.get(col) ?? 'text')}[]`);
+    const select = sql`select * from unnest(${sql.join(arrays)})`;
+    c = compileWithSlots(shape(q.insertInto(table).columns(columns as never).expression(select as never)));
+    c = { ...c, sql: WRITE_BEHIND + c.sql };
+    rowStatements.set(key, c);
+  }
   const chunk = options.chunk ?? 5_000;
   for (let i = 0; i < rows.length; i += chunk) {
     const part = rows.slice(i, i + chunk);
-    const arrays = columns.map((col) => sql`${part.map((r) => r[col] ?? null)}::${sql.raw(types.get(col) ?? 'text')}[]`);
-    const select = sql`select * from unnest(${sql.join(arrays)})`;
-    await q.executeQuery(shape(q.insertInto(table).columns(columns as never).expression(select as never)));
+    const arrays = columns.map((col) => part.map((r) => r[col] ?? null));
+    await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? arrays[p.arg] : p.value))));
   }
 }
 
@@ -126,6 +136,7 @@ const shapeKey = (shape: object) => {
   return String(id);
 };
 
-function isPostgres(q: Db): boolean {
+/** Whether `q` talks to PostgreSQL (for the few statements each database needs written its own way). */
+export function onPostgres(q: Db): boolean {
   return q.getExecutor().adapter instanceof PostgresAdapter;
 }

@@ -112,6 +112,14 @@ export type IsItemError = (error: unknown) => boolean;
 export interface UnitOfWorkOptions {
   /** At most this many items per group commit. */
   maxBatch?: number;
+  /**
+   * Run a batch's reads (its read-ahead and its items' work) before its transaction, which then
+   * holds only the collected writes. For PostgreSQL: the reads go to the pool (independent ones at
+   * once, on several connections), and a transaction of writes alone is sent as one statement by
+   * db/pg-client.ts. Its reads see what is committed when each runs — what READ COMMITTED gives
+   * inside a transaction as well; batchable work takes no locks.
+   */
+  readsFirst?: boolean;
   /** Which errors are an item's own decision (default: none — every error rolls the batch back). */
   isItemError?: IsItemError;
   log?: { warn(obj: unknown, msg: string): void };
@@ -228,35 +236,49 @@ export class UnitOfWork {
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     let failedItem: { index: number; error: unknown } | null = null;
     const abort = new Error('item failed; batch rolled back');
-    try {
-      await this.db.transaction().execute(async (q) => {
-        const info: TxInfo = { now: Date.now(), dialect: this.dialect };
-        const all = new Collectors();
-        const shared = new Map<unknown, unknown>();
-        const loads = new Map<Preloader<unknown>, unknown[]>();
-        for (const p of batch) {
-          if (!p.preload) continue;
-          const inputs = loads.get(p.preload.loader);
-          if (inputs) inputs.push(p.preload.input);
-          else loads.set(p.preload.loader, [p.preload.input]);
-        }
-        for (const [loader, inputs] of loads) await loader.load(makeTx(q, info, new Collectors(), shared), inputs);
-        for (let i = 0; i < batch.length; i++) {
-          const mine = new Collectors();
-          try {
-            results.push({ ok: true, value: await batch[i]!.work(makeTx(q, info, mine, shared)) });
-            all.mergeFrom(mine);
-          } catch (error) {
-            if (this.options.isItemError?.(error)) {
-              results.push({ ok: false, error });
-              continue;
-            }
-            failedItem = { index: i, error };
-            throw abort;
+    const info: TxInfo = { now: Date.now(), dialect: this.dialect };
+    /** The items' work (reads through `q`, writes into collectors); the batch's collectors. */
+    const perform = async (q: Db) => {
+      const all = new Collectors();
+      const shared = new Map<unknown, unknown>();
+      const loads = new Map<Preloader<unknown>, unknown[]>();
+      for (const p of batch) {
+        if (!p.preload) continue;
+        const inputs = loads.get(p.preload.loader);
+        if (inputs) inputs.push(p.preload.input);
+        else loads.set(p.preload.loader, [p.preload.input]);
+      }
+      for (const [loader, inputs] of loads) await loader.load(makeTx(q, info, new Collectors(), shared), inputs);
+      for (let i = 0; i < batch.length; i++) {
+        const mine = new Collectors();
+        try {
+          results.push({ ok: true, value: await batch[i]!.work(makeTx(q, info, mine, shared)) });
+          all.mergeFrom(mine);
+        } catch (error) {
+          if (this.options.isItemError?.(error)) {
+            results.push({ ok: false, error });
+            continue;
           }
+          failedItem = { index: i, error };
+          throw abort;
         }
-        await all.flush(q, info);
-      });
+      }
+      return all;
+    };
+    try {
+      if (this.options.readsFirst) {
+        // The reads before the transaction, on the pool (independent ones at once); the transaction
+        // holds only the collected writes.
+        const all = await perform(this.db);
+        await this.db.transaction().execute(async (q) => {
+          await all.flush(q, info);
+        });
+      } else {
+        await this.db.transaction().execute(async (q) => {
+          const all = await perform(q);
+          await all.flush(q, info);
+        });
+      }
     } catch (error) {
       if (failedItem) return { kind: 'item', ...(failedItem as { index: number; error: unknown }) };
       return { kind: 'batch', error };
@@ -264,3 +286,4 @@ export class UnitOfWork {
     return { kind: 'done', results };
   }
 }
+

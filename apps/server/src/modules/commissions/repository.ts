@@ -2,7 +2,8 @@
  * The money engine's queries (Kysely, explicit columns). Every function takes the query builder of
  * the transaction it runs in (`tx.q`), or the database for a plain read.
  */
-import { hot, writeRows } from '../../db/hot';
+import { sql } from 'kysely';
+import { hot, onPostgres, writeRows } from '../../db/hot';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
@@ -280,26 +281,86 @@ export function commissionEvents(q: Db, commissionId: string) {
 // ——— Read ahead for a whole group commit (one query each instead of one per delivery) ———
 
 /** Stored conversions of one campaign and kind among these external ids (through the idempotency key's index). */
-export function conversionKeysIn(q: Db, campaignId: string, kind: ConversionRow['kind'], externalIds: string[]) {
-  return q.selectFrom('conversions').select(['id', 'external_id']).where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', 'in', externalIds).execute();
+
+
+/** What a batch of deliveries asks before its items run (commissions service, READ_AHEAD). */
+export interface ReadAheadRequest {
+  keys: { campaignId: string; kind: ConversionRow['kind']; externalId: string }[];
+  campaignIds: string[];
+  /** Lower-cased link codes. */
+  codeKeys: string[];
+}
+export type AttributedPromoter = NonNullable<Awaited<ReturnType<typeof attributedPromoter>>>;
+export interface ReadAheadLink {
+  id: string;
+  promoter_id: string;
+  status: string;
+  code: string;
+  code_key: string;
+  campaign_id: string;
+  /** The link's promoter as attribution needs them (enrollment in the link's campaign), if they exist. */
+  promoter: AttributedPromoter | null;
+}
+export interface ReadAheadResult {
+  /** The stored conversions among the keys. */
+  keys: { campaign_id: string; kind: string; external_id: string; id: string }[];
+  campaigns: CampaignTerms[];
+  links: ReadAheadLink[];
 }
 
-export function campaignsIn(q: Db, ids: string[]) {
-  return q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', 'in', ids).execute();
-}
-
-export function linksByCodeKeys(q: Db, codeKeys: string[]) {
-  return q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code', 'code_key', 'campaign_id']).where('code_key', 'in', codeKeys).execute();
-}
-
-/** Promoters with their inviter's status, and their enrollments in these campaigns. */
-export async function promotersIn(q: Db, promoterIds: string[], campaignIds: string[]) {
-  const users = await q
-    .selectFrom('users as u')
-    .leftJoin('users as i', 'i.id', 'u.parent_id')
-    .select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'])
-    .where('u.id', 'in', promoterIds)
-    .execute();
-  const enrollments = await q.selectFrom('enrollments').select(['promoter_id', 'campaign_id', 'status']).where('promoter_id', 'in', promoterIds).where('campaign_id', 'in', campaignIds).execute();
-  return { users, enrollments };
+/**
+ * A batch's reads at once. PostgreSQL answers them in one statement (one round trip; each part
+ * as JSON); SQLite, in-process, a statement per question.
+ */
+export async function readAhead(q: Db, ask: ReadAheadRequest): Promise<ReadAheadResult> {
+  if (onPostgres(q)) {
+    // The stored keys: one probe of the (campaign, kind, external id) key per key. Asked as
+    // `external_id in (…)`, PostgreSQL may walk every conversion of the campaign while its
+    // statistics are young (a fresh database, a new campaign): it takes campaign and kind as the
+    // key's prefix and filters the ids, at a cost growing with the campaign. `offset 0` keeps the
+    // lateral probe a probe.
+    const { rows } = await sql<{ keys: ReadAheadResult['keys']; campaigns: CampaignTerms[]; links: ReadAheadLink[] }>`select
+      (select coalesce(json_agg(json_build_object('campaign_id', k.campaign_id, 'kind', k.kind, 'external_id', k.external_id, 'id', c.id)), '[]'::json)
+        from unnest(${ask.keys.map((k) => k.campaignId)}::text[], ${ask.keys.map((k) => k.kind)}::text[], ${ask.keys.map((k) => k.externalId)}::text[]) as k(campaign_id, kind, external_id)
+        cross join lateral (select id from conversions where campaign_id = k.campaign_id and kind = k.kind and external_id = k.external_id offset 0) as c) as keys,
+      (select coalesce(json_agg(c), '[]'::json) from (select ${sql.join(CAMPAIGN_TERMS.map((c) => sql.ref(c)))} from campaigns where id = any(${ask.campaignIds}::text[])) as c) as campaigns,
+      (select coalesce(json_agg(x), '[]'::json) from (
+        select l.id, l.promoter_id, l.status, l.code, l.code_key, l.campaign_id,
+          case when u.id is null then null else json_build_object('id', u.id, 'account', u.account, 'display_name', u.display_name, 'status', u.status, 'parent_id', u.parent_id, 'enrollment', e.status, 'inviter_status', i.status) end as promoter
+        from links l
+        left join users u on u.id = l.promoter_id
+        left join users i on i.id = u.parent_id
+        left join enrollments e on e.promoter_id = l.promoter_id and e.campaign_id = l.campaign_id
+        where l.code_key = any(${ask.codeKeys}::text[])) as x) as links`.execute(q);
+    return rows[0]!;
+  }
+  const keys: ReadAheadResult['keys'] = [];
+  const scopes = new Map<string, ReadAheadRequest['keys']>();
+  for (const k of ask.keys) {
+    const scope = `${k.campaignId}|${k.kind}`;
+    const list = scopes.get(scope);
+    if (list) list.push(k);
+    else scopes.set(scope, [k]);
+  }
+  for (const list of scopes.values()) {
+    const { campaignId, kind } = list[0]!;
+    const found = await q.selectFrom('conversions').select(['id', 'external_id']).where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', 'in', list.map((k) => k.externalId)).execute();
+    for (const r of found) keys.push({ campaign_id: campaignId, kind, external_id: r.external_id, id: r.id });
+  }
+  const campaigns = ask.campaignIds.length > 0 ? await q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', 'in', ask.campaignIds).execute() : [];
+  const found = ask.codeKeys.length > 0 ? await q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code', 'code_key', 'campaign_id']).where('code_key', 'in', ask.codeKeys).execute() : [];
+  const promoterIds = [...new Set(found.map((l) => l.promoter_id))];
+  const users = promoterIds.length > 0
+    ? await q.selectFrom('users as u').leftJoin('users as i', 'i.id', 'u.parent_id').select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status']).where('u.id', 'in', promoterIds).execute()
+    : [];
+  const enrollments = promoterIds.length > 0
+    ? await q.selectFrom('enrollments').select(['promoter_id', 'campaign_id', 'status']).where('promoter_id', 'in', promoterIds).where('campaign_id', 'in', [...new Set(found.map((l) => l.campaign_id))]).execute()
+    : [];
+  const byId = new Map(users.map((u) => [u.id, u]));
+  const enrolled = new Map(enrollments.map((e) => [`${e.campaign_id}|${e.promoter_id}`, e.status]));
+  const links = found.map((l): ReadAheadLink => {
+    const u = byId.get(l.promoter_id);
+    return { ...l, promoter: u ? { ...u, enrollment: enrolled.get(`${l.campaign_id}|${l.promoter_id}`) ?? null } : null };
+  });
+  return { keys, campaigns, links };
 }

@@ -29,7 +29,7 @@ import { dayKey } from '../../platform/time';
 import { zoneOf } from '../../platform/settings';
 import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
-import type { CampaignTerms, CommissionRow, ConversionRow } from './repository';
+import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest } from './repository';
 
 export { findConversion } from './repository';
 export type ConversionInput = z.output<typeof ConversionCreateSchema>;
@@ -157,7 +157,6 @@ async function candidatesFor(tx: Tx, state: BatchState, input: ConversionInput, 
   return candidates;
 }
 
-const CHUNK = 500;
 /**
  * What the deliveries of a batch will read, read once for all of them: whether their keys are
  * stored, their campaigns, the links their codes name and those links' promoters.
@@ -165,48 +164,22 @@ const CHUNK = 500;
 const READ_AHEAD: Preloader<ConversionInput> = {
   async load(tx, inputs) {
     const state = stateOf(tx);
-    for (const i of inputs) state.looked.add(`${i.campaignId}|${i.kind}|${i.externalId}`);
-    const byScope = new Map<string, { campaignId: string; kind: ConversionInput['kind']; ids: Set<string> }>();
-    for (const i of inputs) {
-      const scope = `${i.campaignId}|${i.kind}`;
-      const entry = byScope.get(scope) ?? { campaignId: i.campaignId, kind: i.kind, ids: new Set<string>() };
-      entry.ids.add(i.externalId);
-      byScope.set(scope, entry);
-    }
-    for (const [scope, { campaignId, kind, ids }] of byScope) {
-      const list = [...ids];
-      for (let i = 0; i < list.length; i += CHUNK) {
-        for (const r of await repo.conversionKeysIn(tx.q, campaignId, kind, list.slice(i, i + CHUNK))) state.stored.set(`${scope}|${r.external_id}`, r.id);
-      }
-    }
+    const keys = new Map<string, ReadAheadRequest['keys'][number]>();
+    for (const i of inputs) keys.set(`${i.campaignId}|${i.kind}|${i.externalId}`, { campaignId: i.campaignId, kind: i.kind, externalId: i.externalId });
     const campaignIds = [...new Set(inputs.map((i) => i.campaignId))].filter((id) => !state.campaigns.has(id));
-    for (let i = 0; i < campaignIds.length; i += CHUNK) {
-      const chunk = campaignIds.slice(i, i + CHUNK);
-      const found = new Map((await repo.campaignsIn(tx.q, chunk)).map((c) => [c.id, c]));
-      for (const id of chunk) state.campaigns.set(id, found.get(id) ?? null);
-    }
     const wanted = [...new Set(inputs.filter((i) => i.linkCode).map((i) => `${i.campaignId}|${i.linkCode!.toLowerCase()}`))];
     const codeKeys = [...new Set(wanted.map((w) => w.slice(w.indexOf('|') + 1)))];
+    const found = await repo.readAhead(tx.q, { keys: [...keys.values()], campaignIds, codeKeys });
+    for (const key of keys.keys()) state.looked.add(key);
+    for (const k of found.keys) state.stored.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.id);
+    const campaigns = new Map(found.campaigns.map((c) => [c.id, c]));
+    for (const id of campaignIds) state.campaigns.set(id, campaigns.get(id) ?? null);
     for (const w of wanted) state.links.set(w, null);
-    const pairs = new Set<string>();
-    for (let i = 0; i < codeKeys.length; i += CHUNK) {
-      for (const l of await repo.linksByCodeKeys(tx.q, codeKeys.slice(i, i + CHUNK))) {
-        const k = `${l.campaign_id}|${l.code_key}`;
-        if (!state.links.has(k)) continue;
-        state.links.set(k, { id: l.id, promoter_id: l.promoter_id, status: l.status, code: l.code });
-        pairs.add(`${l.campaign_id}|${l.promoter_id}`);
-      }
-    }
-    const promoterIds = [...new Set([...pairs].map((p) => p.slice(p.indexOf('|') + 1)))];
-    const pairCampaigns = [...new Set([...pairs].map((p) => p.slice(0, p.indexOf('|'))))];
-    for (let i = 0; i < promoterIds.length; i += CHUNK) {
-      const { users, enrollments } = await repo.promotersIn(tx.q, promoterIds.slice(i, i + CHUNK), pairCampaigns);
-      const enrolled = new Map(enrollments.map((e) => [`${e.campaign_id}|${e.promoter_id}`, e.status]));
-      const byId = new Map(users.map((u) => [u.id, u]));
-      for (const pair of pairs) {
-        const u = byId.get(pair.slice(pair.indexOf('|') + 1));
-        if (u) state.promoters.set(pair, { ...u, enrollment: enrolled.get(pair) ?? null });
-      }
+    for (const l of found.links) {
+      const k = `${l.campaign_id}|${l.code_key}`;
+      if (!state.links.has(k)) continue;
+      state.links.set(k, { id: l.id, promoter_id: l.promoter_id, status: l.status, code: l.code });
+      if (l.promoter) state.promoters.set(`${l.campaign_id}|${l.promoter_id}`, l.promoter);
     }
   },
 };
