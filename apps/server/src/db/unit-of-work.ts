@@ -164,8 +164,8 @@ export class UnitOfWork {
   }
 
   private pump() {
-    // One group commit at a time: splitting a batch to run two at once measured slower on
-    // PostgreSQL (its statements, not the round trips, are the cost), and SQLite has one connection.
+    // One group commit at a time: two or three at once measured no faster on PostgreSQL (the
+    // batches only get smaller; docs/benchmarks.md), and SQLite has one connection.
     while (this.queue.length > 0 && this.inFlight === 0) {
       const batch = this.queue.splice(0, this.options.maxBatch ?? 500);
       this.inFlight++;

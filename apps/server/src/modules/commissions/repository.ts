@@ -167,8 +167,8 @@ export async function dueCommissionIds(q: Db, now: number, limit: number): Promi
 
 /** A stored conversion and its commissions with their campaign names, link codes and source promoters (the conversions API's answer). */
 export async function conversionWithCommissions(q: Db, id: string) {
-  const conversion = await q.selectFrom('conversions').select(CONVERSION_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-  const commissions = await q
+  // Independent reads at once (on PostgreSQL, two connections of the pool).
+  const [conversion, commissions] = await Promise.all([q.selectFrom('conversions').select(CONVERSION_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow(), q
     .selectFrom('commissions as c')
     .innerJoin('campaigns as p', 'p.id', 'c.campaign_id')
     .leftJoin('links as l', 'l.id', 'c.link_id')
@@ -177,7 +177,7 @@ export async function conversionWithCommissions(q: Db, id: string) {
     .select(['p.names_json', 'l.code as link_code', 's.display_name as source_name'])
     .where('c.conversion_id', '=', id)
     .orderBy('c.level')
-    .execute();
+    .execute()]);
   return { conversion, commissions };
 }
 

@@ -1,0 +1,126 @@
+/**
+ * db/pg-client.ts against a real PostgreSQL server: marked writes wait for the next statement of
+ * their transaction and travel as one; a transaction of writes alone is one statement without
+ * `begin`; what waits is visible to the transaction's reads, fails the commit when it fails (and
+ * then nothing of it is stored), and is dropped by a rollback; repeated statements are prepared
+ * once per connection (the server's pg_prepared_statements says so). Counted on the wire: every
+ * statement the driver sends is recorded by a hook on the real client.
+ */
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeRows } from '../src/db/hot';
+import { pipelinedPool } from '../src/db/pg-client';
+import type { Database } from '../src/db/types';
+import { DIALECTS, PG_URL } from './helpers';
+
+describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-client.ts)', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const sent: string[] = [];
+  let pool: pg.Pool;
+  let db: Kysely<Database>;
+
+  const note = (id: string) => ({ id, user_id: 'u1', type: 'probe', params_json: '{}', read_at: null, created_at: 1 });
+  const addTo = (insert: Parameters<NonNullable<Parameters<typeof writeRows<'ledger_balances'>>[3]>['shape']>[0]) =>
+    insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')) })));
+  const count = async (table: 'notifications' | 'ledger_balances') => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    pool = new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` });
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const first = args[0] as string | { text: string };
+        sent.push(typeof first === 'string' ? first : first.text);
+        return query(...args);
+      };
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) }) });
+    // Two tables of the app's schema are enough: the notifications and the balances (an upsert).
+    await sql`create table notifications (id text primary key, user_id text not null, type text not null, params_json text not null, read_at bigint, created_at bigint not null)`.execute(db);
+    await sql`create table ledger_balances (account text primary key, balance bigint not null, updated_at bigint not null)`.execute(db);
+    // writeRows reads a table's column types once per process: done here, not inside the counted transactions.
+    await writeRows(db, 'notifications', [note('warm')]);
+    await writeRows(db, 'ledger_balances', [{ account: 'warm', balance: 0, updated_at: 0 }], { shape: addTo });
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  });
+  beforeEach(async () => {
+    await sql`delete from notifications`.execute(db);
+    await sql`delete from ledger_balances`.execute(db);
+    sent.length = 0;
+  });
+
+  it('sends a transaction of writes alone as one statement, without begin or commit', async () => {
+    await db.transaction().execute(async (q) => {
+      await writeRows(q, 'notifications', [note('a'), note('b')]);
+      await writeRows(q, 'ledger_balances', [{ account: 'x', balance: 5, updated_at: 1 }], { shape: addTo });
+      expect(sent).toEqual([]); // nothing has left yet
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^with w0 as \(insert into "notifications".*\), w1 as \(insert into "ledger_balances".*\) select 1$/s);
+    expect(await count('notifications')).toBe(2);
+    expect(await count('ledger_balances')).toBe(1);
+  });
+
+  it('lets the transaction read what waits, sending begin and the writes before the read', async () => {
+    const seen = await db.transaction().execute(async (q) => {
+      await writeRows(q, 'notifications', [note('c')]);
+      return (await sql<{ n: string }>`select count(*) as n from notifications`.execute(q)).rows[0]!.n;
+    });
+    expect(Number(seen)).toBe(1);
+    expect(sent.map((s) => s.split(' ')[0])).toEqual(['begin', 'insert', 'select', 'commit']);
+  });
+
+  it('splits the writes where a table comes again (PostgreSQL updates a row once per statement), in one transaction', async () => {
+    await db.transaction().execute(async (q) => {
+      await writeRows(q, 'ledger_balances', [{ account: 'x', balance: 5, updated_at: 1 }], { shape: addTo });
+      await writeRows(q, 'notifications', [note('d')]);
+      await writeRows(q, 'ledger_balances', [{ account: 'x', balance: 7, updated_at: 2 }], { shape: addTo });
+    });
+    expect(sent.map((s) => s.split(' ')[0])).toEqual(['begin', 'with', 'insert', 'commit']);
+    expect((await sql<{ balance: string }>`select balance from ledger_balances where account = 'x'`.execute(db)).rows[0]!.balance).toBe('12');
+  });
+
+  it('fails the commit when a waiting write fails, and stores none of the transaction', async () => {
+    await writeRows(db, 'notifications', [note('e')]); // outside a transaction: sent at once
+    expect(await count('notifications')).toBe(1);
+    sent.length = 0;
+    await expect(db.transaction().execute(async (q) => {
+      await writeRows(q, 'ledger_balances', [{ account: 'y', balance: 1, updated_at: 1 }], { shape: addTo });
+      await writeRows(q, 'notifications', [note('f'), note('e')]); // 'e' exists: the statement fails
+    })).rejects.toThrow(/duplicate key/);
+    expect(await count('ledger_balances')).toBe(0);
+    expect(await count('notifications')).toBe(1);
+    // The connection is usable afterwards (no transaction left open).
+    await db.transaction().execute(async (q) => writeRows(q, 'notifications', [note('g')]));
+    expect(await count('notifications')).toBe(2);
+  });
+
+  it('drops what waits when the transaction rolls back', async () => {
+    await expect(db.transaction().execute(async (q) => {
+      await writeRows(q, 'notifications', [note('h')]);
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    expect(sent).toEqual([]); // neither the write nor a rollback had anything to undo on the server
+    expect(await count('notifications')).toBe(0);
+  });
+
+  it('prepares a repeated statement once on the connection', async () => {
+    for (let i = 0; i < 4; i++) await db.transaction().execute(async (q) => writeRows(q, 'notifications', [note(`p${i}`)]));
+    const prepared = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(db);
+    const insert = prepared.rows.filter((r) => r.statement.startsWith('insert into "notifications"'));
+    expect(insert).toHaveLength(1);
+    expect(await count('notifications')).toBe(4);
+  });
+});
