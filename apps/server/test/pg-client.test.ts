@@ -7,7 +7,7 @@
  * statement the driver sends is recorded by a hook on the real client.
  */
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRows } from '../src/db/hot';
@@ -22,7 +22,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-cli
   let db: Kysely<Database>;
 
   const note = (id: string) => ({ id, user_id: 'u1', type: 'probe', params_json: '{}', read_at: null, created_at: 1 });
-  const addTo = (insert: Parameters<NonNullable<Parameters<typeof writeRows<'ledger_balances'>>[3]>['shape']>[0]) =>
+  const addTo = (insert: InsertQueryBuilder<Database, 'ledger_balances', InsertResult>) =>
     insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')) })));
   const count = async (table: 'notifications' | 'ledger_balances') => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 

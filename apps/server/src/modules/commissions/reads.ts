@@ -20,7 +20,7 @@ import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import {
   commissionEvents, commissionsPage, commissionView, conversionIdByKey, conversionsPage, conversionSummary, conversionWithCommissions, promoterCommissionsExport,
-  promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters,
+  promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
 import type { RecordResult } from './service';
 
@@ -87,15 +87,15 @@ export function nextDay(day: string): string {
 // ——— The conversions API ———
 
 /** The stored conversion and its commissions (as the API reports them, in English). */
-async function storedResult(ctx: AppContext, id: string): Promise<ConversionResult> {
-  const { conversion, commissions } = await conversionWithCommissions(ctx.db, id);
+async function storedResult(ctx: AppContext, id: string, known?: StoredConversion): Promise<ConversionResult> {
+  const { conversion, commissions } = known ?? (await conversionWithCommissions(ctx.db, id));
   return { conversion: toConversion(conversion), commissions: commissions.map((c) => toCommission(c, 'en')) };
 }
 
 /** The answer to a reported conversion: what a new lead or sale wrote, else the stored result (a repeat, a refund). */
 export async function conversionAnswer(ctx: AppContext, result: RecordResult): Promise<ConversionResult> {
   const { written } = result;
-  if (!written) return storedResult(ctx, result.conversionId);
+  if (!written) return storedResult(ctx, result.conversionId, result.stored);
   return {
     conversion: toConversion(written.conversion),
     commissions: written.commissions.map((c) =>

@@ -2,7 +2,7 @@
  * The money engine's queries (Kysely, explicit columns). Every function takes the query builder of
  * the transaction it runs in (`tx.q`), or the database for a plain read.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { hot, onPostgres, writeRows } from '../../db/hot';
 import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
@@ -166,18 +166,26 @@ export async function dueCommissionIds(q: Db, now: number, limit: number): Promi
 }
 
 /** A stored conversion and its commissions with their campaign names, link codes and source promoters (the conversions API's answer). */
+/** A stored conversion with its commissions as they are shown (campaign names, link code, source promoter's name). */
+export type StoredConversion = Awaited<ReturnType<typeof conversionWithCommissions>>;
+
+/** The commissions of a conversion as `conversionWithCommissions` shows them (`conversionId`: a value or a reference). */
+const storedCommissions = (q: Db, conversionId: string | RawBuilder<string>) => q
+  .selectFrom('commissions as c')
+  .innerJoin('campaigns as p', 'p.id', 'c.campaign_id')
+  .leftJoin('links as l', 'l.id', 'c.link_id')
+  .leftJoin('users as s', 's.id', 'c.source_promoter_id')
+  .select(COMMISSION_COLUMNS.map((col) => `c.${col}` as const))
+  .select(['p.names_json', 'l.code as link_code', 's.display_name as source_name'])
+  .where('c.conversion_id', '=', conversionId)
+  .orderBy('c.level');
+
 export async function conversionWithCommissions(q: Db, id: string) {
   // Independent reads at once (on PostgreSQL, two connections of the pool).
-  const [conversion, commissions] = await Promise.all([q.selectFrom('conversions').select(CONVERSION_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow(), q
-    .selectFrom('commissions as c')
-    .innerJoin('campaigns as p', 'p.id', 'c.campaign_id')
-    .leftJoin('links as l', 'l.id', 'c.link_id')
-    .leftJoin('users as s', 's.id', 'c.source_promoter_id')
-    .select(COMMISSION_COLUMNS.map((col) => `c.${col}` as const))
-    .select(['p.names_json', 'l.code as link_code', 's.display_name as source_name'])
-    .where('c.conversion_id', '=', id)
-    .orderBy('c.level')
-    .execute()]);
+  const [conversion, commissions] = await Promise.all([
+    q.selectFrom('conversions').select(CONVERSION_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow(),
+    storedCommissions(q, id).execute(),
+  ]);
   return { conversion, commissions };
 }
 
@@ -302,8 +310,8 @@ export interface ReadAheadLink {
   promoter: AttributedPromoter | null;
 }
 export interface ReadAheadResult {
-  /** The stored conversions among the keys. */
-  keys: { campaign_id: string; kind: string; external_id: string; id: string }[];
+  /** The stored conversions among the keys; on PostgreSQL with what a repeat is answered with. */
+  keys: { campaign_id: string; kind: string; external_id: string; id: string; stored?: StoredConversion }[];
   campaigns: CampaignTerms[];
   links: ReadAheadLink[];
 }
@@ -320,9 +328,11 @@ export async function readAhead(q: Db, ask: ReadAheadRequest): Promise<ReadAhead
     // key's prefix and filters the ids, at a cost growing with the campaign. `offset 0` keeps the
     // lateral probe a probe.
     const { rows } = await sql<{ keys: ReadAheadResult['keys']; campaigns: CampaignTerms[]; links: ReadAheadLink[] }>`select
-      (select coalesce(json_agg(json_build_object('campaign_id', k.campaign_id, 'kind', k.kind, 'external_id', k.external_id, 'id', c.id)), '[]'::json)
+      (select coalesce(json_agg(json_build_object('campaign_id', k.campaign_id, 'kind', k.kind, 'external_id', k.external_id, 'id', conv.id, 'stored', json_build_object(
+          'conversion', to_json(conv),
+          'commissions', (select coalesce(json_agg(v order by v.level), '[]'::json) from (${storedCommissions(q, sql<string>`conv.id`)}) as v)))), '[]'::json)
         from unnest(${ask.keys.map((k) => k.campaignId)}::text[], ${ask.keys.map((k) => k.kind)}::text[], ${ask.keys.map((k) => k.externalId)}::text[]) as k(campaign_id, kind, external_id)
-        cross join lateral (select id from conversions where campaign_id = k.campaign_id and kind = k.kind and external_id = k.external_id offset 0) as c) as keys,
+        cross join lateral (select ${sql.join(CONVERSION_COLUMNS.map((col) => sql.ref(col)))} from conversions where campaign_id = k.campaign_id and kind = k.kind and external_id = k.external_id offset 0) as conv) as keys,
       (select coalesce(json_agg(c), '[]'::json) from (select ${sql.join(CAMPAIGN_TERMS.map((c) => sql.ref(c)))} from campaigns where id = any(${ask.campaignIds}::text[])) as c) as campaigns,
       (select coalesce(json_agg(x), '[]'::json) from (
         select l.id, l.promoter_id, l.status, l.code, l.code_key, l.campaign_id,

@@ -29,7 +29,7 @@ import { dayKey } from '../../platform/time';
 import { zoneOf } from '../../platform/settings';
 import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
-import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest } from './repository';
+import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
 
 export { findConversion } from './repository';
 export type ConversionInput = z.output<typeof ConversionCreateSchema>;
@@ -43,6 +43,8 @@ export interface RecordResult {
   conversionId: string;
   /** For a new lead or sale: what was written (so the answer needs no second read). */
   written?: { conversion: ConversionRow; commissions: CommissionRow[]; campaignNamesJson: string; linkCode: string | null; promoterName: string | null };
+  /** For a repeat, when the batch's read-ahead brought it: the stored conversion as it is answered. */
+  stored?: StoredConversion;
 }
 
 /** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
@@ -86,6 +88,8 @@ interface BatchState {
   /** Read ahead (preload): keys looked up, and the stored conversions among them. */
   looked: Set<string>;
   stored: Map<string, string>;
+  /** Read ahead (PostgreSQL): the stored conversions as a repeat is answered with. */
+  answers: Map<string, StoredConversion>;
   /** Read ahead: campaign|code key → link (null: looked up, none). */
   links: Map<string, { id: string; promoter_id: string; status: string; code: string } | null>;
   /** Read ahead: campaign|promoter → the promoter as attribution needs them. */
@@ -101,7 +105,7 @@ const STATE = Symbol('commissions');
 function stateOf(tx: Tx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
   if (!state) {
-    state = { campaigns: new Map(), looked: new Set(), stored: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map() };
+    state = { campaigns: new Map(), looked: new Set(), stored: new Map(), answers: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map() };
     tx.shared.set(STATE, state);
   }
   return state;
@@ -171,7 +175,10 @@ const READ_AHEAD: Preloader<ConversionInput> = {
     const codeKeys = [...new Set(wanted.map((w) => w.slice(w.indexOf('|') + 1)))];
     const found = await repo.readAhead(tx.q, { keys: [...keys.values()], campaignIds, codeKeys });
     for (const key of keys.keys()) state.looked.add(key);
-    for (const k of found.keys) state.stored.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.id);
+    for (const k of found.keys) {
+      state.stored.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.id);
+      if (k.stored) state.answers.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.stored);
+    }
     const campaigns = new Map(found.campaigns.map((c) => [c.id, c]));
     for (const id of campaignIds) state.campaigns.set(id, campaigns.get(id) ?? null);
     for (const w of wanted) state.links.set(w, null);
@@ -189,7 +196,7 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const state = stateOf(tx);
   const key = `${input.campaignId}|${input.kind}|${input.externalId}`;
   const earlier = state.keys.get(key) ?? (state.looked.has(key) ? state.stored.get(key) : await repo.conversionIdByKey(tx.q, input.campaignId, input.kind, input.externalId));
-  if (earlier) return { created: false, conversionId: earlier };
+  if (earlier) return { created: false, conversionId: earlier, stored: state.answers.get(key) };
   const campaign = await campaignOf(tx, state, input.campaignId);
   if (!takesConversions(campaign)) throw new AppError('CAMPAIGN_NOT_ACTIVE');
   const now = tx.now;
