@@ -44,9 +44,6 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-cli
     // Two tables of the app's schema are enough: the notifications and the balances (an upsert).
     await sql`create table notifications (id text primary key, user_id text not null, type text not null, params_json text not null, read_at bigint, created_at bigint not null)`.execute(db);
     await sql`create table ledger_balances (account text primary key, balance bigint not null, updated_at bigint not null)`.execute(db);
-    // writeRows reads a table's column types once per process: done here, not inside the counted transactions.
-    await writeRows(db, 'notifications', [note('warm')]);
-    await writeRows(db, 'ledger_balances', [{ account: 'warm', balance: 0, updated_at: 0 }], { shape: addTo });
   });
   afterAll(async () => {
     await db?.destroy();

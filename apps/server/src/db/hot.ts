@@ -54,7 +54,7 @@ export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) 
 /**
  * Writes rows of one table (all with the same columns): on SQLite compiled multi-row statements of
  * a few fixed sizes (each prepared once), on PostgreSQL one `insert … select from
- * unnest(arrays)` per `chunk` rows (a round trip saved per row). `shape` adds the conflict clause
+ * json_populate_recordset(…)` per `chunk` rows (a round trip saved per row). `shape` adds the conflict clause
  * of an upsert.
  */
 export async function writeRows<T extends keyof Database>(
@@ -89,40 +89,24 @@ export async function writeRows<T extends keyof Database>(
     }
     return;
   }
-  // PostgreSQL: one statement of constant text whatever the number of rows — each column sent as
-  // one array and spread back into rows by unnest(), so the server parses a few hundred bytes, not
-  // a statement with a parameter per value. Compiled once per table, columns and shape; marked
-  // write-behind, so a transaction's writes travel to the server together (db/pg-client.ts).
-  const types = await columnTypes(q, table);
+  // PostgreSQL: one statement of constant text whatever the number of rows — the rows sent as one
+  // JSON parameter and spread back into the table's row type by json_populate_recordset (JSON
+  // text is made natively; node-postgres escapes array parameters element by element in
+  // JavaScript). Compiled once per table, columns and shape; marked write-behind, so a
+  // transaction's writes travel to the server together (db/pg-client.ts).
   const key = `${table}|${columns.join(',')}|${options.shape ? shapeKey(options.shape) : ''}|pg`;
   let c = rowStatements.get(key);
   if (!c) {
-    const arrays = columns.map((col, i) => sql`${{ [SLOT]: i } satisfies Slot}::${sql.raw(types.get(col) ?? 'text')}[]`);
-    const select = sql`select * from unnest(${sql.join(arrays)})`;
+    const select = sql`select ${sql.join(columns.map((col) => sql.ref(`r.${col}`)))} from json_populate_recordset(null::${sql.table(table)}, ${{ [SLOT]: 0 } satisfies Slot}::json) as r`;
     c = compileWithSlots(shape(q.insertInto(table).columns(columns as never).expression(select as never)));
     c = { ...c, sql: WRITE_BEHIND + c.sql };
     rowStatements.set(key, c);
   }
   const chunk = options.chunk ?? 5_000;
   for (let i = 0; i < rows.length; i += chunk) {
-    const part = rows.slice(i, i + chunk);
-    const arrays = columns.map((col) => part.map((r) => r[col] ?? null));
-    await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? arrays[p.arg] : p.value))));
+    const json = JSON.stringify(rows.length <= chunk ? rows : rows.slice(i, i + chunk));
+    await q.executeQuery(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? json : p.value))));
   }
-}
-
-/** A table's column types on PostgreSQL (udt names: text, int8, int4, …), read once per table. */
-const typeCache = new Map<string, Promise<Map<string, string>>>();
-function columnTypes(q: Db, table: string): Promise<Map<string, string>> {
-  let types = typeCache.get(table);
-  if (!types) {
-    types = sql<{ column_name: string; udt_name: string }>`select column_name, udt_name from information_schema.columns where table_name = ${table} and table_schema = current_schema()`
-      .execute(q)
-      .then((r) => new Map(r.rows.map((c) => [c.column_name, c.udt_name])));
-    types.catch(() => typeCache.delete(table));
-    typeCache.set(table, types);
-  }
-  return types;
 }
 
 const rowStatements = new Map<string, Compiled>();
