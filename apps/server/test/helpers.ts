@@ -15,6 +15,9 @@ import { buildApp, type BuildOptions } from '../src/app';
 import { createContext } from '../src/bootstrap';
 import { loadConfig, type Config } from '../src/config';
 import type { AppContext } from '../src/context';
+import { Migrator } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../src/db/connection';
+import { migrationProvider } from '../src/db/migrations/index';
 import type { Dialect } from '../src/db/types';
 import { MasterKey } from '../src/platform/crypto/master-key';
 
@@ -40,6 +43,48 @@ export const DIALECTS: Dialect[] = (await postgresReachable())
     ? (() => { throw new Error(`PostgreSQL is not reachable at ${PG_URL}; CI must test both databases.`); })()
     : ['sqlite'];
 
+async function adminQuery(text: string) {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A new PostgreSQL schema of a random name (each suite its own; `dropSchema` removes it). */
+export async function createSchema(): Promise<string> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create schema ${schema}`);
+  return schema;
+}
+
+export const dropSchema = (schema: string) => adminQuery(`drop schema ${schema} cascade`);
+
+/**
+ * An empty database of its own, not migrated (PostgreSQL: a new schema; SQLite: a file in a
+ * temporary folder), for tests that migrate it themselves; `drop` closes and removes it.
+ */
+export async function freshDatabase(dialect: Dialect): Promise<{ handle: DatabaseHandle; drop(): Promise<void> }> {
+  if (dialect === 'postgres') {
+    const schema = await createSchema();
+    const handle = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 2 });
+    return { handle, drop: async () => { await handle.close(); await dropSchema(schema); } };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-fresh-'));
+  const handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, 'test.db') });
+  return { handle, drop: async () => { await handle.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** Migrates a database up to the migration `name` (inclusive); the results of each step. */
+export async function migrateTo(handle: DatabaseHandle, name: string, timeZone: string) {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect, timeZone), ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
+  const { error, results } = await migrator.migrateTo(name);
+  if (error) throw error;
+  return results ?? [];
+}
+
 export interface TestEnv {
   app: FastifyInstance;
   ctx: AppContext;
@@ -57,11 +102,7 @@ export async function makeEnv(dialect: Dialect, overrides: Partial<Config> = {},
   let schema: string | undefined;
   let dbOptions;
   if (dialect === 'postgres') {
-    schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
+    schema = await createSchema();
     dbOptions = { databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 5 };
   } else {
     dbOptions = { databaseUrl: null, sqlitePath: path.join(dataDir, 'test.db') };
@@ -82,12 +123,7 @@ export async function makeEnv(dialect: Dialect, overrides: Partial<Config> = {},
       for (const close of others) await close().catch(() => undefined);
       await app.close();
       await handle.close();
-      if (schema) {
-        const admin = new pg.Client({ connectionString: PG_URL });
-        await admin.connect();
-        await admin.query(`drop schema ${schema} cascade`);
-        await admin.end();
-      }
+      if (schema) await dropSchema(schema);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -6,18 +6,12 @@
  * in `clicks`, as 005 always left them — and after the latest migration (007 takes the bots out)
  * the rebuild finds nothing to change.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator, type Kysely } from 'kysely';
-import pg from 'pg';
+import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/connection';
-import { migrationProvider } from '../src/db/migrations/index';
+import { migrateToLatest, type DatabaseHandle } from '../src/db/connection';
 import { computeRollups, rebuildRollups } from '../src/platform/rollups-rebuild';
 import { ROLLUP_COLUMNS } from '../src/platform/rollups';
-import { DIALECTS, PG_URL } from './helpers';
+import { DIALECTS, freshDatabase, migrateTo as migrateToMigration } from './helpers';
 
 /** The tables as 004 left them: the app's `Database` type describes the latest schema instead. */
 type Tables = Record<string, Record<string, unknown>>;
@@ -29,36 +23,13 @@ describe.each(DIALECTS)('migration 005 on %s', (dialect) => {
   });
 
   async function openFresh(): Promise<DatabaseHandle> {
-    if (dialect === 'postgres') {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      await admin.end();
-      const handle = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 2 });
-      cleanups.push(async () => {
-        await handle.close();
-        const a = new pg.Client({ connectionString: PG_URL });
-        await a.connect();
-        await a.query(`drop schema ${schema} cascade`);
-        await a.end();
-      });
-      return handle;
-    }
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-migrate-005-'));
-    const handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, 'test.db') });
-    cleanups.push(async () => {
-      await handle.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    });
+    const { handle, drop } = await freshDatabase(dialect);
+    cleanups.push(drop);
     return handle;
   }
 
   async function migrateTo(handle: DatabaseHandle, name: string, timeZone: string) {
-    const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect, timeZone), ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
-    const { error, results } = await migrator.migrateTo(name);
-    if (error) throw error;
-    expect(results?.every((r) => r.status === 'Success')).toBe(true);
+    expect((await migrateToMigration(handle, name, timeZone)).every((r) => r.status === 'Success')).toBe(true);
   }
 
   // Around the start of daylight saving time in New York (Sunday 8 March 2026, 02:00 → 03:00): the
@@ -164,15 +135,20 @@ describe.each(DIALECTS)('migration 005 on %s', (dialect) => {
     return { daily: byKey(daily, dailyKey), periods: byKey(periods, periodKey) };
   }
 
-  it('fills the rollups of an installation at 004 as the rebuild computes them, bots in clicks until 007 (New York, across DST)', async () => {
-    const timeZone = 'America/New_York';
+  /** An installation at 004 with the seeded rows, migrated to 005: what 005 stored equals today's computation as of 005. */
+  async function filledBy005(timeZone: string) {
     const handle = await openFresh();
     await migrateTo(handle, '004-withdrawals', timeZone);
     await seed(handle);
     await migrateTo(handle, '005-stats', timeZone);
-
     const after005 = await stored(handle);
     expect(after005).toEqual(await computedAsOf005(handle, timeZone));
+    return { handle, after005 };
+  }
+
+  it('fills the rollups of an installation at 004 as the rebuild computes them, bots in clicks until 007 (New York, across DST)', async () => {
+    const timeZone = 'America/New_York';
+    const { handle, after005 } = await filledBy005(timeZone);
 
     // A few figures worked out by hand, so the comparison above cannot pass on two empty sides.
     const zero = Object.fromEntries(ROLLUP_COLUMNS.map((c) => [c, 0]));
@@ -216,12 +192,7 @@ describe.each(DIALECTS)('migration 005 on %s', (dialect) => {
 
   it('counts days in the installation’s zone (Shanghai) and agrees with the rebuild after the latest migration', async () => {
     const timeZone = 'Asia/Shanghai';
-    const handle = await openFresh();
-    await migrateTo(handle, '004-withdrawals', timeZone);
-    await seed(handle);
-    await migrateTo(handle, '005-stats', timeZone);
-    const after005 = await stored(handle);
-    expect(after005).toEqual(await computedAsOf005(handle, timeZone));
+    const { handle, after005 } = await filledBy005(timeZone);
     // 04:59:59.999 UTC on the 8th is 12:59 on the 8th in Shanghai: the late visits of the 7th in New York move a day on.
     expect(after005.daily['p1|2026-03-08|k1|l1']).toMatchObject({ clicks: 5, unique_clicks: 2, bot_clicks: 2, leads: 1, sales: 1 });
     await migrateToLatest(handle, timeZone);

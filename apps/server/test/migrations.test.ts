@@ -3,18 +3,11 @@
  * version wrote them, then the migrations to the latest — and the rebuild from the rows finds
  * nothing to change.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Migrator } from 'kysely';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from '../src/db/connection';
-import { migrationProvider } from '../src/db/migrations/index';
+import { migrateToLatest, type DatabaseHandle } from '../src/db/connection';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
 import { dayKey } from '../src/platform/time';
-import { DIALECTS, PG_URL } from './helpers';
+import { DIALECTS, freshDatabase, migrateTo } from './helpers';
 
 const TZ = 'UTC';
 
@@ -26,32 +19,9 @@ describe.each(DIALECTS)('migrations of stored figures on %s', (dialect) => {
 
   /** A fresh database migrated up to `name` (inclusive). */
   async function databaseAt(name: string): Promise<DatabaseHandle> {
-    let handle: DatabaseHandle;
-    if (dialect === 'postgres') {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      await admin.connect();
-      await admin.query(`create schema ${schema}`);
-      await admin.end();
-      handle = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 2 });
-      cleanups.push(async () => {
-        await handle.close();
-        const a = new pg.Client({ connectionString: PG_URL });
-        await a.connect();
-        await a.query(`drop schema ${schema} cascade`);
-        await a.end();
-      });
-    } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-migrate-'));
-      handle = await openDatabase({ databaseUrl: null, sqlitePath: path.join(dir, 'test.db') });
-      cleanups.push(async () => {
-        await handle.close();
-        fs.rmSync(dir, { recursive: true, force: true });
-      });
-    }
-    const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect, TZ), ...(handle.schema ? { migrationTableSchema: handle.schema } : {}) });
-    const { error } = await migrator.migrateTo(name);
-    if (error) throw error;
+    const { handle, drop } = await freshDatabase(dialect);
+    cleanups.push(drop);
+    await migrateTo(handle, name, TZ);
     return handle;
   }
 

@@ -6,17 +6,16 @@
  * once per connection (the server's pg_prepared_statements says so). Counted on the wire: every
  * statement the driver sends is recorded by a hook on the real client.
  */
-import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRows } from '../src/db/hot';
 import { pipelinedPool } from '../src/db/pg-client';
 import type { Database } from '../src/db/types';
-import { DIALECTS, PG_URL } from './helpers';
+import { createSchema, DIALECTS, dropSchema, PG_URL } from './helpers';
 
 describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-client.ts)', () => {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  let schema = '';
   const sent: string[] = [];
   let pool: pg.Pool;
   let db: Kysely<Database>;
@@ -27,10 +26,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-cli
   const count = async (table: 'notifications' | 'ledger_balances') => Number((await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(db)).rows[0]!.n);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
+    schema = await createSchema();
     pool = new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` });
     pool.on('connect', (client) => {
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
@@ -47,10 +43,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-cli
   });
   afterAll(async () => {
     await db?.destroy();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
+    if (schema) await dropSchema(schema);
   });
   beforeEach(async () => {
     await sql`delete from notifications`.execute(db);

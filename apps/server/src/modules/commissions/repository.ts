@@ -12,6 +12,8 @@ export type CommissionRow = CommissionsTable;
 
 export const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
 export const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
+/** A promoter as attribution needs them (users as u, their inviter as i). */
+const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'] as const;
 const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps'] as const;
 
 /** The id of the conversion recorded under (campaign, kind, externalId), if any. */
@@ -85,7 +87,7 @@ const promoterOf = hot((q: Db, campaignId: string, promoterId: string) =>
     .selectFrom('users as u')
     .leftJoin('enrollments as e', (j) => j.onRef('e.promoter_id', '=', 'u.id').on('e.campaign_id', '=', campaignId))
     .leftJoin('users as i', 'i.id', 'u.parent_id')
-    .select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'e.status as enrollment', 'i.status as inviter_status'])
+    .select([...PROMOTER_COLUMNS, 'e.status as enrollment'])
     .where('u.id', '=', promoterId));
 
 /** The promoter's earlier sales this month that still count towards a volume tier. */
@@ -361,7 +363,7 @@ export async function readAhead(q: Db, ask: ReadAheadRequest): Promise<ReadAhead
   const found = ask.codeKeys.length > 0 ? await q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code', 'code_key', 'campaign_id']).where('code_key', 'in', ask.codeKeys).execute() : [];
   const promoterIds = [...new Set(found.map((l) => l.promoter_id))];
   const users = promoterIds.length > 0
-    ? await q.selectFrom('users as u').leftJoin('users as i', 'i.id', 'u.parent_id').select(['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status']).where('u.id', 'in', promoterIds).execute()
+    ? await q.selectFrom('users as u').leftJoin('users as i', 'i.id', 'u.parent_id').select(PROMOTER_COLUMNS).where('u.id', 'in', promoterIds).execute()
     : [];
   const enrollments = promoterIds.length > 0
     ? await q.selectFrom('enrollments').select(['promoter_id', 'campaign_id', 'status']).where('promoter_id', 'in', promoterIds).where('campaign_id', 'in', [...new Set(found.map((l) => l.campaign_id))]).execute()
