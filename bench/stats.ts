@@ -28,7 +28,7 @@ import { loadConfig } from '../apps/server/src/config';
 import { rebuildRollups } from '../apps/server/src/platform/rollups-rebuild';
 import { hashToken } from '../apps/server/src/platform/session';
 import { bulkExec, valueRows } from './bulk-insert';
-import { freePort, freshPostgres, stop, waitFor } from './util';
+import { freePort, freshPostgres, serverNodeArgs, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PG_URL = process.env.BENCH_DATABASE_URL ?? '';
@@ -267,7 +267,7 @@ await setup.handle.close();
 
 const port = await freePort();
 const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl };
-const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const server: ChildProcess = spawn(process.execPath, [...serverNodeArgs(ROOT), '--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
 await waitFor(`http://127.0.0.1:${port}/api/health`);
 
 async function measure(name: string, url: () => string, count: number, concurrency = CONCURRENCY, as = tokens) {

@@ -42,14 +42,32 @@ export async function stop(child: ChildProcess) {
 export const runningServers = new Set<ChildProcess>();
 
 /**
- * The real server of the project checked out at `root` (its own `apps/server/src/main.ts`), on a
- * free loopback port with `env` on top of this process's; resolves once it answers
+ * The Node options a build runs its server with: what its own `npm run serve` puts between `node`
+ * and `apps/server/src/main.ts` (a build is measured as it is run), without `--import tsx`, which
+ * every launch here adds.
+ */
+export function serverNodeArgs(root: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const serve = pkg.scripts?.serve ?? '';
+  const words = serve.split(/\s+/);
+  const from = words.indexOf('node');
+  const to = words.indexOf('apps/server/src/main.ts');
+  if (from < 0 || to < from) return [];
+  const args = words.slice(from + 1, to);
+  const tsx = args.indexOf('--import');
+  if (tsx >= 0 && args[tsx + 1] === 'tsx') args.splice(tsx, 2);
+  return args;
+}
+
+/**
+ * The real server of the project checked out at `root` (its own `apps/server/src/main.ts`, run
+ * with the Node options of its own `serve` script), on a free loopback port with `env` on top of this process's; resolves once it answers
  * `api/health`, and rejects at once if it exits before (a build that does not start).
  */
 export async function startServer(root: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serverNodeArgs(root), '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],

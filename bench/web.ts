@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { freePort, stop, waitFor } from './util';
+import { freePort, serverNodeArgs, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPORTS = path.join(ROOT, 'bench/reports');
@@ -55,7 +55,7 @@ async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-web-'));
   const port = await freePort();
   let out = '';
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', '--demo'], {
+  const server = spawn(process.execPath, [...serverNodeArgs(ROOT), '--import', 'tsx', 'apps/server/src/main.ts', '--demo'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', APP_SECRET: '' },
     stdio: ['ignore', 'pipe', 'inherit'],

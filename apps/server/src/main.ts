@@ -55,7 +55,7 @@ async function main() {
       await Promise.all([app.close(), stopMaintenance(), stopScheduler()]);
       clearTimeout(cut);
       clearInterval(reap);
-      app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written }, 'stopped');
+      app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written, groupCommits: ctx.uow.stats.batches, itemsCommitted: ctx.uow.stats.items }, 'stopped');
       await handle.close();
       process.exit(0);
     } catch (error) {

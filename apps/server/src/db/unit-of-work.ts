@@ -65,7 +65,7 @@ export interface RunOptions<I = unknown> {
 }
 
 interface Pending {
-  work: (tx: Tx) => Promise<unknown>;
+  work: (tx: Tx) => Promise<unknown> | unknown;
   preload?: { loader: Preloader<unknown>; input: unknown };
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
@@ -139,8 +139,14 @@ export class UnitOfWork {
     private readonly options: UnitOfWorkOptions = {},
   ) {}
 
-  run<T, I = unknown>(work: (tx: Tx) => Promise<T>, options: RunOptions<I> = {}): Promise<T> {
-    if (!options.batchable) return this.single(work);
+  /**
+   * Batchable work may also be synchronous (it only hands rows to collectors, say): it then costs
+   * its batch no promise of its own — on the redirect's path that is measurable.
+   */
+  run<T, I = unknown>(work: (tx: Tx) => Promise<T>, options?: RunOptions<I>): Promise<T>;
+  run<T, I = unknown>(work: (tx: Tx) => T, options: RunOptions<I> & { batchable: true }): Promise<T>;
+  run<T, I = unknown>(work: (tx: Tx) => Promise<T> | T, options: RunOptions<I> = {}): Promise<T> {
+    if (!options.batchable) return this.single(work as (tx: Tx) => Promise<T>);
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, preload: options.preload as Pending['preload'], resolve: resolve as (v: unknown) => void, reject });
       this.schedule();
@@ -252,7 +258,8 @@ export class UnitOfWork {
       for (let i = 0; i < batch.length; i++) {
         const mine = new Collectors();
         try {
-          results.push({ ok: true, value: await batch[i]!.work(makeTx(q, info, mine, shared)) });
+          const value = batch[i]!.work(makeTx(q, info, mine, shared));
+          results.push({ ok: true, value: value instanceof Promise ? await value : value });
           all.mergeFrom(mine);
         } catch (error) {
           if (this.options.isItemError?.(error)) {

@@ -8,7 +8,7 @@ import type { InsertQueryBuilder, InsertResult } from 'kysely';
 import { writeRows } from '../db/hot';
 import type { Database, Db } from '../db/types';
 import type { Collector, CollectorKind, UnitOfWork } from '../db/unit-of-work';
-import { applyRollups, clickDelta, Rollups } from './rollups';
+import { applyRollups, clickDelta, Rollups, type RollupDelta } from './rollups';
 import { dayKey } from './time';
 
 export interface PendingClick {
@@ -48,7 +48,7 @@ export class ClickBuffer {
   /** Resolves once the click is stored (its group commit has committed). */
   async push(click: PendingClick): Promise<void> {
     this.accepted++;
-    await this.uow.run(async (tx) => {
+    await this.uow.run((tx) => {
       tx.collect(this.kind).rows.push(click);
     }, { batchable: true });
     this.written++;
@@ -71,19 +71,33 @@ class ClickRows implements Collector {
 
   async flush(q: Db) {
     if (this.rows.length === 0) return;
-    const humans = this.rows.filter((c) => !c.bot);
-    const linkIds = [...new Set(humans.map((c) => c.linkId))];
-    const hashes = [...new Set(humans.map((c) => c.visitorHash))];
-    const wanted = new Set(humans.map((c) => `${c.linkId}|${c.visitorHash}`));
-    const seen = new Map<string, number>();
+    // People's visitors per link (keys nested, not joined into strings: this runs for every click).
+    const visitors = new Map<string, Set<string>>();
+    const hashes = new Set<string>();
+    for (const c of this.rows) {
+      if (c.bot) continue;
+      let set = visitors.get(c.linkId);
+      if (!set) visitors.set(c.linkId, (set = new Set()));
+      set.add(c.visitorHash);
+      hashes.add(c.visitorHash);
+    }
+    const linkIds = [...visitors.keys()];
+    const hashList = [...hashes];
+    /** link → visitor → their last unique visit, as stored; then as this batch moves it. */
+    const seen = new Map<string, Map<string, number>>();
     // Both columns of the key are constrained, so the lookup walks the (link, visitor) key, not the table.
     for (let l = 0; l < linkIds.length; l += CHUNK) {
-      for (let i = 0; i < hashes.length; i += CHUNK) {
-        const found = await q.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('link_id', 'in', linkIds.slice(l, l + CHUNK)).where('visitor_hash', 'in', hashes.slice(i, i + CHUNK)).execute();
-        for (const r of found) if (wanted.has(`${r.link_id}|${r.visitor_hash}`)) seen.set(`${r.link_id}|${r.visitor_hash}`, Number(r.unique_at));
+      for (let i = 0; i < hashList.length; i += CHUNK) {
+        const found = await q.selectFrom('visitor_seen').select(['link_id', 'visitor_hash', 'unique_at']).where('link_id', 'in', linkIds.slice(l, l + CHUNK)).where('visitor_hash', 'in', hashList.slice(i, i + CHUNK)).execute();
+        for (const r of found) {
+          if (!visitors.get(r.link_id)?.has(r.visitor_hash)) continue;
+          let byVisitor = seen.get(r.link_id);
+          if (!byVisitor) seen.set(r.link_id, (byVisitor = new Map()));
+          byVisitor.set(r.visitor_hash, Number(r.unique_at));
+        }
       }
     }
-    const { rows, seenRows, rollups } = this.shape((key) => seen.get(key));
+    const { rows, seenRows, rollups } = this.shape(seen);
     await writeRows(q, 'clicks', rows, { chunk: CHUNK });
     // Sorted: two instances upserting the same visitors take the rows in the same order.
     seenRows.sort((a, b) => (a.link_id < b.link_id ? -1 : a.link_id > b.link_id ? 1 : a.visitor_hash < b.visitor_hash ? -1 : 1));
@@ -91,31 +105,76 @@ class ClickRows implements Collector {
     await applyRollups(q, rollups);
   }
 
-  /** Rows to write: uniqueness decided in click order, rollups per promoter, day, campaign and link. */
-  private shape(lookup: (key: string) => number | undefined) {
-    const seen = new Map<string, number | undefined>();
-    const changed = new Map<string, { link_id: string; visitor_hash: string; unique_at: number }>();
+  /**
+   * Rows to write: uniqueness decided in click order (`seen` is updated as it goes), rollups per
+   * promoter, day, campaign and link — the clicks counted per link and day first, then added once.
+   */
+  private shape(seen: Map<string, Map<string, number>>) {
+    const seenRows: { link_id: string; visitor_hash: string; unique_at: number }[] = [];
+    const changed = new Map<string, Map<string, (typeof seenRows)[number]>>();
+    const zone = this.zone();
+    const counts = new Map<string, ClickCount>();
+    let firstDay: string | null = null;
     const rows = this.rows.map((c) => {
       let unique = false;
       if (!c.bot) {
-        const key = `${c.linkId}|${c.visitorHash}`;
-        const last = seen.has(key) ? seen.get(key) : lookup(key);
+        let byVisitor = seen.get(c.linkId);
+        if (!byVisitor) seen.set(c.linkId, (byVisitor = new Map()));
+        const last = byVisitor.get(c.visitorHash);
         if (last === undefined || c.at - last >= UNIQUE_WINDOW_MS) {
           unique = true;
-          seen.set(key, c.at);
-          changed.set(key, { link_id: c.linkId, visitor_hash: c.visitorHash, unique_at: c.at });
-        } else {
-          seen.set(key, last);
+          byVisitor.set(c.visitorHash, c.at);
+          let mine = changed.get(c.linkId);
+          if (!mine) changed.set(c.linkId, (mine = new Map()));
+          const row = mine.get(c.visitorHash);
+          if (row) row.unique_at = c.at;
+          else {
+            const fresh = { link_id: c.linkId, visitor_hash: c.visitorHash, unique_at: c.at };
+            mine.set(c.visitorHash, fresh);
+            seenRows.push(fresh);
+          }
         }
       }
+      const day = dayKey(c.at, zone);
+      firstDay ??= day;
+      // A batch's clicks nearly always share a day: then the link alone is the key.
+      const key = day === firstDay ? c.linkId : `${c.linkId}|${day}`;
+      let count = counts.get(key);
+      if (!count) counts.set(key, (count = { promoterId: c.promoterId, campaignId: c.campaignId, linkId: c.linkId, day, bots: 0, unique: 0, repeat: 0 }));
+      if (c.bot) count.bots++;
+      else if (unique) count.unique++;
+      else count.repeat++;
       return {
         id: c.id, link_id: c.linkId, campaign_id: c.campaignId, promoter_id: c.promoterId, at: c.at, visitor_hash: c.visitorHash,
         is_unique: unique ? 1 : 0, is_bot: c.bot ? 1 : 0, device: c.device, referrer_host: c.referrerHost, attributed: c.attributed ? 1 : 0,
       };
     });
     const rollups = new Rollups();
-    const zone = this.zone();
-    for (const r of rows) rollups.add(r.promoter_id, dayKey(r.at, zone), r.campaign_id, r.link_id, clickDelta(r));
-    return { rows, seenRows: [...changed.values()], rollups };
+    for (const n of counts.values()) {
+      const add = (times: number, click: { is_unique: number; is_bot: number }) => {
+        if (times > 0) rollups.add(n.promoterId, n.day, n.campaignId, n.linkId, times === 1 ? clickDelta(click) : scaled(clickDelta(click), times));
+      };
+      add(n.bots, { is_unique: 0, is_bot: 1 });
+      add(n.unique, { is_unique: 1, is_bot: 0 });
+      add(n.repeat, { is_unique: 0, is_bot: 0 });
+    }
+    return { rows, seenRows, rollups };
   }
+}
+
+interface ClickCount {
+  promoterId: string;
+  campaignId: string;
+  linkId: string;
+  day: string;
+  bots: number;
+  unique: number;
+  repeat: number;
+}
+
+/** `times` clicks' worth of one click's delta. */
+function scaled(delta: RollupDelta, times: number): RollupDelta {
+  const out: RollupDelta = {};
+  for (const c in delta) out[c as keyof RollupDelta] = delta[c as keyof RollupDelta]! * times;
+  return out;
 }

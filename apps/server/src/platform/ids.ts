@@ -21,14 +21,16 @@ function random40x2(): [number, number] {
   return [high, low];
 }
 
-/** `value` (below 32^count) as `count` Crockford base32 characters, most significant first. */
-function base32(value: number, count: number): string {
-  let out = '';
-  for (let i = 0; i < count; i++) {
-    out = CROCKFORD_ALPHABET[value % 32] + out;
+/** The alphabet's character codes, and a buffer each id is spelled into (one string made per id). */
+const ALPHABET_CODES = Uint8Array.from(CROCKFORD_ALPHABET, (ch) => ch.charCodeAt(0));
+const spelled = Buffer.alloc(26);
+
+/** `value` (below 32^count) as `count` Crockford base32 characters into `spelled` at `at`, most significant first. */
+function base32Into(value: number, at: number, count: number) {
+  for (let i = at + count - 1; i >= at; i--) {
+    spelled[i] = ALPHABET_CODES[value % 32]!;
     value = Math.floor(value / 32);
   }
-  return out;
 }
 
 /**
@@ -54,7 +56,10 @@ export function newId(now = Date.now()): string {
   lastTime = time;
   lastHigh = high;
   lastLow = low;
-  return base32(time, 10) + base32(high, 8) + base32(low, 8);
+  base32Into(time, 0, 10);
+  base32Into(high, 10, 8);
+  base32Into(low, 18, 8);
+  return spelled.toString('latin1', 0, 26);
 }
 
 /** Random Crockford base32 string (rejection-free: 256 is a multiple of 32). */

@@ -16,21 +16,33 @@ export class VisitorHasher {
   private dayStart = Number.NaN;
   constructor(private readonly master: MasterKey) {}
 
-  /** Recent visitors' hashes, cleared with the salt each day (and when it grows large). */
-  private recent = new Map<string, string>();
+  /**
+   * Recent visitors' hashes by user agent, then address, cleared with the salt each day (and when
+   * it grows large). Nested, not a joined key: the user agent's string hash is already computed
+   * (classifyUserAgent looked it up), and no long key is built per click.
+   */
+  private recent = new Map<string, Map<string, string>>();
+  private recentSize = 0;
 
   hash(address: string, userAgent: string, now = Date.now()): string {
     if (!(now >= this.dayStart && now < this.dayStart + DAY_MS)) {
       this.dayStart = now - (now % DAY_MS);
       this.salt = this.master.derive(`visitor-salt:${new Date(this.dayStart).toISOString().slice(0, 10)}`);
       this.recent.clear();
+      this.recentSize = 0;
     }
-    const key = `${address}\n${userAgent}`;
-    let hash = this.recent.get(key);
+    let byAddress = this.recent.get(userAgent);
+    let hash = byAddress?.get(address);
     if (!hash) {
-      hash = createHash('sha256').update(this.salt).update(key).digest('base64url');
-      if (this.recent.size >= 10_000) this.recent.clear();
-      this.recent.set(key, hash);
+      hash = createHash('sha256').update(this.salt).update(`${address}\n${userAgent}`).digest('base64url');
+      if (this.recentSize >= 10_000) {
+        this.recent.clear();
+        this.recentSize = 0;
+        byAddress = undefined;
+      }
+      if (!byAddress) this.recent.set(userAgent, (byAddress = new Map()));
+      byAddress.set(address, hash);
+      this.recentSize++;
     }
     return hash;
   }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { IdParamsSchema, LinkCreateSchema, LinkEnvelopeSchema, LinkListSchema, LinkPatchSchema, LinkQuerySchema, LinkStatsQuerySchema, LinkStatsSchema } from '@pa/shared';
@@ -22,7 +23,13 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/r/:code', {
       // Visitors are not users: no per-request log lines (they would hold their addresses).
       logLevel: 'warn',
+      // One logger for every redirect, not a child per request (a visitor has no request id worth
+      // a logger; what the redirect logs is rare: a click it could not store).
+      childLoggerFactory: redirectLogger,
       schema: { tags: ['links'], summary: 'Tracked redirect (302 with pa_click)', params: z.object({ code: z.string().max(200) }) },
+      // The schema documents the code; the handler checks it (a pattern stricter than the schema),
+      // so the per-request validation step is skipped on this, the busiest route.
+      validatorCompiler: () => (params) => ({ value: params }),
     }, async (request, reply) => {
       const code = request.params.code;
       const target = /^[A-Za-z0-9_-]{1,32}$/.test(code) ? await ctx.links.get(code.toLowerCase()) : null;
@@ -68,6 +75,16 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     });
   };
 }
+
+const redirectLoggers = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+const redirectLogger = (logger: FastifyBaseLogger, _bindings: unknown, options: Parameters<FastifyBaseLogger['child']>[1]): FastifyBaseLogger => {
+  let child = redirectLoggers.get(logger);
+  if (!child) {
+    child = logger.child({ route: 'redirect' }, options);
+    redirectLoggers.set(logger, child);
+  }
+  return child;
+};
 
 export function linkRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
