@@ -47,12 +47,22 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * `TRUST_PROXY` as Fastify takes it. A hop count trusts that many proxies nearest the server, the
+ * immediate peer first (what the setting has meant since it was added, and Express's meaning);
+ * Fastify 5.12 stopped honouring a bare number (it now trusts nobody for one), so it is given as
+ * the function it used to compile the number into.
+ */
+function trustProxyOption(setting: AppContext['config']['trustProxy']): boolean | string | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
+}
+
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     bodyLimit: JSON_BODY_LIMIT,
-    disableRequestLogging: false,
     requestIdHeader: false,
     // A path Fastify cannot decode (a bad percent-escape) is answered in our shape, not its own.
     frameworkErrors: frameworkErrorHandler,

@@ -36,7 +36,17 @@ export type ConversionInput = z.output<typeof ConversionCreateSchema>;
 
 const EXPENSE = 'platform:commissions';
 /** The e-mail digest the merchant would send for this account (accounts are case-folded already). */
-const emailDigest = (account: string) => (account.includes('@') ? createHash('sha256').update(account.trim().toLowerCase()).digest('hex') : null);
+/** SHA-256 of a promoter's e-mail account (null for a phone number), remembered: the same promoters sell again and again. */
+const digests = new Map<string, string | null>();
+function emailDigest(account: string): string | null {
+  let digest = digests.get(account);
+  if (digest === undefined) {
+    digest = account.includes('@') ? createHash('sha256').update(account.trim().toLowerCase()).digest('hex') : null;
+    if (digests.size >= 10_000) digests.clear();
+    digests.set(account, digest);
+  }
+  return digest;
+}
 
 export interface RecordResult {
   created: boolean;
@@ -212,7 +222,7 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   if (found) {
     if (!promoter || promoter.status !== 'active') [status, reason] = ['rejected', 'promoter_inactive'];
     else if (promoter.enrollment !== 'approved') [status, reason] = ['rejected', 'not_enrolled'];
-    else if (isSelfReferral(input.customerEmailSha256, emailDigest(promoter.account))) [status, reason] = ['rejected', 'self_referral'];
+    else if (input.customerEmailSha256 && isSelfReferral(input.customerEmailSha256, emailDigest(promoter.account))) [status, reason] = ['rejected', 'self_referral'];
   }
   const id = newId(now);
   const conversion: ConversionRow = {
