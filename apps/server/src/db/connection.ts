@@ -2,11 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database, Db, Dialect } from './types';
 import { migrationProvider } from './migrations/index';
 import { pipelinedPool } from './pg-client';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer';
 
 export interface DatabaseHandle {
   db: Db;
@@ -26,6 +27,8 @@ export interface OpenOptions {
   /** PostgreSQL schema to use (tests make one per suite). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /** SQLite file: how the checkpoint thread runs (tests make it eager). */
+  checkpoint?: CheckpointerOptions;
 }
 
 // int8 (bigint) columns hold epoch-ms times and minor-unit amounts; all fit in 2^53.
@@ -54,8 +57,25 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // A file's checkpoints run on a thread of their own (db/checkpointer.ts), not in a commit.
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
+  let checkpointer: Checkpointer | null = null;
+  if (file !== ':memory:') {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    const restart = async () => {
+      await sql`pragma wal_checkpoint(RESTART)`.execute(db);
+    };
+    checkpointer = new Checkpointer(file, restart, options.checkpoint, (message) => process.emitWarning(`SQLite checkpoint: ${message}`));
+  }
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** `timeZone`: the day boundaries of the per-day figures, which a migration may fill from stored rows. */
