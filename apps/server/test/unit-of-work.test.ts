@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/types';
-import { UnitOfWork, type Collector, type CollectorKind } from '../src/db/unit-of-work';
+import { UnitOfWork, type Collector, type CollectorKind, type Preloader } from '../src/db/unit-of-work';
 import { AppError } from '../src/platform/errors';
 import { DIALECTS, makeEnv, type TestEnv } from './helpers';
 
@@ -57,6 +57,49 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
     expect(uow.stats.batches - before.batches).toBe(1);
     expect(uow.stats.items - before.items).toBe(30);
     expect(await stored()).toHaveLength(30);
+  });
+
+  it('reading first, the next batch reads ahead while the one before it writes, and decides only after its commit', async () => {
+    await clear();
+    const events: string[] = [];
+    let flushing: () => void = () => {};
+    const inFlush = new Promise<void>((resolve) => (flushing = resolve));
+    class SlowRows extends ProbeRows {
+      override async flush(q: Db) {
+        events.push(`flush ${this.ids.join()}`);
+        flushing();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await super.flush(q);
+        events.push(`flushed ${this.ids.join()}`);
+      }
+    }
+    const SLOW: CollectorKind<SlowRows> = { order: 1, create: () => new SlowRows() };
+    const loader: Preloader<string> = {
+      async load(tx, inputs) {
+        const n = (await sql<{ n: number }>`select count(*) as n from uow_probe`.execute(tx.q)).rows[0]!;
+        events.push(`read ahead ${inputs.join()} (${Number(n.n)} stored)`);
+      },
+    };
+    const reading = new UnitOfWork(env.ctx.db, env.ctx.dialect, { readsFirst: true });
+    const put = (id: string) => reading.run(async (tx) => {
+      events.push(`work ${id}`);
+      tx.collect(SLOW).ids.push(id);
+      return id;
+    }, { batchable: true, preload: { loader, input: id } });
+    const first = put('r1');
+    await inFlush;
+    const second = put('r2');
+    expect(await Promise.all([first, second])).toEqual(['r1', 'r2']);
+    expect(events).toEqual(dialect === 'postgres' ? [
+      'read ahead r1 (0 stored)', 'work r1', 'flush r1',
+      // Read on another connection while r1 was being written (not yet there), decided once it was.
+      'read ahead r2 (0 stored)', 'flushed r1', 'work r2', 'flush r2', 'flushed r2',
+    ] : [
+      // SQLite's one connection: the read waits for r1's transaction to end.
+      'read ahead r1 (0 stored)', 'work r1', 'flush r1', 'flushed r1',
+      'read ahead r2 (1 stored)', 'work r2', 'flush r2', 'flushed r2',
+    ]);
+    expect(await stored()).toEqual(['r1', 'r2']);
   });
 
   it('an item’s catalogue error fails it alone: nothing of it is written, the batch is not sent round again', async () => {

@@ -129,6 +129,8 @@ export class UnitOfWork {
   private queue: Pending[] = [];
   private inFlight = 0;
   private scheduled = false;
+  /** Settles when the batch last started is done (the next one's work waits for it). */
+  private lastWrite: Promise<void> = Promise.resolve();
   private waiters: (() => void)[] = [];
   /** Group commits written, items in them, batches sent round again (for benchmarks and logs). */
   readonly stats = { batches: 0, items: 0, retried: 0 };
@@ -170,16 +172,24 @@ export class UnitOfWork {
   }
 
   private pump() {
-    // One group commit at a time: two or three at once measured no faster on PostgreSQL (the
-    // batches only get smaller; docs/benchmarks.md), and SQLite has one connection.
-    while (this.queue.length > 0 && this.inFlight === 0) {
+    // One group commit at a time — with `readsFirst`, the next batch may already read ahead while
+    // the one before it writes (`write`): its items' work, and so its decisions and its
+    // transaction, still wait for that batch to be done. (Two or three whole batches at once
+    // measured no faster on PostgreSQL, and SQLite has one connection.)
+    const most = this.options.readsFirst ? 2 : 1;
+    while (this.queue.length > 0 && this.inFlight < most) {
       const batch = this.queue.splice(0, this.options.maxBatch ?? 500);
       this.inFlight++;
-      void this.write(batch).finally(() => {
+      const before = this.lastWrite;
+      const done = this.write(batch, before).finally(() => {
         this.inFlight--;
         if (this.queue.length > 0) this.schedule();
-        else if (this.inFlight === 0) for (const done of this.waiters.splice(0)) done();
+        else if (this.inFlight === 0) for (const waiter of this.waiters.splice(0)) waiter();
       });
+      this.lastWrite = done.then(
+        () => undefined,
+        () => undefined,
+      );
     }
   }
 
@@ -199,10 +209,10 @@ export class UnitOfWork {
     });
   }
 
-  private async write(batch: Pending[]) {
+  private async write(batch: Pending[], before: Promise<void> = Promise.resolve()) {
     let rest = batch;
     for (let round = 0; rest.length > 0; round++) {
-      const outcome = await this.attempt(rest);
+      const outcome = await this.attempt(rest, round === 0 ? before : undefined);
       if (outcome.kind === 'done') {
         this.stats.batches++;
         this.stats.items += rest.length;
@@ -227,14 +237,20 @@ export class UnitOfWork {
           rest[0]!.reject(outcome.error);
           return;
         }
-        for (const p of rest) await this.write([p]);
+        for (const p of rest) await this.write([p], before);
         return;
       }
       this.options.log?.warn({ err: outcome.error, items: rest.length }, 'group commit failed; writing the batch again');
     }
   }
 
-  private async attempt(batch: Pending[]): Promise<
+  /**
+   * One try at a batch. `before`: the batch started before this one, which this one's read-ahead
+   * may overlap but its items' work may not (they decide on what that batch wrote). A read-ahead
+   * that missed what it wrote — a repeat delivered while the first was being written — makes this
+   * batch's insert fail, and the batch goes round again and finds it.
+   */
+  private async attempt(batch: Pending[], before?: Promise<void>): Promise<
     | { kind: 'done'; results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] }
     | { kind: 'item'; index: number; error: unknown }
     | { kind: 'batch'; error: unknown }
@@ -255,6 +271,7 @@ export class UnitOfWork {
         else loads.set(p.preload.loader, [p.preload.input]);
       }
       for (const [loader, inputs] of loads) await loader.load(makeTx(q, info, new Collectors(), shared), inputs);
+      if (before) await before;
       for (let i = 0; i < batch.length; i++) {
         const mine = new Collectors();
         try {
