@@ -63,7 +63,7 @@ fi
 # 3. The server tests on Node 24. PATH first so anything the tests spawn as `node` is Node 24 as well.
 export PATH="$node24/bin:$PATH"
 export PA_NODE24_BETTER_SQLITE3="$binary"
-export NODE_OPTIONS="--import=$root/scripts/node24-preload.mjs${NODE_OPTIONS:+ $NODE_OPTIONS}"
+export NODE_OPTIONS="--require=$root/scripts/node24-preload.cjs${NODE_OPTIONS:+ $NODE_OPTIONS}"
 node -e "
   const Database = require('better-sqlite3');
   const v = new Database(':memory:').prepare('select sqlite_version() as v').get().v;

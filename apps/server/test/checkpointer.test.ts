@@ -29,12 +29,19 @@ describe('SQLite checkpoints on their own thread', () => {
     expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(db)).rows[0]!.wal_autocheckpoint).toBe(0);
     await sql`create table filler (id integer primary key, body text not null)`.execute(db);
     const body = 'x'.repeat(3000);
+    const insert = () => db.transaction().execute(async (q) => {
+      await sql`insert into filler (body) values (${body})`.execute(q);
+    });
+    // First until the thread is at work (its checkpoints grow the database file): a thread starts
+    // in tens of milliseconds, or seconds on a loaded machine.
+    const warmup = 300;
+    for (let i = 0; i < warmup; i++) await insert();
+    for (let i = 0; i < 1000 && fs.statSync(file).size < 100 * 4096; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(100 * 4096);
     let walMax = 0;
     const transactions = 8000;
     for (let i = 0; i < transactions; i++) {
-      await db.transaction().execute(async (q) => {
-        await sql`insert into filler (body) values (${body})`.execute(q);
-      });
+      await insert();
       // Let the thread's messages in now and then, as a server's event loop does between requests.
       if (i % 25 === 0) {
         await new Promise((resolve) => setTimeout(resolve, 1));
@@ -43,7 +50,7 @@ describe('SQLite checkpoints on their own thread', () => {
     }
     // 8,000 commits of at least a 4 KB page each: 32 MB or more through the WAL, which would all
     // stay in it without checkpoints. Copied back and started over past 256 pages (1 MB), it
-    // holds a few MB at most (3.4 MB measured; the thread takes a moment to start).
+    // holds a few MB at most (3.4 MB measured).
     expect(walMax).toBeGreaterThan(0);
     expect(walMax).toBeLessThan(8 * 1024 * 1024);
     await handle.close();
@@ -51,9 +58,25 @@ describe('SQLite checkpoints on their own thread', () => {
     // Every commit is in the database (read by a connection of its own).
     const check = new SqliteDatabase(file, { readonly: true });
     try {
-      expect((check.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(transactions);
+      expect((check.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(warmup + transactions);
     } finally {
       check.close();
+    }
+  });
+
+  it('a thread that dies hands checkpoints back to the app’s connection', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-ckpt-'));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      handle = await openDatabase({ sqlitePath: path.join(dir, 'test.db'), checkpoint: { sqliteModule: path.join(dir, 'no-such-module.js') } });
+      const setting = async () => (await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle!.db)).rows[0]!.wal_autocheckpoint;
+      for (let i = 0; i < 200 && (await setting()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await setting()).toBe(1000);
+      expect(warnings.some((w) => w.startsWith('SQLite checkpoint:'))).toBe(true);
+    } finally {
+      process.off('warning', onWarning);
     }
   });
 

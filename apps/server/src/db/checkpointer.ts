@@ -21,6 +21,8 @@ import { Worker } from 'node:worker_threads';
 export interface CheckpointerOptions {
   intervalMs?: number;
   restartPages?: number;
+  /** The better-sqlite3 the thread loads (default: this project's; a test gives one that fails). */
+  sqliteModule?: string;
 }
 
 // Plain JavaScript run by the worker (no TypeScript loader is needed in the thread).
@@ -51,6 +53,7 @@ export class Checkpointer {
   private stopping: Promise<void> | null = null;
 
   private restarting = false;
+  private exited = false;
 
   constructor(
     file: string,
@@ -58,12 +61,14 @@ export class Checkpointer {
     restart: () => Promise<void>,
     options: CheckpointerOptions = {},
     onError: (message: string) => void = () => {},
+    /** The thread has died (it could not load SQLite, say): the app's connection must checkpoint again. */
+    onLost: () => void = () => {},
   ) {
     this.worker = new Worker(WORKER, {
       eval: true,
       workerData: {
         file,
-        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+        module: options.sqliteModule ?? createRequire(import.meta.url).resolve('better-sqlite3'),
         intervalMs: options.intervalMs ?? 200,
         restartPages: options.restartPages ?? 16_384,
       },
@@ -77,6 +82,10 @@ export class Checkpointer {
       }
     });
     this.worker.on('error', (error) => onError(String(error)));
+    this.worker.on('exit', () => {
+      this.exited = true;
+      if (!this.stopping) onLost();
+    });
     // The thread never keeps the process alive (a process that ends without closing the database
     // leaves its WAL to the next opening, as SQLite always does).
     this.worker.unref();
@@ -84,6 +93,7 @@ export class Checkpointer {
 
   /** Stops the thread and closes its connection (before the app's own connection closes). */
   stop(): Promise<void> {
+    if (this.exited) this.stopping ??= Promise.resolve();
     this.stopping ??= new Promise<void>((resolve) => {
       // Held by the thread again until it has stopped (or the process would end with this pending).
       this.worker.ref();

@@ -65,7 +65,16 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const restart = async () => {
       await sql`pragma wal_checkpoint(RESTART)`.execute(db);
     };
-    checkpointer = new Checkpointer(file, restart, options.checkpoint, (message) => process.emitWarning(`SQLite checkpoint: ${message}`));
+    checkpointer = new Checkpointer(
+      file,
+      restart,
+      options.checkpoint,
+      (message) => process.emitWarning(`SQLite checkpoint: ${message}`),
+      // Without the thread, back to SQLite's own checkpoints in the commit: never an unbounded WAL.
+      () => {
+        if (sqlite.open) sqlite.pragma('wal_autocheckpoint = 1000');
+      },
+    );
   }
   return {
     db,
