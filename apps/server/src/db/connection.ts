@@ -57,8 +57,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  // A file's checkpoints run on a thread of their own (db/checkpointer.ts), not in a commit.
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // A file's checkpoints run on a thread of their own (db/checkpointer.ts), not in a commit.
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {
     sqlite.pragma('wal_autocheckpoint = 0');

@@ -151,12 +151,9 @@ class ClickRows implements Collector {
     });
     const rollups = new Rollups();
     for (const n of counts.values()) {
-      const add = (times: number, click: { is_unique: number; is_bot: number }) => {
-        if (times > 0) rollups.add(n.promoterId, n.day, n.campaignId, n.linkId, times === 1 ? clickDelta(click) : scaled(clickDelta(click), times));
-      };
-      add(n.bots, { is_unique: 0, is_bot: 1 });
-      add(n.unique, { is_unique: 1, is_bot: 0 });
-      add(n.repeat, { is_unique: 0, is_bot: 0 });
+      for (const [times, click] of [[n.bots, BOT], [n.unique, UNIQUE], [n.repeat, REPEAT]] as const) {
+        if (times > 0) rollups.add(n.promoterId, n.day, n.campaignId, n.linkId, scaled(clickDelta(click), times));
+      }
     }
     return { rows, seenRows, rollups };
   }
@@ -171,6 +168,10 @@ interface ClickCount {
   unique: number;
   repeat: number;
 }
+
+const BOT = { is_unique: 0, is_bot: 1 };
+const UNIQUE = { is_unique: 1, is_bot: 0 };
+const REPEAT = { is_unique: 0, is_bot: 0 };
 
 /** `times` clicks' worth of one click's delta. */
 function scaled(delta: RollupDelta, times: number): RollupDelta {

@@ -36,17 +36,7 @@ export type ConversionInput = z.output<typeof ConversionCreateSchema>;
 
 const EXPENSE = 'platform:commissions';
 /** The e-mail digest the merchant would send for this account (accounts are case-folded already). */
-/** SHA-256 of a promoter's e-mail account (null for a phone number), remembered: the same promoters sell again and again. */
-const digests = new Map<string, string | null>();
-function emailDigest(account: string): string | null {
-  let digest = digests.get(account);
-  if (digest === undefined) {
-    digest = account.includes('@') ? createHash('sha256').update(account.trim().toLowerCase()).digest('hex') : null;
-    if (digests.size >= 10_000) digests.clear();
-    digests.set(account, digest);
-  }
-  return digest;
-}
+const emailDigest = (account: string) => (account.includes('@') ? createHash('sha256').update(account.trim().toLowerCase()).digest('hex') : null);
 
 export interface RecordResult {
   created: boolean;
