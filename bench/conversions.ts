@@ -38,7 +38,7 @@ import type * as ApiKeys from '../apps/server/src/platform/api-keys';
 import type * as Ledger from '../apps/server/src/platform/ledger';
 import type * as RollupsRebuild from '../apps/server/src/platform/rollups-rebuild';
 import { insertApiKey, insertSalesFixture } from './fixtures';
-import { checkoutBuild, freshPostgres, machine, median, runningServers, startServer, stop, worktreeBuild, type Build } from './util';
+import { checkoutBuild, cpuTimes, freshPostgres, machine, median, runningServers, startServer, stop, worktreeBuild, type Build } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
@@ -195,13 +195,23 @@ async function runRound(conf: Configuration, round: number) {
     const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
     const servers: Awaited<ReturnType<typeof startServer>>[] = [];
     const tally: Tally = { created: 0, repeated: 0, failed: 0, acked: new Set() };
+    /** CPU µs per request over the measured load: the server processes, PostgreSQL's processes. */
+    const cpu: { server: number | null; database: number | null } = { server: null, database: null };
     let latency;
     try {
       for (let i = 0; i < conf.instances; i++) servers.push(await startServer(conf.build.root, env, prof));
       const urls = servers.map((s) => s.url);
       const stream = new SaleStream(fixture);
       await drive(urls, fixture, stream, WARM_UP, null);
+      const pids = servers.map((s) => s.child.pid!);
+      const cpuBefore = cpuTimes(pids);
       latency = await drive(urls, fixture, stream, DURATION, tally);
+      const cpuAfter = cpuTimes(pids);
+      const requests = tally.created + tally.repeated;
+      if (cpuBefore && cpuAfter && requests > 0) {
+        cpu.server = Math.round(((cpuAfter.processes - cpuBefore.processes) * 1000) / requests);
+        cpu.database = conf.postgres ? Math.round(((cpuAfter.postgres - cpuBefore.postgres) * 1000) / requests) : null;
+      }
     } finally {
       // Stopped before the checks: a graceful stop writes whatever batch is still open.
       await Promise.all(servers.map((s) => stop(s.child)));
@@ -209,7 +219,7 @@ async function runRound(conf: Configuration, round: number) {
     const checks = await verify(conf.code, config, fixture.campaignId, tally.acked);
     const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0;
     return {
-      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size,
+      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu,
       salesPerSecond: tally.created / DURATION, repeatsPerSecond: tally.repeated / DURATION,
     };
   } finally {
@@ -258,7 +268,8 @@ try {
     for (const conf of configurations.filter((c) => ONLY.length === 0 || ONLY.includes(c.id))) {
       const result = await runRound(conf, r);
       rounds.push(result);
-      console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
+      const cpuNote = result.cpu.server === null ? '' : `, CPU per request ${result.cpu.server} µs server${result.cpu.database === null ? '' : ` + ${result.cpu.database} µs PostgreSQL`}`;
+      console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms${cpuNote}, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
     }
   }
 
@@ -266,6 +277,7 @@ try {
   console.log('\nEvery round:');
   console.table(Object.fromEntries(rounds.map((x) => [`${x.conf.id}${x.round} ${x.conf.label}`, {
     'new sales/s': n(x.salesPerSecond), 'repeats/s': n(x.repeatsPerSecond), errors: x.errors, 'p50 ms': x.p50, 'p99 ms': x.p99,
+    'CPU µs/req server': x.cpu.server ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
   }])));

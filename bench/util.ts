@@ -180,6 +180,33 @@ export function checkoutBuild(repo: string): Build {
 }
 
 /** The machine line every benchmark prints: "2 × <CPU model>, Node v20…". */
+/**
+ * CPU time (ms, user + system) the processes have used so far: the given pids and every process
+ * named `postgres` (the database server's backends and helpers), from /proc (Linux; null elsewhere).
+ */
+export function cpuTimes(pids: number[]): { processes: number; postgres: number } | null {
+  const ticks = (pid: string) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // After the command: state is field 3; utime and stime are fields 14 and 15.
+      return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(rest[11]) + Number(rest[12]) };
+    } catch {
+      return null;
+    }
+  };
+  if (!fs.existsSync('/proc/self/stat')) return null;
+  const TICK_MS = 10; // USER_HZ is 100 on Linux
+  let processes = 0;
+  for (const pid of pids) processes += (ticks(String(pid))?.ticks ?? 0) * TICK_MS;
+  let postgres = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const t = ticks(pid);
+    if (t?.name === 'postgres') postgres += t.ticks * TICK_MS;
+  }
+  return { processes, postgres };
+}
+
 export function machine(): string {
   return `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
 }

@@ -49,12 +49,27 @@ export interface Tx extends TxInfo {
 }
 
 /**
- * Reads a batch's items need, made once for the whole batch before its items run (an `in (…)`
- * query instead of one query per item — what a PostgreSQL round trip costs is worth saving).
- * It puts what it found in `tx.shared`, where the items look first.
+ * Reads a batch's items need, made once for many items (an `in (…)` query instead of one query per
+ * item — what a PostgreSQL round trip costs is worth saving). `load` reads; what it returns puts
+ * what it found into a batch's `tx.shared`, where the items look first. Reading first (PostgreSQL),
+ * the reads of items that arrive while a batch is written are made at once, and the batch they end
+ * up in gets what several such reads found, each put in with its own `apply`.
  */
 export interface Preloader<I> {
-  load(tx: Tx, inputs: I[]): Promise<void>;
+  load(q: Db, inputs: I[]): Promise<Loaded>;
+}
+
+/** What a read-ahead found. */
+export interface Loaded {
+  /** Puts it into a batch's shared state. */
+  apply(tx: Tx): void;
+  /**
+   * Per input (in order): what its decision reads and changes — its idempotency key, its
+   * customer, say. Reading first, batches whose items share no key are written two at a time
+   * (their decisions cannot depend on each other); an item without keys is written only when no
+   * other batch is.
+   */
+  keys?: readonly (readonly string[])[];
 }
 
 export interface RunOptions<I = unknown> {
@@ -67,6 +82,10 @@ export interface RunOptions<I = unknown> {
 interface Pending {
   work: (tx: Tx) => Promise<unknown> | unknown;
   preload?: { loader: Preloader<unknown>; input: unknown };
+  /** Reading first: what its read ahead found, to put into its batch (absent: read in the batch). */
+  loaded?: Loaded['apply'];
+  /** Reading first: its keys (Loaded.keys); none: it is written alone. */
+  keys?: readonly string[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -118,6 +137,10 @@ export interface UnitOfWorkOptions {
    * once, on several connections), and a transaction of writes alone is sent as one statement by
    * db/pg-client.ts. Its reads see what is committed when each runs — what READ COMMITTED gives
    * inside a transaction as well; batchable work takes no locks.
+   *
+   * Reading first, items are read ahead as they arrive (one read-ahead at a time, for all that
+   * arrived meanwhile), while a batch is being written, and the next batch takes every item whose
+   * read-ahead is done: what arrives during a write is in the next commit, not the one after.
    */
   readsFirst?: boolean;
   /** Which errors are an item's own decision (default: none — every error rolls the batch back). */
@@ -125,12 +148,22 @@ export interface UnitOfWorkOptions {
   log?: { warn(obj: unknown, msg: string): void };
 }
 
+/** Reading first, at most this many batches are written at once (see `Loaded.keys`). */
+const MAX_WRITES = 2;
+
+type Outcome = ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
+
 export class UnitOfWork {
+  /** Batchable items not yet read ahead (reading first), or not yet written. */
   private queue: Pending[] = [];
-  private inFlight = 0;
+  /** Reading first: items read ahead, waiting for the next batch. */
+  private ready: Pending[] = [];
+  private reading = false;
+  /** Batches being written; whether one of them has an item without keys; the keys of their items. */
+  private writing = 0;
+  private exclusive = false;
+  private readonly busy = new Set<string>();
   private scheduled = false;
-  /** Settles when the batch last started is done (the next one's work waits for it). */
-  private lastWrite: Promise<void> = Promise.resolve();
   private waiters: (() => void)[] = [];
   /** Group commits written, items in them, batches sent round again (for benchmarks and logs). */
   readonly stats = { batches: 0, items: 0, retried: 0 };
@@ -157,8 +190,12 @@ export class UnitOfWork {
 
   /** Resolves once every batchable item submitted so far has been written or has failed. */
   idle(): Promise<void> {
-    if (this.queue.length === 0 && this.inFlight === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private isIdle() {
+    return this.queue.length === 0 && this.ready.length === 0 && !this.reading && this.writing === 0;
   }
 
   /** Start on the next turn of the event loop, so requests already received join the batch. */
@@ -171,31 +208,76 @@ export class UnitOfWork {
     });
   }
 
+  /**
+   * One group commit at a time on SQLite (one connection). Reading first (PostgreSQL), a read-ahead
+   * runs beside the writes, for the items queued meanwhile, and two batches may be written at once
+   * when no key of one is a key of the other (Loaded.keys).
+   */
   private pump() {
-    // One group commit at a time — with `readsFirst`, the next batch may already read ahead while
-    // the one before it writes (`write`): its items' work, and so its decisions and its
-    // transaction, still wait for that batch to be done. (Two or three whole batches at once
-    // measured no faster on PostgreSQL, and SQLite has one connection.)
-    const most = this.options.readsFirst ? 2 : 1;
-    while (this.queue.length > 0 && this.inFlight < most) {
-      const batch = this.queue.splice(0, this.options.maxBatch ?? 500);
-      this.inFlight++;
-      const before = this.lastWrite;
-      const done = this.write(batch, before).finally(() => {
-        this.inFlight--;
-        if (this.queue.length > 0) this.schedule();
-        else if (this.inFlight === 0) for (const waiter of this.waiters.splice(0)) waiter();
-      });
-      this.lastWrite = done.then(
-        () => undefined,
-        () => undefined,
-      );
+    const most = this.options.maxBatch ?? 500;
+    if (!this.options.readsFirst) {
+      if (this.writing === 0 && this.queue.length > 0) this.startWrite(this.queue.splice(0, most), [], false);
+      return;
     }
+    if (!this.reading && this.queue.length > 0) {
+      this.reading = true;
+      void this.readAhead(this.queue.splice(0, most)).finally(() => {
+        this.reading = false;
+        this.pump();
+      });
+    }
+    while (this.writing < MAX_WRITES && !this.exclusive && this.ready.length > 0) {
+      const alone = this.writing === 0;
+      // An item without keys waits for the writes in flight to end; none starts meanwhile.
+      if (!alone && this.ready.some((p) => !p.keys)) return;
+      const batch: Pending[] = [];
+      const left: Pending[] = [];
+      const keys = new Set<string>();
+      for (const p of this.ready) {
+        if (batch.length < most && (!p.keys || !p.keys.some((k) => this.busy.has(k)))) {
+          batch.push(p);
+          for (const k of p.keys ?? []) keys.add(k);
+        } else left.push(p);
+      }
+      if (batch.length === 0) return;
+      this.ready = left;
+      this.startWrite(batch, [...keys], batch.some((p) => !p.keys));
+    }
+  }
+
+  private startWrite(batch: Pending[], keys: string[], exclusive: boolean) {
+    this.writing++;
+    this.exclusive = exclusive;
+    for (const k of keys) this.busy.add(k);
+    void this.write(batch, true).finally(() => {
+      this.writing--;
+      if (exclusive) this.exclusive = false;
+      for (const k of keys) this.busy.delete(k);
+      if (this.queue.length > 0 || this.ready.length > 0) this.schedule();
+      else if (this.isIdle()) for (const waiter of this.waiters.splice(0)) waiter();
+    });
+  }
+
+  /** Reads ahead for `items` (each loader once, for all its items), then makes them ready to write. */
+  private async readAhead(items: Pending[]) {
+    await Promise.all([...groupByLoader(items)].map(async ([loader, group]) => {
+      try {
+        const loaded = await loader.load(this.db, group.map((p) => p.preload!.input));
+        group.forEach((p, i) => {
+          p.loaded = loaded.apply;
+          p.keys = loaded.keys?.[i];
+        });
+      } catch (error) {
+        // Read again in the batch, where a failure is handled as any other.
+        this.options.log?.warn({ err: error, items: group.length }, 'read-ahead failed; reading in the batch');
+      }
+    }));
+    this.ready.push(...items);
   }
 
   /** Queued batchable items not yet written. */
   get pending() {
-    return this.queue.length;
+    return this.queue.length + this.ready.length;
   }
 
   /** One transaction for one piece of work; its collectors flushed before the commit. */
@@ -209,10 +291,11 @@ export class UnitOfWork {
     });
   }
 
-  private async write(batch: Pending[], before: Promise<void> = Promise.resolve()) {
+  /** `readAhead`: whether what the items' read-aheads found may be used (not when a batch goes round again). */
+  private async write(batch: Pending[], readAhead: boolean) {
     let rest = batch;
     for (let round = 0; rest.length > 0; round++) {
-      const outcome = await this.attempt(rest, round === 0 ? before : undefined);
+      const outcome = await this.attempt(rest, readAhead && round === 0);
       if (outcome.kind === 'done') {
         this.stats.batches++;
         this.stats.items += rest.length;
@@ -237,7 +320,7 @@ export class UnitOfWork {
           rest[0]!.reject(outcome.error);
           return;
         }
-        for (const p of rest) await this.write([p], before);
+        for (const p of rest) await this.write([p], false);
         return;
       }
       this.options.log?.warn({ err: outcome.error, items: rest.length }, 'group commit failed; writing the batch again');
@@ -245,17 +328,13 @@ export class UnitOfWork {
   }
 
   /**
-   * One try at a batch. `before`: the batch started before this one, which this one's read-ahead
-   * may overlap but its items' work may not (they decide on what that batch wrote). A read-ahead
-   * that missed what it wrote — a repeat delivered while the first was being written — makes this
-   * batch's insert fail, and the batch goes round again and finds it.
+   * One try at a batch. With `readAhead`, what the items' read-aheads found goes into the batch's
+   * shared state; the others (and every item when a batch goes round again) are read for here. A
+   * read-ahead made while the batch before was being written may have missed a repeat that batch
+   * wrote: this batch's insert then fails, and it goes round again and finds it.
    */
-  private async attempt(batch: Pending[], before?: Promise<void>): Promise<
-    | { kind: 'done'; results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] }
-    | { kind: 'item'; index: number; error: unknown }
-    | { kind: 'batch'; error: unknown }
-  > {
-    const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+  private async attempt(batch: Pending[], readAhead: boolean): Promise<{ kind: 'done'; results: Outcome } | { kind: 'item'; index: number; error: unknown } | { kind: 'batch'; error: unknown }> {
+    const results: Outcome = [];
     let failedItem: { index: number; error: unknown } | null = null;
     const abort = new Error('item failed; batch rolled back');
     const info: TxInfo = { now: Date.now(), dialect: this.dialect };
@@ -263,15 +342,16 @@ export class UnitOfWork {
     const perform = async (q: Db) => {
       const all = new Collectors();
       const shared = new Map<unknown, unknown>();
-      const loads = new Map<Preloader<unknown>, unknown[]>();
+      const tx = makeTx(q, info, new Collectors(), shared);
+      const applied = new Set<(tx: Tx) => void>();
       for (const p of batch) {
-        if (!p.preload) continue;
-        const inputs = loads.get(p.preload.loader);
-        if (inputs) inputs.push(p.preload.input);
-        else loads.set(p.preload.loader, [p.preload.input]);
+        if (readAhead && p.loaded && !applied.has(p.loaded)) {
+          applied.add(p.loaded);
+          p.loaded(tx);
+        }
       }
-      for (const [loader, inputs] of loads) await loader.load(makeTx(q, info, new Collectors(), shared), inputs);
-      if (before) await before;
+      const unread = readAhead ? batch.filter((p) => !p.loaded) : batch;
+      for (const [loader, group] of groupByLoader(unread)) (await loader.load(q, group.map((p) => p.preload!.input))).apply(tx);
       for (let i = 0; i < batch.length; i++) {
         const mine = new Collectors();
         try {
@@ -311,3 +391,14 @@ export class UnitOfWork {
   }
 }
 
+/** The items that name a loader, by loader. */
+function groupByLoader(items: Pending[]): Map<Preloader<unknown>, Pending[]> {
+  const groups = new Map<Preloader<unknown>, Pending[]>();
+  for (const p of items) {
+    if (!p.preload) continue;
+    const group = groups.get(p.preload.loader);
+    if (group) group.push(p);
+    else groups.set(p.preload.loader, [p]);
+  }
+  return groups;
+}

@@ -174,11 +174,14 @@ export type StoredConversion = Awaited<ReturnType<typeof conversionWithCommissio
 /** The commissions of a conversion as `conversionWithCommissions` shows them (`conversionId`: a value or a reference). */
 const storedCommissions = (q: Db, conversionId: string | RawBuilder<string>) => q
   .selectFrom('commissions as c')
-  .innerJoin('campaigns as p', 'p.id', 'c.campaign_id')
-  .leftJoin('links as l', 'l.id', 'c.link_id')
-  .leftJoin('users as s', 's.id', 'c.source_promoter_id')
   .select(COMMISSION_COLUMNS.map((col) => `c.${col}` as const))
-  .select(['p.names_json', 'l.code as link_code', 's.display_name as source_name'])
+  // Looked up one row each (a conversion has one or two commissions): joined, the planner may
+  // hash whole tables for them while its statistics are young.
+  .select((eb) => [
+    eb.selectFrom('campaigns as p').select('p.names_json').whereRef('p.id', '=', 'c.campaign_id').$asScalar().$notNull().as('names_json'),
+    eb.selectFrom('links as l').select('l.code').whereRef('l.id', '=', 'c.link_id').$asScalar().as('link_code'),
+    eb.selectFrom('users as s').select('s.display_name').whereRef('s.id', '=', 'c.source_promoter_id').$asScalar().as('source_name'),
+  ])
   .where('c.conversion_id', '=', conversionId)
   .orderBy('c.level');
 

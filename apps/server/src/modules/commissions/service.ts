@@ -166,28 +166,41 @@ async function candidatesFor(tx: Tx, state: BatchState, input: ConversionInput, 
  * stored, their campaigns, the links their codes name and those links' promoters.
  */
 const READ_AHEAD: Preloader<ConversionInput> = {
-  async load(tx, inputs) {
-    const state = stateOf(tx);
+  async load(q, inputs) {
     const keys = new Map<string, ReadAheadRequest['keys'][number]>();
     for (const i of inputs) keys.set(`${i.campaignId}|${i.kind}|${i.externalId}`, { campaignId: i.campaignId, kind: i.kind, externalId: i.externalId });
-    const campaignIds = [...new Set(inputs.map((i) => i.campaignId))].filter((id) => !state.campaigns.has(id));
+    const campaignIds = [...new Set(inputs.map((i) => i.campaignId))];
     const wanted = [...new Set(inputs.filter((i) => i.linkCode).map((i) => `${i.campaignId}|${i.linkCode!.toLowerCase()}`))];
     const codeKeys = [...new Set(wanted.map((w) => w.slice(w.indexOf('|') + 1)))];
-    const found = await repo.readAhead(tx.q, { keys: [...keys.values()], campaignIds, codeKeys });
-    for (const key of keys.keys()) state.looked.add(key);
-    for (const k of found.keys) {
-      state.stored.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.id);
-      if (k.stored) state.answers.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.stored);
-    }
-    const campaigns = new Map(found.campaigns.map((c) => [c.id, c]));
-    for (const id of campaignIds) state.campaigns.set(id, campaigns.get(id) ?? null);
-    for (const w of wanted) state.links.set(w, null);
-    for (const l of found.links) {
-      const k = `${l.campaign_id}|${l.code_key}`;
-      if (!state.links.has(k)) continue;
-      state.links.set(k, { id: l.id, promoter_id: l.promoter_id, status: l.status, code: l.code });
-      if (l.promoter) state.promoters.set(`${l.campaign_id}|${l.promoter_id}`, l.promoter);
-    }
+    const found = await repo.readAhead(q, { keys: [...keys.values()], campaignIds, codeKeys });
+    const tiered = new Set(found.campaigns.filter((c) => (JSON.parse(c.tiers_json) as unknown[]).length > 0).map((c) => c.id));
+    // What a delivery's decision reads that another delivery may write: its key (a repeat), its
+    // customer (attribution to the customer's earlier promoter), and in a campaign with volume
+    // tiers, the campaign (the month's count of sales).
+    const conflicts = inputs.map((i) => {
+      const own = [`${i.campaignId}|${i.kind}|${i.externalId}`];
+      if (i.customerExternalId) own.push(`customer|${i.campaignId}|${i.customerExternalId}`);
+      if (i.kind === 'sale' && tiered.has(i.campaignId)) own.push(`tiers|${i.campaignId}`);
+      return own;
+    });
+    const apply = (tx: Tx) => {
+      const state = stateOf(tx);
+      for (const key of keys.keys()) state.looked.add(key);
+      for (const k of found.keys) {
+        state.stored.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.id);
+        if (k.stored) state.answers.set(`${k.campaign_id}|${k.kind}|${k.external_id}`, k.stored);
+      }
+      const campaigns = new Map(found.campaigns.map((c) => [c.id, c]));
+      for (const id of campaignIds) state.campaigns.set(id, campaigns.get(id) ?? null);
+      for (const w of wanted) state.links.set(w, null);
+      for (const l of found.links) {
+        const k = `${l.campaign_id}|${l.code_key}`;
+        if (!state.links.has(k)) continue;
+        state.links.set(k, { id: l.id, promoter_id: l.promoter_id, status: l.status, code: l.code });
+        if (l.promoter) state.promoters.set(`${l.campaign_id}|${l.promoter_id}`, l.promoter);
+      }
+    };
+    return { apply, keys: conflicts };
   },
 };
 
