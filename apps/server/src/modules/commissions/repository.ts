@@ -321,6 +321,26 @@ export interface ReadAheadResult {
   links: ReadAheadLink[];
 }
 
+/** A raw query as `hot` takes it (RawBuilder compiles with the executor it runs on). */
+const compilable = <O>(q: Db, raw: RawBuilder<O>) => ({ compile: () => raw.compile(q) });
+
+/** The read-ahead on PostgreSQL, compiled once (see `readAhead`). */
+const readAheadStatement = hot((q: Db, keyCampaigns: string[], keyKinds: string[], keyExternalIds: string[], campaignIds: string[], codeKeys: string[]) => compilable(q, sql<{ keys: ReadAheadResult['keys']; campaigns: CampaignTerms[]; links: ReadAheadLink[] }>`select
+      (select coalesce(json_agg(json_build_object('campaign_id', k.campaign_id, 'kind', k.kind, 'external_id', k.external_id, 'id', conv.id, 'stored', json_build_object(
+          'conversion', to_json(conv),
+          'commissions', (select coalesce(json_agg(v order by v.level), '[]'::json) from (${storedCommissions(q, sql<string>`conv.id`)}) as v)))), '[]'::json)
+        from unnest(${keyCampaigns}::text[], ${keyKinds}::text[], ${keyExternalIds}::text[]) as k(campaign_id, kind, external_id)
+        cross join lateral (select ${sql.join(CONVERSION_COLUMNS.map((col) => sql.ref(col)))} from conversions where campaign_id = k.campaign_id and kind = k.kind and external_id = k.external_id offset 0) as conv) as keys,
+      (select coalesce(json_agg(c), '[]'::json) from (select ${sql.join(CAMPAIGN_TERMS.map((c) => sql.ref(c)))} from campaigns where id = any(${campaignIds}::text[])) as c) as campaigns,
+      (select coalesce(json_agg(x), '[]'::json) from (
+        select l.id, l.promoter_id, l.status, l.code, l.code_key, l.campaign_id,
+          case when u.id is null then null else json_build_object('id', u.id, 'account', u.account, 'display_name', u.display_name, 'status', u.status, 'parent_id', u.parent_id, 'enrollment', e.status, 'inviter_status', i.status) end as promoter
+        from links l
+        left join users u on u.id = l.promoter_id
+        left join users i on i.id = u.parent_id
+        left join enrollments e on e.promoter_id = l.promoter_id and e.campaign_id = l.campaign_id
+        where l.code_key = any(${codeKeys}::text[])) as x) as links`));
+
 /**
  * A batch's reads at once. PostgreSQL answers them in one statement (one round trip; each part
  * as JSON); SQLite, in-process, a statement per question.
@@ -332,22 +352,7 @@ export async function readAhead(q: Db, ask: ReadAheadRequest): Promise<ReadAhead
     // statistics are young (a fresh database, a new campaign): it takes campaign and kind as the
     // key's prefix and filters the ids, at a cost growing with the campaign. `offset 0` keeps the
     // lateral probe a probe.
-    const { rows } = await sql<{ keys: ReadAheadResult['keys']; campaigns: CampaignTerms[]; links: ReadAheadLink[] }>`select
-      (select coalesce(json_agg(json_build_object('campaign_id', k.campaign_id, 'kind', k.kind, 'external_id', k.external_id, 'id', conv.id, 'stored', json_build_object(
-          'conversion', to_json(conv),
-          'commissions', (select coalesce(json_agg(v order by v.level), '[]'::json) from (${storedCommissions(q, sql<string>`conv.id`)}) as v)))), '[]'::json)
-        from unnest(${ask.keys.map((k) => k.campaignId)}::text[], ${ask.keys.map((k) => k.kind)}::text[], ${ask.keys.map((k) => k.externalId)}::text[]) as k(campaign_id, kind, external_id)
-        cross join lateral (select ${sql.join(CONVERSION_COLUMNS.map((col) => sql.ref(col)))} from conversions where campaign_id = k.campaign_id and kind = k.kind and external_id = k.external_id offset 0) as conv) as keys,
-      (select coalesce(json_agg(c), '[]'::json) from (select ${sql.join(CAMPAIGN_TERMS.map((c) => sql.ref(c)))} from campaigns where id = any(${ask.campaignIds}::text[])) as c) as campaigns,
-      (select coalesce(json_agg(x), '[]'::json) from (
-        select l.id, l.promoter_id, l.status, l.code, l.code_key, l.campaign_id,
-          case when u.id is null then null else json_build_object('id', u.id, 'account', u.account, 'display_name', u.display_name, 'status', u.status, 'parent_id', u.parent_id, 'enrollment', e.status, 'inviter_status', i.status) end as promoter
-        from links l
-        left join users u on u.id = l.promoter_id
-        left join users i on i.id = u.parent_id
-        left join enrollments e on e.promoter_id = l.promoter_id and e.campaign_id = l.campaign_id
-        where l.code_key = any(${ask.codeKeys}::text[])) as x) as links`.execute(q);
-    return rows[0]!;
+    return (await readAheadStatement.first(q, ask.keys.map((k) => k.campaignId), ask.keys.map((k) => k.kind), ask.keys.map((k) => k.externalId), ask.campaignIds, ask.codeKeys))!;
   }
   const keys: ReadAheadResult['keys'] = [];
   const scopes = new Map<string, ReadAheadRequest['keys']>();
