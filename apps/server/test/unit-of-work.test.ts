@@ -78,7 +78,7 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
       async load(q, inputs) {
         const n = (await sql<{ n: number }>`select count(*) as n from uow_probe`.execute(q)).rows[0]!;
         events.push(`read ahead ${inputs.join()} (${Number(n.n)} stored)`);
-        return { apply: () => {} };
+        return () => {};
       },
     };
     const reading = new UnitOfWork(env.ctx.db, env.ctx.dialect, { readsFirst: true });
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
   });
 
   /** A unit of work reading first whose writes take 100 ms and log when they start and end. */
-  function slowWriter(keysOf: (id: string) => string[] | undefined) {
+  function slowWriter() {
     const events: string[] = [];
     const started = new Map<string, () => void>();
     const flushStarted = (id: string) => new Promise<void>((resolve) => started.set(id, resolve));
@@ -121,50 +121,20 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
     const found: string[] = [];
     const loader: Preloader<string> = {
       async load(_q, inputs) {
-        return { apply: () => void found.push(inputs.join()), keys: inputs.map((id) => keysOf(id) ?? []) };
+        return () => void found.push(inputs.join());
       },
     };
-    const keyless: Preloader<string> = { async load() {
-      return { apply: () => {} };
-    } };
     const uow = new UnitOfWork(env.ctx.db, env.ctx.dialect, { readsFirst: true });
     const put = (id: string) => uow.run(async (tx) => {
       tx.collect(SLOW).ids.push(id);
       return id;
-    }, { batchable: true, preload: { loader: keysOf(id) ? loader : keyless, input: id } });
+    }, { batchable: true, preload: { loader, input: id } });
     return { uow, events, found, put, flushStarted };
   }
 
-  it.runIf(dialect === 'postgres')('reading first, batches that share no key are written at once; one sharing a key waits for the other', async () => {
-    await clear();
-    const { events, put, flushStarted } = slowWriter((id) => [id.slice(0, 2)]);
-    const first = put('k1-a');
-    await flushStarted('k1-a');
-    // k2 shares nothing with the batch being written: it is written beside it. k1 waits for it.
-    const others = [put('k2-a'), put('k1-b')];
-    await flushStarted('k2-a');
-    expect(events).toEqual(['flush k1-a', 'flush k2-a']);
-    expect(await Promise.all([first, ...others])).toEqual(['k1-a', 'k2-a', 'k1-b']);
-    expect(events.indexOf('flush k1-b')).toBeGreaterThan(events.indexOf('flushed k1-a'));
-    expect(await stored()).toEqual(['k1-a', 'k1-b', 'k2-a']);
-  });
-
-  it.runIf(dialect === 'postgres')('reading first, an item without keys waits for the writes in flight, and no other batch starts beside its own', async () => {
-    await clear();
-    const { events, put, flushStarted } = slowWriter((id) => (id.startsWith('x') ? undefined : [id]));
-    const first = put('k1');
-    await flushStarted('k1');
-    const alone = put('x1');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const after = put('k2');
-    expect(await Promise.all([first, alone, after])).toEqual(['k1', 'x1', 'k2']);
-    // k2's key is free, but x1 came first: k2 is not written beside k1; both go in the next batch.
-    expect(events).toEqual(['flush k1', 'flushed k1', 'flush x1,k2', 'flushed x1,k2']);
-  });
-
   it('reading first, what arrives during a write is read ahead at once and written in the next commit, every read-ahead applied', async () => {
     await clear();
-    const { uow, events, found, put, flushStarted } = slowWriter(() => ['same']);
+    const { uow, events, found, put, flushStarted } = slowWriter();
     const before = { ...uow.stats };
     const first = put('m1');
     await flushStarted('m1');

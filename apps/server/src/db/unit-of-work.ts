@@ -56,20 +56,7 @@ export interface Tx extends TxInfo {
  * up in gets what several such reads found, each put in with its own `apply`.
  */
 export interface Preloader<I> {
-  load(q: Db, inputs: I[]): Promise<Loaded>;
-}
-
-/** What a read-ahead found. */
-export interface Loaded {
-  /** Puts it into a batch's shared state. */
-  apply(tx: Tx): void;
-  /**
-   * Per input (in order): what its decision reads and changes — its idempotency key, its
-   * customer, say. Reading first, batches whose items share no key are written two at a time
-   * (their decisions cannot depend on each other); an item without keys is written only when no
-   * other batch is.
-   */
-  keys?: readonly (readonly string[])[];
+  load(q: Db, inputs: I[]): Promise<(tx: Tx) => void>;
 }
 
 export interface RunOptions<I = unknown> {
@@ -83,9 +70,7 @@ interface Pending {
   work: (tx: Tx) => Promise<unknown> | unknown;
   preload?: { loader: Preloader<unknown>; input: unknown };
   /** Reading first: what its read ahead found, to put into its batch (absent: read in the batch). */
-  loaded?: Loaded['apply'];
-  /** Reading first: its keys (Loaded.keys); none: it is written alone. */
-  keys?: readonly string[];
+  loaded?: (tx: Tx) => void;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -148,9 +133,6 @@ export interface UnitOfWorkOptions {
   log?: { warn(obj: unknown, msg: string): void };
 }
 
-/** Reading first, at most this many batches are written at once (see `Loaded.keys`). */
-const MAX_WRITES = 2;
-
 type Outcome = ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
 
 export class UnitOfWork {
@@ -159,10 +141,7 @@ export class UnitOfWork {
   /** Reading first: items read ahead, waiting for the next batch. */
   private ready: Pending[] = [];
   private reading = false;
-  /** Batches being written; whether one of them has an item without keys; the keys of their items. */
-  private writing = 0;
-  private exclusive = false;
-  private readonly busy = new Set<string>();
+  private writing = false;
   private scheduled = false;
   private waiters: (() => void)[] = [];
   /** Group commits written, items in them, batches sent round again (for benchmarks and logs). */
@@ -195,7 +174,7 @@ export class UnitOfWork {
   }
 
   private isIdle() {
-    return this.queue.length === 0 && this.ready.length === 0 && !this.reading && this.writing === 0;
+    return this.queue.length === 0 && this.ready.length === 0 && !this.reading && !this.writing;
   }
 
   /** Start on the next turn of the event loop, so requests already received join the batch. */
@@ -209,64 +188,35 @@ export class UnitOfWork {
   }
 
   /**
-   * One group commit at a time on SQLite (one connection). Reading first (PostgreSQL), a read-ahead
-   * runs beside the writes, for the items queued meanwhile, and two batches may be written at once
-   * when no key of one is a key of the other (Loaded.keys).
+   * One group commit at a time (SQLite has one connection; and a batch decides on what the one
+   * before it wrote). Reading first, a read-ahead runs beside it, for the items queued meanwhile.
    */
   private pump() {
     const most = this.options.maxBatch ?? 500;
-    if (!this.options.readsFirst) {
-      if (this.writing === 0 && this.queue.length > 0) this.startWrite(this.queue.splice(0, most), [], false);
-      return;
-    }
-    if (!this.reading && this.queue.length > 0) {
+    if (this.options.readsFirst && !this.reading && this.queue.length > 0) {
       this.reading = true;
       void this.readAhead(this.queue.splice(0, most)).finally(() => {
         this.reading = false;
         this.pump();
       });
     }
-    while (this.writing < MAX_WRITES && !this.exclusive && this.ready.length > 0) {
-      const alone = this.writing === 0;
-      // An item without keys waits for the writes in flight to end; none starts meanwhile.
-      if (!alone && this.ready.some((p) => !p.keys)) return;
-      const batch: Pending[] = [];
-      const left: Pending[] = [];
-      const keys = new Set<string>();
-      for (const p of this.ready) {
-        if (batch.length < most && (!p.keys || !p.keys.some((k) => this.busy.has(k)))) {
-          batch.push(p);
-          for (const k of p.keys ?? []) keys.add(k);
-        } else left.push(p);
-      }
-      if (batch.length === 0) return;
-      this.ready = left;
-      this.startWrite(batch, [...keys], batch.some((p) => !p.keys));
+    const waiting = this.options.readsFirst ? this.ready : this.queue;
+    if (!this.writing && waiting.length > 0) {
+      this.writing = true;
+      void this.write(waiting.splice(0, most), true).finally(() => {
+        this.writing = false;
+        if (this.queue.length > 0 || this.ready.length > 0) this.schedule();
+        else if (this.isIdle()) for (const waiter of this.waiters.splice(0)) waiter();
+      });
     }
-  }
-
-  private startWrite(batch: Pending[], keys: string[], exclusive: boolean) {
-    this.writing++;
-    this.exclusive = exclusive;
-    for (const k of keys) this.busy.add(k);
-    void this.write(batch, true).finally(() => {
-      this.writing--;
-      if (exclusive) this.exclusive = false;
-      for (const k of keys) this.busy.delete(k);
-      if (this.queue.length > 0 || this.ready.length > 0) this.schedule();
-      else if (this.isIdle()) for (const waiter of this.waiters.splice(0)) waiter();
-    });
   }
 
   /** Reads ahead for `items` (each loader once, for all its items), then makes them ready to write. */
   private async readAhead(items: Pending[]) {
     await Promise.all([...groupByLoader(items)].map(async ([loader, group]) => {
       try {
-        const loaded = await loader.load(this.db, group.map((p) => p.preload!.input));
-        group.forEach((p, i) => {
-          p.loaded = loaded.apply;
-          p.keys = loaded.keys?.[i];
-        });
+        const apply = await loader.load(this.db, group.map((p) => p.preload!.input));
+        for (const p of group) p.loaded = apply;
       } catch (error) {
         // Read again in the batch, where a failure is handled as any other.
         this.options.log?.warn({ err: error, items: group.length }, 'read-ahead failed; reading in the batch');
@@ -351,7 +301,7 @@ export class UnitOfWork {
         }
       }
       const unread = readAhead ? batch.filter((p) => !p.loaded) : batch;
-      for (const [loader, group] of groupByLoader(unread)) (await loader.load(q, group.map((p) => p.preload!.input))).apply(tx);
+      for (const [loader, group] of groupByLoader(unread)) (await loader.load(q, group.map((p) => p.preload!.input)))(tx);
       for (let i = 0; i < batch.length; i++) {
         const mine = new Collectors();
         try {

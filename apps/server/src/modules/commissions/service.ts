@@ -173,17 +173,7 @@ const READ_AHEAD: Preloader<ConversionInput> = {
     const wanted = [...new Set(inputs.filter((i) => i.linkCode).map((i) => `${i.campaignId}|${i.linkCode!.toLowerCase()}`))];
     const codeKeys = [...new Set(wanted.map((w) => w.slice(w.indexOf('|') + 1)))];
     const found = await repo.readAhead(q, { keys: [...keys.values()], campaignIds, codeKeys });
-    const tiered = new Set(found.campaigns.filter((c) => (JSON.parse(c.tiers_json) as unknown[]).length > 0).map((c) => c.id));
-    // What a delivery's decision reads that another delivery may write: its key (a repeat), its
-    // customer (attribution to the customer's earlier promoter), and in a campaign with volume
-    // tiers, the campaign (the month's count of sales).
-    const conflicts = inputs.map((i) => {
-      const own = [`${i.campaignId}|${i.kind}|${i.externalId}`];
-      if (i.customerExternalId) own.push(`customer|${i.campaignId}|${i.customerExternalId}`);
-      if (i.kind === 'sale' && tiered.has(i.campaignId)) own.push(`tiers|${i.campaignId}`);
-      return own;
-    });
-    const apply = (tx: Tx) => {
+    return (tx) => {
       const state = stateOf(tx);
       for (const key of keys.keys()) state.looked.add(key);
       for (const k of found.keys) {
@@ -200,7 +190,6 @@ const READ_AHEAD: Preloader<ConversionInput> = {
         if (l.promoter) state.promoters.set(`${l.campaign_id}|${l.promoter_id}`, l.promoter);
       }
     };
-    return { apply, keys: conflicts };
   },
 };
 
