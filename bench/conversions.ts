@@ -14,7 +14,9 @@
  *   C  PostgreSQL, current
  *   D  PostgreSQL, current, two server processes on one database: two load generators at once with
  *      half the connections each, drawing from one externalId stream so repeats reach both
- * then prints every round, the medians per configuration and the ratios against their targets
+ * then prints every round (with the CPU each request cost over the measured seconds: the server
+ * processes and, for PostgreSQL, every `postgres` process, read from /proc), the medians per
+ * configuration and the ratios against their targets
  * (PostgreSQL ≥ 0.75 × SQLite; SQLite current ≥ 0.95 × baseline). Targets are reported, not
  * enforced; a failed correctness check (an error, a sale lost or stored twice, a ledger breach, a
  * rollup difference) makes the exit code 1.
