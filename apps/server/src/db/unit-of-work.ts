@@ -213,21 +213,20 @@ export class UnitOfWork {
 
   /** Reads ahead for `items` (each loader once, for all its items), then makes them ready to write. */
   private async readAhead(items: Pending[]) {
-    await Promise.all([...groupByLoader(items)].map(async ([loader, group]) => {
-      try {
-        const apply = await loader.load(this.db, group.map((p) => p.preload!.input));
-        for (const p of group) p.loaded = apply;
-      } catch (error) {
-        // Read again in the batch, where a failure is handled as any other.
-        this.options.log?.warn({ err: error, items: group.length }, 'read-ahead failed; reading in the batch');
-      }
-    }));
-    this.ready.push(...items);
-  }
-
-  /** Queued batchable items not yet written. */
-  get pending() {
-    return this.queue.length + this.ready.length;
+    try {
+      await Promise.all([...groupByLoader(items)].map(async ([loader, group]) => {
+        try {
+          const apply = await loader.load(this.db, group.map((p) => p.preload!.input));
+          for (const p of group) p.loaded = apply;
+        } catch (error) {
+          // Read again in the batch, where a failure is handled as any other.
+          this.options.log?.warn({ err: error, items: group.length }, 'read-ahead failed; reading in the batch');
+        }
+      }));
+    } finally {
+      // Whatever happened, the items go on to be written (and answered).
+      this.ready.push(...items);
+    }
   }
 
   /** One transaction for one piece of work; its collectors flushed before the commit. */
