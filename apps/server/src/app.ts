@@ -16,6 +16,7 @@ import { sessionHook } from './platform/session';
 import { adminRoutes } from './modules/admin/routes';
 import { announcementRoutes } from './modules/announcements/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
 import { commissionRoutes } from './modules/commissions/routes';
@@ -148,6 +149,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(campaignRoutes(ctx));
     await site.register(linkRoutes(ctx));
     await site.register(apiKeyRoutes(ctx));
+    await site.register(webhookRoutes(ctx));
     await site.register(commissionRoutes(ctx));
     await site.register(withdrawalRoutes(ctx));
     await site.register(staffRoutes(ctx));

@@ -23,12 +23,22 @@ export interface Config {
   headersTimeoutMs: number;
   /** Open connections beyond this are refused at once (MAX_CONNECTIONS). */
   maxConnections: number;
+  /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may go to loopback and private addresses, over plain http too (development, tests). */
+  webhookAllowPrivate: boolean;
   version: string;
 }
 
 export class ConfigError extends Error {}
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** `true` or `false` (unset or empty: false). */
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false; got "${raw}".`);
+}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -122,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     logLevel,
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT', 20, 1, 100000),
     appSecret,
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
     version: env.npm_package_version || '0.1.0',
   };
 }

@@ -4,6 +4,7 @@ import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './seed-demo';
 import { startCommissionScheduler } from './modules/commissions/scheduler';
+import { startWebhookDispatcher } from './modules/webhooks/service';
 import { startMaintenance } from './platform/maintenance';
 
 /** Shutdown: how long open connections may take to finish before they are cut (the process exits by force at 10 s). */
@@ -32,6 +33,7 @@ async function main() {
 
   const stopMaintenance = startMaintenance(ctx.db, app.log);
   const stopScheduler = startCommissionScheduler(ctx, app.log);
+  const stopWebhooks = startWebhookDispatcher(ctx, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -52,7 +54,7 @@ async function main() {
       // Stop accepting, answer the requests under way, wait for work whose client has gone, write
       // the conversion batch and the buffered clicks (app.ts's onClose); the background jobs finish
       // their run; only then is the database closed.
-      await Promise.all([app.close(), stopMaintenance(), stopScheduler()]);
+      await Promise.all([app.close(), stopMaintenance(), stopScheduler(), stopWebhooks()]);
       clearTimeout(cut);
       clearInterval(reap);
       app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written, groupCommits: ctx.uow.stats.batches, itemsCommitted: ctx.uow.stats.items }, 'stopped');

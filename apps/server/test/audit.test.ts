@@ -241,6 +241,14 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       await oneEntry(() => admin.request('POST', `/api/admin/api-keys/${key.id}/revoke`), { actorId: adminId, action: 'api_key.revoke', entity: 'api_key', entityId: key.id, before: { revokedAt: null }, after: { revokedAt: expect.any(Number) }, ip: ADMIN_IP });
       await noEntry(() => admin.request('POST', `/api/admin/api-keys/${key.id}/revoke`), 409);
 
+      const hook = await oneEntry(() => admin.request('POST', '/api/admin/webhooks', { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'] }), { actorId: adminId, action: 'webhook.create', entity: 'webhook', ip: ADMIN_IP });
+      const endpoint = hook.res.json().endpoint;
+      expect(JSON.parse(hook.entry.after_json!)).toEqual({ url: 'https://hooks.example.com/in', events: ['withdrawal.paid'], description: null });
+      expect(hook.entry.after_json).not.toContain(hook.res.json().secret);
+      await oneEntry(() => admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`), { actorId: adminId, action: 'webhook.test', entity: 'webhook', entityId: endpoint.id, ip: ADMIN_IP });
+      await oneEntry(() => admin.request('DELETE', `/api/admin/webhooks/${endpoint.id}`), { actorId: adminId, action: 'webhook.delete', entity: 'webhook', entityId: endpoint.id, before: { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'] }, ip: ADMIN_IP });
+      await noEntry(() => operator.request('POST', '/api/admin/webhooks', { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'] }), 403);
+
       const rotated = await oneEntry(() => admin.request('POST', '/api/admin/keys/rotate'), { actorId: adminId, action: 'crypto.rotate_key', entity: 'rsa_key', ip: ADMIN_IP });
       expect(rotated.entry.entity_id).toBe(rotated.res.json().keyId);
       // Every client seals with the new key from now on.

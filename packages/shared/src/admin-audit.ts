@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'staff.create', 'staff.invite', 'staff.update',
   'settings.update', 'crypto.rotate_key',
   'api_key.create', 'api_key.revoke',
+  'webhook.create', 'webhook.delete', 'webhook.test',
   // Programme content.
   'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.image_add', 'campaign.image_remove',
   'announcement.create', 'announcement.update', 'announcement.publish', 'announcement.archive', 'announcement.delete',
@@ -32,7 +33,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit'] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */

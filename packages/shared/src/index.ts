@@ -6,3 +6,4 @@ export * from './admin-promoters';
 export * from './admin-staff';
 export * from './admin-audit';
 export * from './admin-overview';
+export * from './admin-webhooks';

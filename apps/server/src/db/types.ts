@@ -132,6 +132,55 @@ export interface Database {
   withdrawal_events: WithdrawalEventsTable;
   notifications: NotificationsTable;
   notification_marks: NotificationMarksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string | null;
+  events_json: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_until: number | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  failing_since: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  type: string;
+  body: string;
+  created_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  last_status_code: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
 }
 
 export type Dialect = 'sqlite' | 'postgres';

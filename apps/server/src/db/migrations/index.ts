@@ -11,6 +11,7 @@ import { consoleTables } from './008-console';
 import { overviewTables } from './009-overview';
 import { auditTruncate } from './010-audit-truncate';
 import { liabilityIndexes } from './011-liability-index';
+import { webhookTables } from './012-webhooks';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -31,6 +32,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '009-overview': overviewTables(dialect),
         '010-audit-truncate': auditTruncate(dialect),
         '011-liability-index': liabilityIndexes(),
+        '012-webhooks': webhookTables(dialect),
       };
     },
   };

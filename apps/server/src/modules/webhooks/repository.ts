@@ -1,0 +1,105 @@
+/** Webhook queries: endpoints, the outbox of events, deliveries and their attempts. */
+import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
+import { olderThan, pageOf } from '../../platform/listing';
+
+const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'created_at', 'updated_at'] as const;
+export type EndpointRow = Pick<WebhookEndpointsTable, (typeof ENDPOINT_COLUMNS)[number]>;
+
+export function listEndpoints(db: Db, limit: number): Promise<EndpointRow[]> {
+  return db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export function endpointById(db: Db, id: string): Promise<EndpointRow | undefined> {
+  return db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertEndpoint(db: Db, row: WebhookEndpointsTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
+  return Number((await db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst()).numDeletedRows) === 1;
+}
+
+/** The enabled endpoints with what they subscribe to (few rows: read whole). */
+export function enabledEndpoints(db: Db): Promise<Pick<WebhookEndpointsTable, 'id' | 'events_json'>[]> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'events_json']).where('status', '=', 'enabled').execute();
+}
+
+export async function insertEvents(db: Db, rows: WebhookEventsTable[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_events').values(rows).execute();
+}
+
+export async function insertDeliveries(db: Db, rows: WebhookDeliveriesTable[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+/**
+ * Takes up to `limit` due deliveries for this instance until `until`: a conditional update, so two
+ * instances never hold the same delivery at once (on PostgreSQL the candidates are also read
+ * `for update skip locked`, so instances do not queue behind each other's rows).
+ */
+export async function claimDue(db: Db, dialect: 'sqlite' | 'postgres', now: number, until: number, limit: number): Promise<string[]> {
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ claimed_until: until })
+    .where('id', 'in', due)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** What sending a delivery needs: its event's body, its endpoint's address and secrets. */
+export function deliveryToSend(db: Db, id: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
+    .select(['d.id', 'd.attempts', 'd.status', 'd.endpoint_id', 'e.id as event_id', 'e.body', 'p.url', 'p.status as endpoint_status', 'p.secret_sealed', 'p.previous_secret_sealed', 'p.previous_until'])
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertAttempt(db: Db, row: WebhookAttemptsTable): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/** Records an attempt's outcome on its delivery (held by this instance: `claimedUntil`). */
+export async function settleDelivery(db: Db, id: string, claimedUntil: number, set: Pick<WebhookDeliveriesTable, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'updated_at'>): Promise<boolean> {
+  const result = await db.updateTable('webhook_deliveries').set({ ...set, claimed_until: null }).where('id', '=', id).where('claimed_until', '=', claimedUntil).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function disableEndpoint(db: Db, id: string, reason: string, now: number): Promise<void> {
+  await db.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: reason, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** An endpoint's deliveries, newest first, with their event's type. */
+export async function deliveriesPage(db: Db, endpointId: string, page: { limit: number; cursor?: string | undefined }) {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+    .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.next_attempt_at', 'd.created_at'])
+    .where('d.endpoint_id', '=', endpointId)
+    .orderBy('d.created_at', 'desc')
+    .orderBy('d.id', 'desc')
+    .limit(page.limit + 1);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'd.created_at', 'd.id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.created_at), r.id]);
+}
+
+export function attemptsOf(db: Db, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('webhook_attempts').select(['delivery_id', 'at', 'status_code', 'duration_ms', 'error']).where('delivery_id', 'in', deliveryIds).orderBy('at').orderBy('id').execute();
+}

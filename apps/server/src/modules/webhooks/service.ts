@@ -1,0 +1,214 @@
+/**
+ * Webhooks (issue 16): endpoints admins register, events written to an outbox in the transaction
+ * of the change that caused them, and their delivery — signed (Standard Webhooks), retried on a
+ * schedule, every attempt logged, at least once, by any number of instances.
+ *
+ * - **The outbox** is a collector (`WEBHOOK_OUTBOX`): a service adds an event with `tx.collect`,
+ *   and at the flush, inside the same transaction, the event is stored with one delivery per
+ *   enabled endpoint that subscribes to its type. No event without its change, no change without
+ *   its event.
+ * - **The dispatcher** (every instance runs one) claims due deliveries with a conditional update
+ *   (`claimed_until`), sends each, and records the attempt and the outcome: any 2xx succeeds; 410
+ *   disables the endpoint; anything else (another status, no answer within 10 s, a refused
+ *   address) is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then the delivery has
+ *   failed. A claim lasts longer than an attempt can, so an instance that dies mid-attempt only
+ *   delays the delivery: another takes it when the claim has run out (at least once).
+ * - Sending happens off the request path: a slow or dead receiver holds a dispatcher slot, never a
+ *   request or a group commit.
+ */
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@pa/shared';
+import { WEBHOOK_TEST_EVENT } from '@pa/shared';
+import type { AppContext } from '../../context';
+import type { Db, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
+import type { Collector, CollectorKind, TxInfo } from '../../db/unit-of-work';
+import { audit, type Actor } from '../../platform/audit';
+import { AppError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { urlProblem } from '../../platform/outbound-address';
+import { postWebhook, type AttemptOutcome } from '../../platform/webhooks/send';
+import { newWebhookSecret, webhookHeaders } from '../../platform/webhooks/signing';
+import * as repo from './repository';
+
+const SECRET_AAD = 'webhook-secret';
+const LIST_LIMIT = 200;
+/** After the nth failed attempt, the next one this much later; after the last, the delivery has failed. */
+export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+
+const toEndpoint = (r: repo.EndpointRow): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  description: r.description,
+  events: JSON.parse(r.events_json) as WebhookEventType[],
+  status: r.status,
+  disabledReason: r.disabled_reason,
+  createdAt: Number(r.created_at),
+  updatedAt: Number(r.updated_at),
+});
+
+export async function endpoints(ctx: AppContext): Promise<WebhookEndpoint[]> {
+  return (await repo.listEndpoints(ctx.db, LIST_LIMIT)).map(toEndpoint);
+}
+
+/** Registers an endpoint; its secret is in this answer only (stored sealed). */
+export async function createEndpoint(ctx: AppContext, actor: Actor, input: { url: string; events: WebhookEventType[]; description?: string | undefined }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const problem = urlProblem(input.url, ctx.config.webhookAllowPrivate);
+  // Plain http to a public address, or an address that is not allowed at all: not_allowed.
+  if (problem) throw new AppError('VALIDATION_FAILED', { url: problem === 'invalid' ? 'invalid' : 'not_allowed' });
+  const secret = newWebhookSecret();
+  const now = Date.now();
+  const events = [...new Set(input.events)];
+  const row: WebhookEndpointsTable = {
+    id: newId(now), url: input.url, description: input.description || null, events_json: JSON.stringify(events),
+    secret_sealed: ctx.master.encrypt(secret, SECRET_AAD), previous_secret_sealed: null, previous_until: null,
+    status: 'enabled', disabled_reason: null, failing_since: null, created_by: actor.userId, created_at: now, updated_at: now,
+  };
+  await ctx.uow.run(async ({ q }) => {
+    await repo.insertEndpoint(q, row);
+    await audit(q, { actorId: actor.userId, action: 'webhook.create', entity: 'webhook', entityId: row.id, after: { url: row.url, events, description: row.description }, ip: actor.ip }, now);
+  });
+  return { endpoint: toEndpoint(row), secret };
+}
+
+export async function deleteEndpoint(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  const now = Date.now();
+  await ctx.uow.run(async ({ q }) => {
+    const row = await repo.endpointById(q, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    await repo.deleteEndpoint(q, id);
+    await audit(q, { actorId: actor.userId, action: 'webhook.delete', entity: 'webhook', entityId: id, before: { url: row.url, events: JSON.parse(row.events_json) as unknown }, ip: actor.ip }, now);
+  });
+}
+
+/** Events of a transaction, stored with their deliveries at its flush (see the module's comment). */
+export class WebhookOutbox implements Collector {
+  readonly events: { type: string; data: unknown; endpointId?: string }[] = [];
+  merge(other: WebhookOutbox) {
+    this.events.push(...other.events);
+  }
+  async flush(q: Db, tx: TxInfo) {
+    if (this.events.length === 0) return;
+    const subscribed = await repo.enabledEndpoints(q);
+    const events: WebhookEventsTable[] = [];
+    const deliveries: WebhookDeliveriesTable[] = [];
+    for (const e of this.events) {
+      const to = e.endpointId
+        ? subscribed.filter((p) => p.id === e.endpointId)
+        : subscribed.filter((p) => (JSON.parse(p.events_json) as string[]).includes(e.type));
+      if (to.length === 0) continue;
+      const id = `msg_${newId(tx.now)}`;
+      events.push({ id, type: e.type, body: JSON.stringify({ type: e.type, timestamp: new Date(tx.now).toISOString(), data: e.data }), created_at: tx.now });
+      for (const p of to) deliveries.push({ id: newId(tx.now), event_id: id, endpoint_id: p.id, status: 'pending', attempts: 0, next_attempt_at: tx.now, claimed_until: null, last_status_code: null, created_at: tx.now, updated_at: tx.now });
+    }
+    await repo.insertEvents(q, events);
+    await repo.insertDeliveries(q, deliveries);
+  }
+}
+/** After the business rows, journals, rollups and notifications. */
+export const WEBHOOK_OUTBOX: CollectorKind<WebhookOutbox> = { order: 60, create: () => new WebhookOutbox() };
+
+/** Sends `webhook.test` to one endpoint (through the outbox, like any event). */
+export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  const now = Date.now();
+  await ctx.uow.run(async (tx) => {
+    const row = await repo.endpointById(tx.q, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    if (row.status !== 'enabled') throw new AppError('INVALID_STATE_TRANSITION');
+    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointId: id });
+    await audit(tx.q, { actorId: actor.userId, action: 'webhook.test', entity: 'webhook', entityId: id, ip: actor.ip }, now);
+  });
+}
+
+/** An endpoint's deliveries, newest first, each with its attempts. */
+export async function deliveries(ctx: AppContext, endpointId: string, page: { limit: number; cursor?: string | undefined }): Promise<{ items: WebhookDelivery[]; nextCursor: string | null }> {
+  if (!(await repo.endpointById(ctx.db, endpointId))) throw new AppError('NOT_FOUND');
+  const { rows, nextCursor } = await repo.deliveriesPage(ctx.db, endpointId, page);
+  const attempts = await repo.attemptsOf(ctx.db, rows.map((r) => r.id));
+  return {
+    items: rows.map((r) => ({
+      id: r.id, eventId: r.event_id, type: r.type, status: r.status,
+      attempts: attempts.filter((a) => a.delivery_id === r.id).map((a) => ({ at: Number(a.at), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error })),
+      nextAttemptAt: r.status === 'pending' ? Number(r.next_attempt_at) : null,
+      createdAt: Number(r.created_at),
+    })),
+    nextCursor,
+  };
+}
+
+/** How one attempt ends a delivery (or schedules the next). */
+export function outcomeOf(attempt: AttemptOutcome, attemptsBefore: number, now: number, delays: readonly number[]) {
+  const attempts = attemptsBefore + 1;
+  if (attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300) return { status: 'succeeded' as const, attempts, next: now, disable: false };
+  if (attempt.statusCode === 410) return { status: 'failed' as const, attempts, next: now, disable: true };
+  const delay = delays[attempts - 1];
+  return delay === undefined ? { status: 'failed' as const, attempts, next: now, disable: false } : { status: 'pending' as const, attempts, next: now + delay, disable: false };
+}
+
+export interface DispatcherOptions {
+  intervalMs?: number;
+  retryDelaysMs?: readonly number[];
+  timeoutMs?: number;
+  /** Deliveries sent at once by this instance. */
+  concurrency?: number;
+}
+
+type Log = { warn(obj: unknown, msg: string): void };
+
+/** Claims due deliveries and sends them, every `intervalMs` (one pass at a time); returns stop(). */
+export function startWebhookDispatcher(ctx: AppContext, log: Log, options: DispatcherOptions = {}) {
+  const interval = options.intervalMs ?? 1000;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const pass = async () => {
+    // Passes follow each other while there is work, so a burst drains without waiting a tick each time.
+    for (let sent = -1; sent !== 0 && !stopped;) sent = await dispatchDue(ctx, log, options);
+  };
+  const run = () => {
+    running ??= pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch failed')).finally(() => (running = null));
+  };
+  run();
+  const timer = setInterval(run, interval);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/** One pass: claims up to `concurrency` due deliveries and sends them at once. Returns how many. */
+export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions = {}): Promise<number> {
+  const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const now = Date.now();
+  // The claim outlives the longest attempt, with room for recording it.
+  const until = now + timeout + 20_000;
+  const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, options.concurrency ?? 16);
+  await Promise.all(ids.map((id) => deliverOne(ctx, id, until, timeout, options.retryDelaysMs ?? RETRY_DELAYS_MS).catch((error: unknown) => log.warn({ err: error, delivery: id }, 'webhook delivery failed to record'))));
+  return ids.length;
+}
+
+async function deliverOne(ctx: AppContext, id: string, claimedUntil: number, timeoutMs: number, delays: readonly number[]) {
+  const d = await repo.deliveryToSend(ctx.db, id);
+  if (!d || d.status !== 'pending') return;
+  const now = Date.now();
+  let attempt: AttemptOutcome;
+  if (d.endpoint_status !== 'enabled') {
+    attempt = { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
+  } else {
+    const secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
+    if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
+    const headers = webhookHeaders(secrets, d.event_id, Math.floor(Date.now() / 1000), d.body);
+    attempt = await postWebhook(d.url, headers, d.body, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
+  }
+  const at = Date.now();
+  const outcome = d.endpoint_status !== 'enabled'
+    ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: at, disable: false }
+    : outcomeOf(attempt, Number(d.attempts), at, delays);
+  await ctx.uow.run(async ({ q }) => {
+    const mine = await repo.settleDelivery(q, id, claimedUntil, { status: outcome.status, attempts: outcome.attempts, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: at });
+    // The claim ran out and another instance took the delivery: its attempt is the one recorded.
+    if (!mine) return;
+    await repo.insertAttempt(q, { id: newId(at), delivery_id: id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
+    if (outcome.disable) await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
+  });
+}

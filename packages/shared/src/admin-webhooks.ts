@@ -1,0 +1,58 @@
+/**
+ * Webhooks (issue 16): the event types, an endpoint as the console shows it, and its deliveries.
+ * Bodies are signed per the Standard Webhooks specification (docs/webhooks.md).
+ */
+import { z } from 'zod';
+import { PageQuerySchema } from './schemas';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'conversion.created',
+  'commission.created', 'commission.approved', 'commission.rejected', 'commission.reversed',
+  'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
+  'promoter.registered', 'promoter.approved', 'promoter.suspended',
+  'enrollment.created', 'enrollment.approved', 'enrollment.rejected',
+] as const;
+export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
+/** Sent by "send a test" only, whatever the endpoint subscribes to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+export const WebhookEndpointCreateSchema = z.strictObject({
+  url: z.string().trim().min(1).max(2000),
+  events: z.array(WebhookEventTypeSchema).min(1).max(WEBHOOK_EVENT_TYPES.length),
+  description: z.string().trim().max(200).optional(),
+});
+export type WebhookEndpointCreate = z.input<typeof WebhookEndpointCreateSchema>;
+
+export const WebhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(WebhookEventTypeSchema),
+  status: z.enum(['enabled', 'disabled']),
+  disabledReason: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+});
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+export const WebhookEndpointCreatedSchema = z.object({ endpoint: WebhookEndpointSchema, secret: z.string() });
+export const WebhookEndpointListSchema = z.object({ items: z.array(WebhookEndpointSchema) });
+
+export const WebhookAttemptSchema = z.object({
+  at: z.number().int(),
+  statusCode: z.number().int().nullable(),
+  durationMs: z.number().int(),
+  error: z.string().nullable(),
+});
+export const WebhookDeliverySchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  type: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempts: z.array(WebhookAttemptSchema),
+  nextAttemptAt: z.number().int().nullable(),
+  createdAt: z.number().int(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+export const WebhookDeliveryListSchema = z.object({ items: z.array(WebhookDeliverySchema), nextCursor: z.string().nullable() });
+export const WebhookDeliveryQuerySchema = PageQuerySchema;
