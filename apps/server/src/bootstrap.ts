@@ -9,6 +9,7 @@ import { ClickBuffer } from './platform/click-buffer';
 import { UnitOfWork } from './db/unit-of-work';
 import { AppError } from './platform/errors';
 import { LinkCache } from './platform/link-cache';
+import { WebhookSubscribers } from './platform/webhooks/outbox';
 import { VisitorHasher } from './platform/visitor';
 import { primeZone, zoneOf } from './platform/settings';
 import { loadRedirectTarget } from './modules/links/repository';
@@ -36,6 +37,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     clicks: new ClickBuffer(uow, () => zoneOf(ctx)),
     links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
     visitors: new VisitorHasher(masterKey),
+    webhooks: new WebhookSubscribers(),
   };
   await primeZone(ctx);
   return { ctx, handle };

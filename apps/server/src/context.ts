@@ -7,6 +7,7 @@ import type { SealOpener } from './platform/crypto/sealed';
 import type { ClickBuffer } from './platform/click-buffer';
 import type { LinkCache } from './platform/link-cache';
 import type { VisitorHasher } from './platform/visitor';
+import type { WebhookSubscribers } from './platform/webhooks/outbox';
 
 /** What routes and services are given: configuration, the database and the key material. */
 export interface AppContext {
@@ -21,4 +22,6 @@ export interface AppContext {
   clicks: ClickBuffer;
   links: LinkCache;
   visitors: VisitorHasher;
+  /** Which webhook endpoints take which events (cached briefly). */
+  webhooks: WebhookSubscribers;
 }

@@ -9,8 +9,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_EVENT_TYPES } from '@pa/shared';
 import { dispatchDue, outcomeOf, RETRY_DELAYS_MS } from '../src/modules/webhooks/service';
-import { DIALECTS, errorCode, makeEnv, signedIn, type Client, type TestEnv } from './helpers';
+import { campaignBody, DIALECTS, errorCode, makeEnv, signedIn, type Client, type TestEnv } from './helpers';
 
 const log = { warn: () => {} };
 
@@ -163,6 +164,63 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     } finally {
       await strict.close();
     }
+  });
+
+  it('business events: a sale, its commission approved, a refund, a withdrawal requested, approved and paid — each once, signed, in the API’s shape', async () => {
+    // Only this endpoint: the earlier tests' endpoints (other secrets) would receive some of these events too.
+    for (const e of (await admin.request('GET', '/api/admin/webhooks')).json().items as { id: string }[]) await admin.request('DELETE', `/api/admin/webhooks/${e.id}`);
+    const { endpoint } = await register([...WEBHOOK_EVENT_TYPES]);
+    const operator = (await signedIn(env, 'operator')).client;
+    const key = (await admin.request('POST', '/api/admin/api-keys', { name: 'Shop', scopes: ['conversions:write'] })).json().secret as string;
+    const campaignId = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Hooks' }, approvalMode: 'manual', saleRewardType: 'fixed', saleReward: 20_000, leadReward: 0, holdDays: 0 }))).json().campaign.id as string;
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    const { client: promoter } = await signedIn(env, 'promoter');
+    await promoter.request('POST', `/api/campaigns/${campaignId}/join`);
+    const link = ((await promoter.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === campaignId)!;
+    const v1 = (body: unknown) => env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    receiver.received = [];
+    const drain = async () => {
+      while ((await dispatchDue(env.ctx, log)) > 0);
+    };
+
+    const sale = await v1({ campaignId, kind: 'sale', externalId: 'hook-sale-1', amount: 100_000, linkCode: link.code });
+    expect(sale.statusCode, sale.body).toBe(201);
+    // A repeat of the same sale changes nothing and sends nothing.
+    expect((await v1({ campaignId, kind: 'sale', externalId: 'hook-sale-1', amount: 100_000, linkCode: link.code })).statusCode).toBe(200);
+    await drain();
+    const answer = sale.json();
+    expect(receiver.received.map((r) => [r.type, r.verified])).toEqual([['conversion.created', true], ['commission.created', true]]);
+    const data = (i: number) => (receiver.received[i]!.body as { data: Record<string, unknown> }).data;
+    expect(data(0)).toEqual(answer.conversion);
+    expect(data(1)).toEqual(answer.commissions[0]);
+
+    const commissionId = answer.commissions[0].id as string;
+    expect((await operator.request('POST', `/api/admin/commissions/${commissionId}/approve`)).statusCode).toBe(200);
+    await drain();
+    expect(receiver.received[2]).toMatchObject({ type: 'commission.approved', verified: true });
+    expect(data(2)).toMatchObject({ id: commissionId, status: 'approved', amount: 20_000 });
+
+    await promoter.request('POST', '/api/payout-accounts', { method: 'bank', holderName: 'Li Lei', accountNumber: await promoter.seal('6222 0212 3456 7890') });
+    const requested = await promoter.request('POST', '/api/withdrawals', { amount: 10_000 }, { headers: { 'idempotency-key': 'hook-w1' } });
+    expect(requested.statusCode, requested.body).toBe(201);
+    const withdrawalId = requested.json().withdrawal.id as string;
+    expect((await operator.request('POST', `/api/admin/withdrawals/${withdrawalId}/approve`)).statusCode).toBe(200);
+    expect((await operator.request('POST', `/api/admin/withdrawals/${withdrawalId}/pay`, { reference: 'BANK-1' })).statusCode).toBe(200);
+    const refund = await v1({ campaignId, kind: 'refund', externalId: 'hook-refund-1', amount: 50_000, refundOf: 'hook-sale-1' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    await drain();
+    // Deliveries are sent several at a time: their order is not promised (docs/webhooks.md).
+    const later = receiver.received.slice(3);
+    expect(later.map((r) => [r.type, r.verified]).sort()).toEqual([
+      ['commission.reversed', true], ['withdrawal.approved', true], ['withdrawal.paid', true], ['withdrawal.requested', true],
+    ]);
+    const dataOf = (type: string) => (later.find((r) => r.type === type)!.body as { data: Record<string, unknown> }).data;
+    expect(dataOf('withdrawal.requested')).toMatchObject({ id: withdrawalId, status: 'requested', amount: 10_000 });
+    expect(dataOf('withdrawal.paid')).toMatchObject({ id: withdrawalId, status: 'paid', payoutReference: 'BANK-1' });
+    expect(dataOf('commission.reversed')).toMatchObject({ id: commissionId, reversedAmount: 10_000 });
+    // Each event once, each with its own id.
+    expect(new Set(receiver.received.map((r) => r.id)).size).toBe(receiver.received.length);
+    expect((await deliveriesOf(endpoint.id)).every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
   });
 
   it('deletes an endpoint with its log', async () => {

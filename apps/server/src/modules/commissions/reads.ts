@@ -4,10 +4,9 @@
  * ledger check, and the conversions API's answer — stored rows mapped to the shared contract.
  */
 import type {
-  AdminCommissionListSchema, AdminConversionListSchema, Commission, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema, Conversion,
+  AdminCommissionListSchema, AdminConversionListSchema, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema,
   ConversionResult, LedgerCheckSchema, LedgerListSchema, Locale, Wallet,
 } from '@pa/shared';
-import { maskName } from '@pa/shared/rules';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
@@ -23,55 +22,9 @@ import {
   promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
 import type { RecordResult } from './service';
+import { toCommission, toConversion, type CommissionView } from './views';
 
-export const toConversion = (r: ConversionRow): Conversion => ({
-  id: r.id,
-  campaignId: r.campaign_id,
-  kind: r.kind,
-  externalId: r.external_id,
-  amount: Number(r.amount),
-  refundedAmount: Number(r.refunded_amount),
-  refundOf: r.refund_of,
-  customerExternalId: r.customer_external_id,
-  clickId: r.click_id,
-  couponCode: r.coupon_code,
-  linkCode: r.link_code,
-  promoterId: r.promoter_id,
-  linkId: r.link_id,
-  attributedBy: r.attributed_by,
-  status: r.status,
-  // Written only from CONVERSION_REASONS (commissions/service.ts).
-  reason: r.reason as Conversion['reason'],
-  occurredAt: Number(r.occurred_at),
-  receivedAt: Number(r.received_at),
-});
-
-/** A commission row with what it is shown with (repository.ts `commissionViews`). */
-export type CommissionView = CommissionRow & { names_json: string; link_code: string | null; source_name?: string | null };
-
-export const toCommission = (r: CommissionView, locale: string): Commission => ({
-  id: r.id,
-  conversionId: r.conversion_id,
-  campaignId: r.campaign_id,
-  campaignName: pickLocalized(r.names_json, locale),
-  promoterId: r.promoter_id,
-  linkId: r.link_id,
-  linkCode: r.link_code,
-  sourceName: r.source_name ? maskName(r.source_name) : null,
-  level: r.level,
-  kind: r.kind,
-  rule: r.rule,
-  base: Number(r.base),
-  rateBps: r.rate_bps,
-  amount: Number(r.amount),
-  reversedAmount: Number(r.reversed_amount),
-  status: r.status,
-  occurredAt: Number(r.occurred_at),
-  availableAt: Number(r.available_at),
-  createdAt: Number(r.created_at),
-  decidedAt: r.decided_at === null ? null : Number(r.decided_at),
-  reason: r.reason,
-});
+export { toCommission, toConversion, type CommissionView };
 
 /** Epoch ms of 00:00 on a YYYY-MM-DD day in the installation's zone (found by stepping from UTC noon). */
 export function dayStart(day: string, timeZone: string): number {

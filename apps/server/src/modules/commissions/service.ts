@@ -22,6 +22,7 @@ import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } fr
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { emitEvent } from '../../platform/webhooks/outbox';
 import { JOURNALS, promoterAccount, type JournalInput } from '../../platform/ledger';
 import { NOTIFICATIONS } from '../../platform/notifications';
 import { commissionLink, ROLLUPS } from '../../platform/rollups';
@@ -30,6 +31,7 @@ import { zoneOf } from '../../platform/settings';
 import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
 import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
+import { toCommission, toConversion } from './views';
 
 export { findConversion } from './repository';
 export type ConversionInput = z.output<typeof ConversionCreateSchema>;
@@ -248,6 +250,11 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
     }
   }
 
+  await emitEvent(ctx.webhooks, tx, 'conversion.created', () => toConversion(conversion));
+  for (const r of rows) {
+    await emitEvent(ctx.webhooks, tx, 'commission.created', () => toCommission({ ...r, names_json: campaign.names_json, link_code: r.link_id ? linkCode : null, source_name: r.level === 2 ? (promoter?.display_name ?? null) : null }, 'en'));
+  }
+
   // Decided; from here on only collecting (nothing below can fail the delivery).
   const money = tx.collect(MONEY_ROWS);
   money.conversions.push(conversion);
@@ -312,13 +319,13 @@ async function recordRefund(ctx: AppContext, tx: Tx, apiKeyId: string | null, in
   if (sale.status === 'attributed' && sale.promoter_id) tx.collect(ROLLUPS).add(sale.promoter_id, dayKey(Number(sale.occurred_at), zone), sale.campaign_id, sale.link_id, { refund_amount: amount });
   for (const c of await repo.reversibleCommissions(tx.q, sale.id)) {
     const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
-    if (reversal > 0) await reverseCommission(tx, c, reversal, id, zone);
+    if (reversal > 0) await reverseCommission(ctx, tx, c, reversal, id, zone);
   }
   return { created: true, conversionId: id };
 }
 
 /** Takes back part or all of a commission: from pending during the hold, from available after it. */
-async function reverseCommission(tx: Tx, c: CommissionRow, reversal: number, refundId: string, zone: string) {
+async function reverseCommission(ctx: AppContext, tx: Tx, c: CommissionRow, reversal: number, refundId: string, zone: string) {
   const now = tx.now;
   const reversedAfter = Number(c.reversed_amount) + reversal;
   const full = reversedAfter === Number(c.amount);
@@ -328,6 +335,13 @@ async function reverseCommission(tx: Tx, c: CommissionRow, reversal: number, ref
   if (!changed) throw new Error(`commission ${c.id} changed during its reversal`);
   await repo.insertCommissionEvent(tx.q, { id: newId(now), commission_id: c.id, status: effect.event!, amount: reversal, actor_id: null, reason: 'refund', at: now });
   applyStep(tx, c, effect, reversal, { memo: { refundId, level: c.level }, at: now, day: dayKey(Number(c.occurred_at), zone) });
+  await emitEvent(ctx.webhooks, tx, 'commission.reversed', () => commissionData(tx, c.id));
+}
+
+/** A commission as the API shows it (after this transaction's change to it), for a webhook event. */
+async function commissionData(tx: Tx, id: string) {
+  const view = await repo.commissionView(tx.q, id);
+  return view ? toCommission(view, 'en') : null;
 }
 
 export type Decision = 'approve' | 'reject';
@@ -348,6 +362,7 @@ export async function decideCommission(ctx: AppContext, id: string, decision: De
     if (!(await repo.updateCommissionIf(tx.q, id, { status: 'pending' }, { status: effect.to, decided_at: now, decided_by: actorId, reason }))) return false;
     await repo.insertCommissionEvent(tx.q, { id: newId(now), commission_id: id, status: effect.event!, amount: remaining, actor_id: actorId, reason, at: now });
     applyStep(tx, c, effect, remaining, { memo: { level: c.level, ...(reason ? { reason } : {}) }, at: now, day: dayKey(Number(c.occurred_at), zoneOf(ctx)), reason });
+    await emitEvent(ctx.webhooks, tx, decision === 'approve' ? 'commission.approved' : 'commission.rejected', () => commissionData(tx, id));
     if (actor) await audit(tx.q, { actorId: actor.userId, action: `commission.${decision}`, entity: 'commission', entityId: id, before: { status: 'pending' }, after: { status: effect.to, reason }, ip: actor.ip }, now);
     return true;
   });

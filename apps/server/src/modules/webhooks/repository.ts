@@ -1,5 +1,5 @@
 /** Webhook queries: endpoints, the outbox of events, deliveries and their attempts. */
-import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
+import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
 const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'created_at', 'updated_at'] as const;
@@ -19,19 +19,6 @@ export async function insertEndpoint(db: Db, row: WebhookEndpointsTable): Promis
 
 export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
   return Number((await db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst()).numDeletedRows) === 1;
-}
-
-/** The enabled endpoints with what they subscribe to (few rows: read whole). */
-export function enabledEndpoints(db: Db): Promise<Pick<WebhookEndpointsTable, 'id' | 'events_json'>[]> {
-  return db.selectFrom('webhook_endpoints').select(['id', 'events_json']).where('status', '=', 'enabled').execute();
-}
-
-export async function insertEvents(db: Db, rows: WebhookEventsTable[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_events').values(rows).execute();
-}
-
-export async function insertDeliveries(db: Db, rows: WebhookDeliveriesTable[]): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
 
 /**

@@ -3,10 +3,10 @@
  * of the change that caused them, and their delivery — signed (Standard Webhooks), retried on a
  * schedule, every attempt logged, at least once, by any number of instances.
  *
- * - **The outbox** is a collector (`WEBHOOK_OUTBOX`): a service adds an event with `tx.collect`,
- *   and at the flush, inside the same transaction, the event is stored with one delivery per
- *   enabled endpoint that subscribes to its type. No event without its change, no change without
- *   its event.
+ * - **The outbox** (platform/webhooks/outbox.ts): a service adds an event with `emitEvent`, and
+ *   at the flush, inside the same transaction, the event is stored with one delivery per enabled
+ *   endpoint that subscribes to its type. No event without its change, no change without its
+ *   event.
  * - **The dispatcher** (every instance runs one) claims due deliveries with a conditional update
  *   (`claimed_until`), sends each, and records the attempt and the outcome: any 2xx succeeds; 410
  *   disables the endpoint; anything else (another status, no answer within 10 s, a refused
@@ -19,12 +19,12 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@pa/shared';
 import { WEBHOOK_TEST_EVENT } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { Db, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
-import type { Collector, CollectorKind, TxInfo } from '../../db/unit-of-work';
+import type { WebhookEndpointsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
+import { WEBHOOK_OUTBOX } from '../../platform/webhooks/outbox';
 import { postWebhook, type AttemptOutcome } from '../../platform/webhooks/send';
 import { newWebhookSecret, webhookHeaders } from '../../platform/webhooks/signing';
 import * as repo from './repository';
@@ -67,6 +67,7 @@ export async function createEndpoint(ctx: AppContext, actor: Actor, input: { url
     await repo.insertEndpoint(q, row);
     await audit(q, { actorId: actor.userId, action: 'webhook.create', entity: 'webhook', entityId: row.id, after: { url: row.url, events, description: row.description }, ip: actor.ip }, now);
   });
+  ctx.webhooks.forget();
   return { endpoint: toEndpoint(row), secret };
 }
 
@@ -78,34 +79,8 @@ export async function deleteEndpoint(ctx: AppContext, actor: Actor, id: string):
     await repo.deleteEndpoint(q, id);
     await audit(q, { actorId: actor.userId, action: 'webhook.delete', entity: 'webhook', entityId: id, before: { url: row.url, events: JSON.parse(row.events_json) as unknown }, ip: actor.ip }, now);
   });
+  ctx.webhooks.forget();
 }
-
-/** Events of a transaction, stored with their deliveries at its flush (see the module's comment). */
-export class WebhookOutbox implements Collector {
-  readonly events: { type: string; data: unknown; endpointId?: string }[] = [];
-  merge(other: WebhookOutbox) {
-    this.events.push(...other.events);
-  }
-  async flush(q: Db, tx: TxInfo) {
-    if (this.events.length === 0) return;
-    const subscribed = await repo.enabledEndpoints(q);
-    const events: WebhookEventsTable[] = [];
-    const deliveries: WebhookDeliveriesTable[] = [];
-    for (const e of this.events) {
-      const to = e.endpointId
-        ? subscribed.filter((p) => p.id === e.endpointId)
-        : subscribed.filter((p) => (JSON.parse(p.events_json) as string[]).includes(e.type));
-      if (to.length === 0) continue;
-      const id = `msg_${newId(tx.now)}`;
-      events.push({ id, type: e.type, body: JSON.stringify({ type: e.type, timestamp: new Date(tx.now).toISOString(), data: e.data }), created_at: tx.now });
-      for (const p of to) deliveries.push({ id: newId(tx.now), event_id: id, endpoint_id: p.id, status: 'pending', attempts: 0, next_attempt_at: tx.now, claimed_until: null, last_status_code: null, created_at: tx.now, updated_at: tx.now });
-    }
-    await repo.insertEvents(q, events);
-    await repo.insertDeliveries(q, deliveries);
-  }
-}
-/** After the business rows, journals, rollups and notifications. */
-export const WEBHOOK_OUTBOX: CollectorKind<WebhookOutbox> = { order: 60, create: () => new WebhookOutbox() };
 
 /** Sends `webhook.test` to one endpoint (through the outbox, like any event). */
 export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promise<void> {
@@ -114,7 +89,7 @@ export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promi
     const row = await repo.endpointById(tx.q, id);
     if (!row) throw new AppError('NOT_FOUND');
     if (row.status !== 'enabled') throw new AppError('INVALID_STATE_TRANSITION');
-    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointId: id });
+    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointIds: [id] });
     await audit(tx.q, { actorId: actor.userId, action: 'webhook.test', entity: 'webhook', entityId: id, ip: actor.ip }, now);
   });
 }
@@ -211,4 +186,5 @@ async function deliverOne(ctx: AppContext, id: string, claimedUntil: number, tim
     await repo.insertAttempt(q, { id: newId(at), delivery_id: id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
     if (outcome.disable) await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
   });
+  if (outcome.disable) ctx.webhooks.forget();
 }

@@ -16,11 +16,13 @@ import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePay
 import type { z } from 'zod';
 import type { AdminWithdrawal, PayoutAccount, PayoutAccountCreateSchema, Withdrawal, WithdrawalEventSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { Db, PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
+import type { PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
+import type { Tx } from '../../db/unit-of-work';
 import { audit, type Actor } from '../../platform/audit';
 import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { emitEvent } from '../../platform/webhooks/outbox';
 import { lockBalance, postJournal, promoterAccount, walletOf, type Entry } from '../../platform/ledger';
 import { notify } from '../../platform/notifications';
 import { readSettings, zoneOf } from '../../platform/settings';
@@ -153,7 +155,8 @@ export interface WithdrawalRequest {
 export async function requestWithdrawal(ctx: AppContext, promoterId: string, body: WithdrawalRequest, idempotencyKey: string | null, ip: string | null = null): Promise<{ withdrawal: WithdrawalRow; replayed: boolean }> {
   const requestHash = createHash('sha256').update(JSON.stringify({ amount: body.amount, payoutAccountId: body.payoutAccountId ?? null })).digest('hex');
   try {
-    return await ctx.uow.run(async ({ q: trx }) => {
+    return await ctx.uow.run(async (tx) => {
+      const trx = tx.q;
       const available = await lockBalance(trx, promoterAccount(promoterId, 'available'), ctx.dialect);
       if (idempotencyKey) {
         const first = await findWithdrawalByKey(trx, promoterId, idempotencyKey);
@@ -203,7 +206,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
         reason: null,
       };
       await insertWithdrawal(trx, row);
-      await recordStep(ctx, trx, row, 'requested', { userId: promoterId, ip }, { reason: null, reference: null }, [
+      await recordStep(ctx, tx, row, 'requested', { userId: promoterId, ip }, { reason: null, reference: null }, [
         { account: promoterAccount(promoterId, 'available'), amount: -row.amount },
         { account: promoterAccount(promoterId, 'withdrawing'), amount: row.amount },
       ], now);
@@ -250,7 +253,8 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
   if (action === 'pay' && !details.reference) throw new AppError('VALIDATION_FAILED', { reference: 'required' });
   if ((action === 'fail' || action === 'reject') && !details.reason) throw new AppError('VALIDATION_FAILED', { reason: 'required' });
   const { from, to } = TRANSITIONS[action];
-  return ctx.uow.run(async ({ q: trx }) => {
+  return ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     const w = await findWithdrawal(trx, id, actor.promoterOnly ? actor.userId : undefined);
     if (!w) throw new AppError('NOT_FOUND');
     const now = Date.now();
@@ -264,14 +268,16 @@ export async function moveWithdrawal(ctx: AppContext, id: string, action: Withdr
     if (!moved) throw new AppError('INVALID_STATE_TRANSITION');
     const after = await findWithdrawal(trx, id);
     if (!after) throw new AppError('NOT_FOUND');
-    await recordStep(ctx, trx, after, to, { userId: actor.userId, ip: actor.ip ?? null }, { reason, reference }, entriesFor(w, to), now, w.status);
+    await recordStep(ctx, tx, after, to, { userId: actor.userId, ip: actor.ip ?? null }, { reason, reference }, entriesFor(w, to), now, w.status);
     return after;
   });
 }
 
-/** The timeline event, the journal, the promoter's notification and the audit entry of one step. */
-async function recordStep(ctx: AppContext, trx: Db, w: WithdrawalRow, status: WithdrawalStatus, actor: Actor, details: { reason: string | null; reference: string | null }, entries: Entry[], now: number, before?: WithdrawalStatus) {
+/** The timeline event, the journal, the promoter's notification, the audit entry and the webhook event of one step. */
+async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: WithdrawalStatus, actor: Actor, details: { reason: string | null; reference: string | null }, entries: Entry[], now: number, before?: WithdrawalStatus) {
+  const trx = tx.q;
   const actorId = actor.userId;
+  await emitEvent(ctx.webhooks, tx, `withdrawal.${status}`, () => toWithdrawal(w));
   await insertWithdrawalEvent(trx, { id: newId(now), withdrawal_id: w.id, status, actor_id: actorId, reason: details.reason, reference: details.reference, at: now });
   await postJournal(trx, {
     kind: `withdrawal_${status}`,
