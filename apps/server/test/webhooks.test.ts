@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@pa/shared';
 import { dispatchDue, outcomeOf, RETRY_DELAYS_MS } from '../src/modules/webhooks/service';
-import { campaignBody, DIALECTS, errorCode, makeEnv, signedIn, type Client, type TestEnv } from './helpers';
+import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, uniqueAccount, type TestEnv } from './helpers';
 
 const log = { warn: () => {} };
 
@@ -178,10 +178,12 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await promoter.request('POST', `/api/campaigns/${campaignId}/join`);
     const link = ((await promoter.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === campaignId)!;
     const v1 = (body: unknown) => env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-    receiver.received = [];
     const drain = async () => {
       while ((await dispatchDue(env.ctx, log)) > 0);
     };
+    // The join sent enrollment.created (tested below): start from the sale.
+    await drain();
+    receiver.received = [];
 
     const sale = await v1({ campaignId, kind: 'sale', externalId: 'hook-sale-1', amount: 100_000, linkCode: link.code });
     expect(sale.statusCode, sale.body).toBe(201);
@@ -221,6 +223,44 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     // Each event once, each with its own id.
     expect(new Set(receiver.received.map((r) => r.id)).size).toBe(receiver.received.length);
     expect((await deliveriesOf(endpoint.id)).every((d: { status: string }) => d.status === 'succeeded')).toBe(true);
+  });
+
+  it('promoter and enrollment events: registered, approved, suspended; a join request created and approved', async () => {
+    for (const e of (await admin.request('GET', '/api/admin/webhooks')).json().items as { id: string }[]) await admin.request('DELETE', `/api/admin/webhooks/${e.id}`);
+    await register(['promoter.registered', 'promoter.approved', 'promoter.suspended', 'enrollment.created', 'enrollment.approved', 'enrollment.rejected']);
+    receiver.received = [];
+    const drain = async () => {
+      while ((await dispatchDue(env.ctx, log)) > 0);
+    };
+    const dataOf = (type: string) => (receiver.received.find((r) => r.type === type)!.body as { data: Record<string, unknown> }).data;
+    expect((await admin.request('PATCH', '/api/admin/settings', { registrationMode: 'approval' })).statusCode).toBe(200);
+    const account = uniqueAccount('hooked');
+    const newcomer = new Client(env.app);
+    const registered = await newcomer.register({ account, password: 'Passw0rd-hooks', displayName: 'Hook Person' });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const userId = registered.json().user.id as string;
+    await drain();
+    expect(receiver.received.map((r) => [r.type, r.verified])).toEqual([['promoter.registered', true]]);
+    expect(dataOf('promoter.registered')).toMatchObject({ id: userId, account, displayName: 'Hook Person', status: 'pending' });
+    await admin.request('PATCH', '/api/admin/settings', { registrationMode: 'open' });
+
+    expect((await admin.request('POST', `/api/admin/users/${userId}/approve`)).statusCode).toBe(200);
+    await drain();
+    expect(dataOf('promoter.approved')).toMatchObject({ id: userId, status: 'active' });
+
+    const campaignId = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'By request' }, joinMode: 'approval' }))).json().campaign.id as string;
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    expect((await newcomer.login(account, 'Passw0rd-hooks')).statusCode).toBe(200);
+    const joined = await newcomer.request('POST', `/api/campaigns/${campaignId}/join`);
+    const enrollmentId = joined.json().enrollment.id as string;
+    expect((await admin.request('POST', `/api/admin/enrollments/${enrollmentId}/approve`)).statusCode).toBe(200);
+    expect((await admin.request('POST', `/api/admin/users/${userId}/suspend`)).statusCode).toBe(200);
+    await drain();
+    expect(dataOf('enrollment.created')).toEqual({ id: enrollmentId, campaignId, promoterId: userId, status: 'pending', couponCode: null, createdAt: expect.any(Number), decidedAt: null });
+    expect(dataOf('enrollment.approved')).toMatchObject({ id: enrollmentId, status: 'approved', decidedAt: expect.any(Number) });
+    expect(dataOf('promoter.suspended')).toMatchObject({ id: userId, status: 'suspended' });
+    expect(receiver.received.map((r) => r.type).sort()).toEqual(['enrollment.approved', 'enrollment.created', 'promoter.approved', 'promoter.registered', 'promoter.suspended']);
+    expect(receiver.received.every((r) => r.verified)).toBe(true);
   });
 
   it('deletes an endpoint with its log', async () => {

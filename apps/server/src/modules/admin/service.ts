@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { pageOf } from '../../platform/listing';
+import { emitEvent } from '../../platform/webhooks/outbox';
 import { findUserById, toUser } from '../users/repository';
 import { findUserState, moveUserStatus, revokeSessionsOf, searchUsers } from './repository';
 
@@ -33,7 +34,8 @@ export async function findUsers(
  */
 export async function changeUserStatus(ctx: AppContext, actor: Actor & { role: Role }, id: string, action: UserAction): Promise<User> {
   const { from, to } = TRANSITIONS[action];
-  await ctx.uow.run(async ({ q: trx }) => {
+  await ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     const user = await findUserState(trx, id);
     if (!user) throw new AppError('NOT_FOUND');
     if (user.role !== 'promoter' && actor.role !== 'admin') throw new AppError('FORBIDDEN');
@@ -42,6 +44,8 @@ export async function changeUserStatus(ctx: AppContext, actor: Actor & { role: R
     if (!(await moveUserStatus(trx, id, from, to, now))) throw new AppError('INVALID_STATE_TRANSITION');
     if (to === 'suspended') await revokeSessionsOf(trx, id, now);
     await audit(trx, { actorId: actor.userId, action: `user.${action}`, entity: 'user', entityId: id, before: { status: user.status }, after: { status: to }, ip: actor.ip });
+    const event = user.role !== 'promoter' ? null : action === 'approve' ? 'promoter.approved' : action === 'suspend' ? 'promoter.suspended' : null;
+    if (event) await emitEvent(ctx.webhooks, tx, event, async () => toUser((await findUserById(trx, id))!));
   });
   // A suspended promoter's links stop attributing at once on this instance.
   ctx.links.invalidateWhere((t) => t.promoterId === id);

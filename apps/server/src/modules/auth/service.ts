@@ -5,6 +5,7 @@ import type { Db } from '../../db/types';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { emitEvent } from '../../platform/webhooks/outbox';
 import { dummyHash, hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { readSettings } from '../../platform/settings';
 import { findUserById, insertUser, isUniqueViolation, toUser, type UserRow } from '../users/repository';
@@ -51,7 +52,8 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
 
   const passwordHash = await hashPassword(password);
   const status = settings.registrationMode === 'approval' ? 'pending' : 'active';
-  const id = await ctx.uow.run(async ({ q: trx }) => {
+  const id = await ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     // A concurrent registration of the same account loses on the unique index.
     if (await accountExists(trx, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
     const userId = await insertUser(trx, {
@@ -67,6 +69,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
       throw error;
     });
     await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId }, ip: input.ip ?? null });
+    await emitEvent(ctx.webhooks, tx, 'promoter.registered', async () => toUser((await findUserById(trx, userId))!));
     return userId;
   });
   const row = (await findUserById(ctx.db, id))!;

@@ -226,8 +226,8 @@ export async function listEnrollments(db: Db, filter: { status?: EnrollmentsTabl
   return q.execute();
 }
 
-export async function findEnrollment(db: Db, id: string): Promise<Pick<EnrollmentsTable, 'id' | 'status' | 'promoter_id' | 'campaign_id' | 'coupon_code'> | undefined> {
-  return db.selectFrom('enrollments').select(['id', 'status', 'promoter_id', 'campaign_id', 'coupon_code']).where('id', '=', id).executeTakeFirst();
+export async function findEnrollment(db: Db, id: string): Promise<Pick<EnrollmentsTable, 'id' | 'status' | 'promoter_id' | 'campaign_id' | 'coupon_code' | 'created_at' | 'decided_at'> | undefined> {
+  return db.selectFrom('enrollments').select(['id', 'status', 'promoter_id', 'campaign_id', 'coupon_code', 'created_at', 'decided_at']).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findEnrollmentOf(db: Db, promoterId: string, campaignId: string): Promise<Pick<EnrollmentsTable, 'id' | 'status' | 'created_at' | 'coupon_code'> | undefined> {

@@ -11,6 +11,7 @@ import { sniffImage } from '../../domain/image-sniff';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
+import { emitEvent } from '../../platform/webhooks/outbox';
 import { pageOf } from '../../platform/listing';
 import { pickLocalized } from '../../platform/localized';
 import { notify } from '../../platform/notifications';
@@ -256,6 +257,11 @@ export async function setEnrollmentCoupon(ctx: AppContext, by: ActorArg, id: str
 }
 
 /** Approving an enrollment gives the promoter a default link for the campaign. */
+/** An enrollment in a webhook event: as the promoter's API shows it, with its promoter. */
+const enrollmentData = (e: { id: string; campaign_id: string; promoter_id: string; status: string; coupon_code: string | null; created_at: number; decided_at: number | null }) => ({
+  id: e.id, campaignId: e.campaign_id, promoterId: e.promoter_id, status: e.status, couponCode: e.coupon_code, createdAt: Number(e.created_at), decidedAt: e.decided_at === null ? null : Number(e.decided_at),
+});
+
 async function approveWithLink(db: Db, enrollment: { promoter_id: string; campaign_id: string }) {
   if (!(await hasDefaultLink(db, enrollment.promoter_id, enrollment.campaign_id))) await insertLink(db, { promoterId: enrollment.promoter_id, campaignId: enrollment.campaign_id, isDefault: true });
 }
@@ -265,7 +271,8 @@ async function approveWithLink(db: Db, enrollment: { promoter_id: string; campai
  * again answers the enrollment they have (`created` false). A draft is NOT_FOUND.
  */
 export async function join(ctx: AppContext, promoterId: string, campaignId: string): Promise<{ enrollment: z.infer<typeof EnrollmentSchema>; created: boolean }> {
-  const { enrollment, created } = await ctx.uow.run(async ({ q: trx }) => {
+  const { enrollment, created } = await ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     const campaign = await findCampaignState(trx, campaignId);
     if (!campaign || campaign.status === 'draft') throw new AppError('NOT_FOUND');
     const existing = await findEnrollmentOf(trx, promoterId, campaignId);
@@ -276,6 +283,7 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
     const enrollment = { id: newId(now), promoter_id: promoterId, campaign_id: campaignId, status, coupon_code: null, created_at: now, decided_at: status === 'approved' ? now : null, decided_by: null };
     await insertEnrollment(trx, enrollment);
     if (status === 'approved') await approveWithLink(trx, enrollment);
+    await emitEvent(ctx.webhooks, tx, 'enrollment.created', () => enrollmentData(enrollment));
     return { enrollment: { id: enrollment.id, status, created_at: now, coupon_code: null as string | null }, created: true };
   });
   return { enrollment: { id: enrollment.id, campaignId, status: enrollment.status, createdAt: enrollment.created_at, couponCode: enrollment.coupon_code }, created };
@@ -283,13 +291,15 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
 
 export async function decideEnrollment(ctx: AppContext, by: ActorArg, id: string, action: 'approve' | 'reject') {
   const actor = asActor(by);
-  await ctx.uow.run(async ({ q: trx }) => {
+  await ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     const e = await findEnrollment(trx, id);
     if (!e) throw new AppError('NOT_FOUND');
     const to = action === 'approve' ? 'approved' : 'rejected';
     if (!(await decideEnrollmentIf(trx, id, to, Date.now(), actor.userId))) throw new AppError('INVALID_STATE_TRANSITION');
     if (to === 'approved') await approveWithLink(trx, e);
     await notify(trx, [{ userId: e.promoter_id, type: `enrollment.${to}`, params: { campaignId: e.campaign_id } }], Date.now());
+    await emitEvent(ctx.webhooks, tx, `enrollment.${to}`, async () => enrollmentData((await findEnrollment(trx, id))!));
     await audit(trx, { actorId: actor.userId, action: `enrollment.${action}`, entity: 'enrollment', entityId: id, before: { status: e.status }, after: { status: to }, ip: actor.ip });
   });
 }
