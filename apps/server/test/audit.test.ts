@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '@pa/shared';
+import { dispatchDue } from '../src/modules/webhooks/service';
 import { audit } from '../src/platform/audit';
 import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, makePng, signedIn, uniqueAccount, type TestEnv } from './helpers';
 
@@ -246,7 +247,18 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       expect(JSON.parse(hook.entry.after_json!)).toEqual({ url: 'https://hooks.example.com/in', events: ['withdrawal.paid'], description: null });
       expect(hook.entry.after_json).not.toContain(hook.res.json().secret);
       await oneEntry(() => admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`), { actorId: adminId, action: 'webhook.test', entity: 'webhook', entityId: endpoint.id, ip: ADMIN_IP });
-      await oneEntry(() => admin.request('DELETE', `/api/admin/webhooks/${endpoint.id}`), { actorId: adminId, action: 'webhook.delete', entity: 'webhook', entityId: endpoint.id, before: { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'] }, ip: ADMIN_IP });
+      await oneEntry(() => admin.request('PATCH', `/api/admin/webhooks/${endpoint.id}`, { events: ['withdrawal.paid', 'withdrawal.failed'] }), {
+        actorId: adminId, action: 'webhook.update', entity: 'webhook', entityId: endpoint.id, ip: ADMIN_IP,
+        before: { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'], description: null, status: 'enabled' },
+        after: { url: 'https://hooks.example.com/in', events: ['withdrawal.paid', 'withdrawal.failed'], description: null, status: 'enabled' },
+      });
+      const rotatedHook = await oneEntry(() => admin.request('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`), { actorId: adminId, action: 'webhook.rotate_secret', entity: 'webhook', entityId: endpoint.id, ip: ADMIN_IP });
+      expect(rotatedHook.entry.after_json).not.toContain(rotatedHook.res.json().secret);
+      // The test delivery cannot reach hooks.example.com here; it fails at once without retries, then is retried by hand.
+      await dispatchDue(env.ctx, { warn: () => {} }, { retryDelaysMs: [] });
+      const delivery = (await admin.request('GET', `/api/admin/webhooks/${endpoint.id}/deliveries`)).json().items[0];
+      await oneEntry(() => admin.request('POST', `/api/admin/webhooks/deliveries/${delivery.id}/retry`), { actorId: adminId, action: 'webhook.retry', entity: 'webhook', entityId: endpoint.id, before: { delivery: delivery.id, status: 'failed' }, after: { status: 'pending' }, ip: ADMIN_IP });
+      await oneEntry(() => admin.request('DELETE', `/api/admin/webhooks/${endpoint.id}`), { actorId: adminId, action: 'webhook.delete', entity: 'webhook', entityId: endpoint.id, before: { url: 'https://hooks.example.com/in', events: ['withdrawal.paid', 'withdrawal.failed'] }, ip: ADMIN_IP });
       await noEntry(() => operator.request('POST', '/api/admin/webhooks', { url: 'https://hooks.example.com/in', events: ['withdrawal.paid'] }), 403);
 
       const rotated = await oneEntry(() => admin.request('POST', '/api/admin/keys/rotate'), { actorId: adminId, action: 'crypto.rotate_key', entity: 'rsa_key', ip: ADMIN_IP });

@@ -263,6 +263,58 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(receiver.received.every((r) => r.verified)).toBe(true);
   });
 
+  it('changes an endpoint (events, description, disabled and enabled again), rotates its secret (both sign for a day), retries an ended delivery', async () => {
+    const { endpoint, secret: first } = await register();
+    const changed = await admin.request('PATCH', `/api/admin/webhooks/${endpoint.id}`, { events: ['withdrawal.paid', 'commission.approved'], description: null });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().endpoint).toMatchObject({ events: ['withdrawal.paid', 'commission.approved'], description: null, status: 'enabled' });
+    expect((await admin.request('PATCH', `/api/admin/webhooks/${endpoint.id}`, { url: 'ftp://x' })).json().error.fields).toEqual({ url: 'invalid' });
+    expect((await admin.request('PATCH', `/api/admin/webhooks/${endpoint.id}`, { status: 'disabled' })).json().endpoint).toMatchObject({ status: 'disabled', disabledReason: 'by_admin' });
+    expect(errorCode(await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`))).toBe('INVALID_STATE_TRANSITION');
+    expect((await admin.request('PATCH', `/api/admin/webhooks/${endpoint.id}`, { status: 'enabled' })).json().endpoint).toMatchObject({ status: 'enabled', disabledReason: null });
+
+    const rotated = await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`);
+    expect(rotated.statusCode).toBe(200);
+    const second = rotated.json().secret as string;
+    expect(second).toMatch(/^whsec_/);
+    expect(second).not.toBe(first);
+    receiver.received = [];
+    receiver.plan = [500];
+    await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+    // Verified by a receiver holding the new secret, and by one still holding the old.
+    receiver.secret = first;
+    await dispatchDue(env.ctx, log, { retryDelaysMs: [] });
+    receiver.secret = second;
+    const [failed] = await deliveriesOf(endpoint.id);
+    expect(failed.status).toBe('failed');
+    expect((await admin.request('POST', `/api/admin/webhooks/deliveries/${failed.id}/retry`)).json()).toEqual({ delivery: { id: failed.id, status: 'pending', nextAttemptAt: expect.any(Number) } });
+    expect(errorCode(await admin.request('POST', `/api/admin/webhooks/deliveries/${failed.id}/retry`))).toBe('INVALID_STATE_TRANSITION');
+    await dispatchDue(env.ctx, log);
+    expect(receiver.received.map((r) => r.verified)).toEqual([true, true]);
+    const [retried] = await deliveriesOf(endpoint.id);
+    expect(retried).toMatchObject({ id: failed.id, status: 'succeeded' });
+    expect(retried.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
+    expect(errorCode(await admin.request('POST', '/api/admin/webhooks/deliveries/nope/retry'))).toBe('NOT_FOUND');
+  });
+
+  it('an endpoint whose deliveries have failed for five days, none succeeding, is disabled', async () => {
+    const { endpoint } = await register();
+    await env.ctx.db.updateTable('webhook_endpoints').set({ failing_since: Date.now() - 5 * 86_400_000 - 1000 }).where('id', '=', endpoint.id).execute();
+    receiver.plan = [503];
+    await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+    await dispatchDue(env.ctx, log);
+    const listed = (await admin.request('GET', '/api/admin/webhooks')).json().items.find((e: { id: string }) => e.id === endpoint.id);
+    expect(listed).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+    // A success clears the mark: a fresh endpoint that fails once is not disabled.
+    const fresh = await register();
+    receiver.plan = [503];
+    await admin.request('POST', `/api/admin/webhooks/${fresh.endpoint.id}/test`);
+    await dispatchDue(env.ctx, log, { retryDelaysMs: [0] });
+    await dispatchDue(env.ctx, log, { retryDelaysMs: [0] });
+    const row = await env.ctx.db.selectFrom('webhook_endpoints').select(['status', 'failing_since']).where('id', '=', fresh.endpoint.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'enabled', failing_since: null });
+  });
+
   it('deletes an endpoint with its log', async () => {
     const { endpoint } = await register();
     expect((await admin.request('DELETE', `/api/admin/webhooks/${endpoint.id}`)).statusCode).toBe(200);

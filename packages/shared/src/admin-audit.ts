@@ -17,7 +17,7 @@ export const AUDIT_ACTIONS = [
   'staff.create', 'staff.invite', 'staff.update',
   'settings.update', 'crypto.rotate_key',
   'api_key.create', 'api_key.revoke',
-  'webhook.create', 'webhook.delete', 'webhook.test',
+  'webhook.create', 'webhook.update', 'webhook.rotate_secret', 'webhook.delete', 'webhook.test', 'webhook.retry',
   // Programme content.
   'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.image_add', 'campaign.image_remove',
   'announcement.create', 'announcement.update', 'announcement.publish', 'announcement.archive', 'announcement.delete',

@@ -23,6 +23,16 @@ export const WebhookEndpointCreateSchema = z.strictObject({
   description: z.string().trim().max(200).optional(),
 });
 export type WebhookEndpointCreate = z.input<typeof WebhookEndpointCreateSchema>;
+/** A change to an endpoint: its address, events or description; enabling it again, or disabling it. */
+export const WebhookEndpointPatchSchema = z.strictObject({
+  url: WebhookEndpointCreateSchema.shape.url.optional(),
+  events: WebhookEndpointCreateSchema.shape.events.optional(),
+  description: z.string().trim().max(200).nullable().optional(),
+  status: z.enum(['enabled', 'disabled']).optional(),
+});
+export type WebhookEndpointPatch = z.input<typeof WebhookEndpointPatchSchema>;
+/** How long the previous secret still signs after a rotation (both signatures are sent). */
+export const WEBHOOK_PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
 export const WebhookEndpointSchema = z.object({
   id: z.string(),
@@ -36,6 +46,8 @@ export const WebhookEndpointSchema = z.object({
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
 export const WebhookEndpointCreatedSchema = z.object({ endpoint: WebhookEndpointSchema, secret: z.string() });
+export const WebhookEndpointEnvelopeSchema = z.object({ endpoint: WebhookEndpointSchema });
+export const WebhookDeliveryEnvelopeSchema = z.object({ delivery: z.object({ id: z.string(), status: z.enum(['pending', 'succeeded', 'failed']), nextAttemptAt: z.number().int().nullable() }) });
 export const WebhookEndpointListSchema = z.object({ items: z.array(WebhookEndpointSchema) });
 
 export const WebhookAttemptSchema = z.object({

@@ -90,3 +90,30 @@ export function attemptsOf(db: Db, deliveryIds: string[]) {
   if (deliveryIds.length === 0) return Promise.resolve([]);
   return db.selectFrom('webhook_attempts').select(['delivery_id', 'at', 'status_code', 'duration_ms', 'error']).where('delivery_id', 'in', deliveryIds).orderBy('at').orderBy('id').execute();
 }
+
+export async function updateEndpoint(db: Db, id: string, set: Partial<Pick<WebhookEndpointsTable, 'url' | 'events_json' | 'description' | 'status' | 'disabled_reason' | 'failing_since' | 'secret_sealed' | 'previous_secret_sealed' | 'previous_until' | 'updated_at'>>): Promise<void> {
+  await db.updateTable('webhook_endpoints').set(set).where('id', '=', id).execute();
+}
+
+export function endpointSecrets(db: Db, id: string) {
+  return db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed']).where('id', '=', id).executeTakeFirst();
+}
+
+export function deliveryState(db: Db, id: string) {
+  return db.selectFrom('webhook_deliveries').select(['id', 'status', 'endpoint_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Sends a delivery that has ended (failed, or succeeded) again from now: one more attempt, then the schedule anew. */
+export async function requeueDelivery(db: Db, id: string, now: number): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Marks an endpoint failing from `now` unless it already is; clears the mark on a success. */
+export async function markEndpointHealth(db: Db, id: string, failing: boolean, now: number): Promise<void> {
+  if (failing) await db.updateTable('webhook_endpoints').set({ failing_since: now }).where('id', '=', id).where('failing_since', 'is', null).execute();
+  else await db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', id).where('failing_since', 'is not', null).execute();
+}
+
+export function failingSince(db: Db, id: string) {
+  return db.selectFrom('webhook_endpoints').select(['failing_since', 'status']).where('id', '=', id).executeTakeFirst();
+}

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IdParamsSchema, OkSchema, WebhookDeliveryListSchema, WebhookDeliveryQuerySchema, WebhookEndpointCreatedSchema, WebhookEndpointCreateSchema, WebhookEndpointListSchema } from '@pa/shared';
+import {
+  IdParamsSchema, OkSchema, WebhookDeliveryEnvelopeSchema, WebhookDeliveryListSchema, WebhookDeliveryQuerySchema, WebhookEndpointCreatedSchema, WebhookEndpointCreateSchema,
+  WebhookEndpointEnvelopeSchema, WebhookEndpointListSchema, WebhookEndpointPatchSchema,
+} from '@pa/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../platform/audit';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly } from '../../platform/session';
-import { createEndpoint, deleteEndpoint, deliveries, endpoints, sendTest } from './service';
+import { createEndpoint, deleteEndpoint, deliveries, endpoints, retryDelivery, rotateSecret, sendTest, updateEndpoint } from './service';
 
 /** Webhook endpoints (admins): registered with their events, the secret shown once; deliveries logged. */
 export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -22,6 +25,24 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.header('cache-control', 'no-store');
       return reply.status(201).send(created);
     });
+
+    app.patch('/api/admin/webhooks/:id', {
+      preValidation: adminOnly,
+      schema: { tags: ['webhooks'], summary: 'Change an endpoint: address, events, description, enabled or disabled', params: IdParamsSchema, body: WebhookEndpointPatchSchema, response: { 200: WebhookEndpointEnvelopeSchema, ...errorResponses } },
+    }, async (request) => ({ endpoint: await updateEndpoint(ctx, actorOf(request), request.params.id, request.body) }));
+
+    app.post('/api/admin/webhooks/:id/rotate-secret', {
+      preValidation: adminOnly,
+      schema: { tags: ['webhooks'], summary: 'A new signing secret (in this answer only); the previous one still signs for 24 h', params: IdParamsSchema, response: { 200: WebhookEndpointCreatedSchema, ...errorResponses } },
+    }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return rotateSecret(ctx, actorOf(request), request.params.id);
+    });
+
+    app.post('/api/admin/webhooks/deliveries/:id/retry', {
+      preValidation: adminOnly,
+      schema: { tags: ['webhooks'], summary: 'Send a delivery that has ended again, now', params: IdParamsSchema, response: { 202: WebhookDeliveryEnvelopeSchema, ...errorResponses } },
+    }, async (request, reply) => reply.status(202).send(await retryDelivery(ctx, actorOf(request), request.params.id)));
 
     app.delete('/api/admin/webhooks/:id', {
       preValidation: adminOnly,

@@ -16,8 +16,8 @@
  * - Sending happens off the request path: a slow or dead receiver holds a dispatcher slot, never a
  *   request or a group commit.
  */
-import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '@pa/shared';
-import { WEBHOOK_TEST_EVENT } from '@pa/shared';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointPatch, WebhookEventType } from '@pa/shared';
+import { WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { WebhookEndpointsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
@@ -34,6 +34,8 @@ const LIST_LIMIT = 200;
 /** After the nth failed attempt, the next one this much later; after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
 export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** An endpoint whose deliveries have failed, none succeeding, for this long is disabled. */
+export const FAILING_DISABLE_MS = 5 * 86_400_000;
 
 const toEndpoint = (r: repo.EndpointRow): WebhookEndpoint => ({
   id: r.id,
@@ -80,6 +82,68 @@ export async function deleteEndpoint(ctx: AppContext, actor: Actor, id: string):
     await audit(q, { actorId: actor.userId, action: 'webhook.delete', entity: 'webhook', entityId: id, before: { url: row.url, events: JSON.parse(row.events_json) as unknown }, ip: actor.ip }, now);
   });
   ctx.webhooks.forget();
+}
+
+/**
+ * Changes an endpoint's address, events, description or status. Enabling it again clears why it
+ * was disabled and its failing mark; deliveries that failed meanwhile stay failed (retry them).
+ */
+export async function updateEndpoint(ctx: AppContext, actor: Actor, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint> {
+  if (patch.url !== undefined) {
+    const problem = urlProblem(patch.url, ctx.config.webhookAllowPrivate);
+    if (problem) throw new AppError('VALIDATION_FAILED', { url: problem === 'invalid' ? 'invalid' : 'not_allowed' });
+  }
+  const now = Date.now();
+  const after = await ctx.uow.run(async ({ q }) => {
+    const row = await repo.endpointById(q, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    const set: Parameters<typeof repo.updateEndpoint>[2] = { updated_at: now };
+    if (patch.url !== undefined) set.url = patch.url;
+    if (patch.events !== undefined) set.events_json = JSON.stringify([...new Set(patch.events)]);
+    if (patch.description !== undefined) set.description = patch.description || null;
+    if (patch.status !== undefined && patch.status !== row.status) {
+      set.status = patch.status;
+      set.disabled_reason = patch.status === 'disabled' ? 'by_admin' : null;
+      set.failing_since = null;
+    }
+    await repo.updateEndpoint(q, id, set);
+    const changed = (await repo.endpointById(q, id))!;
+    const shown = (r: repo.EndpointRow) => ({ url: r.url, events: JSON.parse(r.events_json) as unknown, description: r.description, status: r.status });
+    await audit(q, { actorId: actor.userId, action: 'webhook.update', entity: 'webhook', entityId: id, before: shown(row), after: shown(changed), ip: actor.ip }, now);
+    return changed;
+  });
+  ctx.webhooks.forget();
+  return toEndpoint(after);
+}
+
+/**
+ * A new signing secret, in this answer only. The previous one keeps signing beside it for
+ * WEBHOOK_PREVIOUS_SECRET_MS (two signatures in the header), so receivers can switch unhurried.
+ */
+export async function rotateSecret(ctx: AppContext, actor: Actor, id: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const secret = newWebhookSecret();
+  const now = Date.now();
+  const row = await ctx.uow.run(async ({ q }) => {
+    const current = await repo.endpointSecrets(q, id);
+    if (!current) throw new AppError('NOT_FOUND');
+    await repo.updateEndpoint(q, id, { secret_sealed: ctx.master.encrypt(secret, SECRET_AAD), previous_secret_sealed: current.secret_sealed, previous_until: now + WEBHOOK_PREVIOUS_SECRET_MS, updated_at: now });
+    await audit(q, { actorId: actor.userId, action: 'webhook.rotate_secret', entity: 'webhook', entityId: id, after: { previousUntil: now + WEBHOOK_PREVIOUS_SECRET_MS }, ip: actor.ip }, now);
+    return (await repo.endpointById(q, id))!;
+  });
+  return { endpoint: toEndpoint(row), secret };
+}
+
+/** Sends a delivery that has ended again, now (its attempts so far stay in its log). */
+export async function retryDelivery(ctx: AppContext, actor: Actor, id: string) {
+  const now = Date.now();
+  await ctx.uow.run(async ({ q }) => {
+    const d = await repo.deliveryState(q, id);
+    if (!d) throw new AppError('NOT_FOUND');
+    if (d.status === 'pending') throw new AppError('INVALID_STATE_TRANSITION');
+    await repo.requeueDelivery(q, id, now);
+    await audit(q, { actorId: actor.userId, action: 'webhook.retry', entity: 'webhook', entityId: d.endpoint_id, before: { delivery: id, status: d.status }, after: { status: 'pending' }, ip: actor.ip }, now);
+  });
+  return { delivery: { id, status: 'pending' as const, nextAttemptAt: now } };
 }
 
 /** Sends `webhook.test` to one endpoint (through the outbox, like any event). */
@@ -176,6 +240,7 @@ async function deliverOne(ctx: AppContext, id: string, claimedUntil: number, tim
     attempt = await postWebhook(d.url, headers, d.body, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
   }
   const at = Date.now();
+  let disabled = false;
   const outcome = d.endpoint_status !== 'enabled'
     ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: at, disable: false }
     : outcomeOf(attempt, Number(d.attempts), at, delays);
@@ -185,6 +250,15 @@ async function deliverOne(ctx: AppContext, id: string, claimedUntil: number, tim
     if (!mine) return;
     await repo.insertAttempt(q, { id: newId(at), delivery_id: id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
     if (outcome.disable) await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
+    else if (d.endpoint_status === 'enabled') {
+      const failed = outcome.status !== 'succeeded';
+      await repo.markEndpointHealth(q, d.endpoint_id, failed, at);
+      const health = failed ? await repo.failingSince(q, d.endpoint_id) : undefined;
+      if (health?.failing_since != null && at - Number(health.failing_since) >= FAILING_DISABLE_MS) {
+        await repo.disableEndpoint(q, d.endpoint_id, 'failing', at);
+        disabled = true;
+      }
+    }
   });
-  if (outcome.disable) ctx.webhooks.forget();
+  if (outcome.disable || disabled) ctx.webhooks.forget();
 }
