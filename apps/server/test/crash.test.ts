@@ -7,16 +7,24 @@
  * cut by the kill may or may not be stored; they are counted and printed, never asserted.
  * Both parts share one database per dialect, so the second also starts on crashed data, and a last
  * step restarts the server on it once more and checks that it answers and writes.
+ *
+ * A webhook endpoint (issue 16) takes `conversion.created` throughout, at a receiver in the test
+ * that verifies every delivery: after the restart, every stored sale's event has arrived (at least
+ * once) and none arrived for a sale that is not stored.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCampaign, insertUser } from '../../../bench/fixtures';
 import { freshPostgres } from '../../../bench/util';
 import { createContext } from '../src/bootstrap';
 import { loadConfig, type Config } from '../src/config';
 import { insertLink } from '../src/modules/links/repository';
+import { createEndpoint } from '../src/modules/webhooks/service';
 import { newApiKeySecret } from '../src/platform/api-keys';
 import { newId } from '../src/platform/ids';
 import { checkLedger } from '../src/platform/ledger';
@@ -50,13 +58,14 @@ interface Fixture {
   campaignId: string;
   codes: string[];
   apiKey: string;
+  webhookSecret: string;
 }
 
 /**
  * One campaign paying 10 % per sale with a 10 % level-2 override; promoters in (inviter, member)
  * pairs, each enrolled with one link; an API key with conversions:write.
  */
-async function writeFixture(config: Config): Promise<Fixture> {
+async function writeFixture(config: Config, webhookUrl: string): Promise<Fixture> {
   const { ctx, handle } = await createContext(config);
   try {
     const now = Date.now();
@@ -75,7 +84,9 @@ async function writeFixture(config: Config): Promise<Fixture> {
     }
     const key = newApiKeySecret(ctx);
     await ctx.db.insertInto('api_keys').values({ id: newId(), name: 'crash', prefix: key.prefix, secret_hash: key.hash, secret_sealed: key.sealed, scopes_json: '["conversions:write"]', require_signature: 0, created_by: 'test', created_at: now, last_used_at: null, revoked_at: null }).execute();
-    return { campaignId, codes, apiKey: key.secret };
+    const staff = await insertUser(ctx.db);
+    const { secret: webhookSecret } = await createEndpoint(ctx, { userId: staff, ip: null }, { url: webhookUrl, events: ['conversion.created'] });
+    return { campaignId, codes, apiKey: key.secret, webhookSecret };
   } finally {
     await handle.close();
   }
@@ -158,16 +169,34 @@ describe.each(DIALECTS)('kill -9 under load on %s', (dialect) => {
   let serverEnv: Record<string, string>;
   let fixture: Fixture;
   let server: Server | null = null;
+  /** The webhook receiver: conversion.created deliveries by the sale's externalId (and whether each verified). */
+  const hooks = { secret: '', byExternalId: new Map<string, number>(), unverified: 0 };
+  const receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      try {
+        const event = new Webhook(hooks.secret).verify(body, Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]))) as { data: { externalId: string } };
+        hooks.byExternalId.set(event.data.externalId, (hooks.byExternalId.get(event.data.externalId) ?? 0) + 1);
+      } catch {
+        hooks.unverified++;
+      }
+      res.statusCode = 204;
+      res.end();
+    });
+  });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-crash-'));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const postgres = await freshPostgres(dialect === 'postgres' ? PG_URL : '');
     dropDatabase = postgres.drop;
-    const env = { DATA_DIR: dataDir, TIME_ZONE: 'UTC', ...(postgres.databaseUrl ? { DATABASE_URL: postgres.databaseUrl } : {}) };
+    const env = { DATA_DIR: dataDir, TIME_ZONE: 'UTC', WEBHOOK_ALLOW_PRIVATE: 'true', ...(postgres.databaseUrl ? { DATABASE_URL: postgres.databaseUrl } : {}) };
     config = { ...loadConfig(env), dataDir };
     // Visitors arrive through a proxy on loopback, so X-Forwarded-For gives each its own address.
     serverEnv = { ...env, DATABASE_URL: postgres.databaseUrl, LOG_LEVEL: 'warn', TRUST_PROXY: '127.0.0.1' };
-    fixture = await writeFixture(config);
+    fixture = await writeFixture(config, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`);
+    hooks.secret = fixture.webhookSecret;
   }, 30_000);
 
   afterAll(async () => {
@@ -176,6 +205,7 @@ describe.each(DIALECTS)('kill -9 under load on %s', (dialect) => {
       await server.exited;
     }
     await dropDatabase();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 30_000);
 
@@ -348,6 +378,27 @@ describe.each(DIALECTS)('kill -9 under load on %s', (dialect) => {
       body: JSON.stringify({ campaignId: fixture.campaignId, kind: 'sale', externalId, amount: 4200, clickId }),
     });
     expect(sale.status, await sale.text()).toBe(201);
+
+    // Webhooks: the restarted server delivers what the killed one had not (a claim the killed one
+    // held runs out after the attempt timeout and 5 s). Every stored sale's event arrives, and no
+    // event arrives for a sale that is not stored.
+    const { ctx: reader, handle: readerHandle } = await createContext(config);
+    let storedSales: string[] = [];
+    try {
+      storedSales = (await reader.db.selectFrom('conversions').select('external_id').where('campaign_id', '=', fixture.campaignId).where('kind', '=', 'sale').execute()).map((r) => r.external_id);
+    } finally {
+      await readerHandle.close();
+    }
+    const missing = () => storedSales.filter((id) => !hooks.byExternalId.has(id));
+    for (const until = Date.now() + 25_000; missing().length > 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 250));
+    const stored = new Set(storedSales);
+    const invented = [...hooks.byExternalId.keys()].filter((id) => !stored.has(id));
+    const repeated = [...hooks.byExternalId.values()].filter((n) => n > 1).length;
+    console.warn(`[crash ${dialect}] webhooks: ${storedSales.length} stored sales, ${hooks.byExternalId.size} conversion.created received (${repeated} more than once), missing ${missing().length}, invented ${invented.length}, unverified ${hooks.unverified}`);
+    expect(missing(), 'stored sales whose conversion.created never arrived').toEqual([]);
+    expect(invented, 'events for sales that are not stored').toEqual([]);
+    expect(hooks.unverified).toBe(0);
+
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
 
@@ -361,5 +412,5 @@ describe.each(DIALECTS)('kill -9 under load on %s', (dialect) => {
     } finally {
       await handle.close();
     }
-  }, 30_000);
+  }, 60_000);
 });

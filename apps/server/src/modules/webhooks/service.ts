@@ -219,8 +219,9 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
 export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions = {}): Promise<number> {
   const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const now = Date.now();
-  // The claim outlives the longest attempt, with room for recording it.
-  const until = now + timeout + 20_000;
+  // The claim outlives the longest attempt, with room for recording it; a claim left by an
+  // instance that died is taken again when it runs out.
+  const until = now + timeout + 5_000;
   const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, options.concurrency ?? 16);
   await Promise.all(ids.map((id) => deliverOne(ctx, id, until, timeout, options.retryDelaysMs ?? RETRY_DELAYS_MS).catch((error: unknown) => log.warn({ err: error, delivery: id }, 'webhook delivery failed to record'))));
   return ids.length;
