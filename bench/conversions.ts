@@ -5,7 +5,7 @@
  * checks that every acknowledged sale is stored exactly once, runs the full ledger check and
  * compares the rollups with a rebuild from the rows.
  *
- * One run measures four configurations, interleaved (A B C D A B C D …) so that the machine's
+ * One run measures six configurations, interleaved (A B C D E F A B …) so that the machine's
  * drift falls on all of them alike, each round on a fresh database:
  *   A  SQLite, this checkout ("current")
  *   B  SQLite, the previous build ("baseline": BENCH_BASELINE, default acfcdc7, the last commit
@@ -14,10 +14,14 @@
  *   C  PostgreSQL, current
  *   D  PostgreSQL, current, two server processes on one database: two load generators at once with
  *      half the connections each, drawing from one externalId stream so repeats reach both
+ *   E  A with a webhook endpoint taking conversion.created and commission.created, at a receiver
+ *      in this process that verifies every delivery (`standardwebhooks`) and answers 204
+ *   F  C with the same endpoint
  * then prints every round (with the CPU each request cost over the measured seconds: the server
  * processes and, for PostgreSQL, every `postgres` process, read from /proc), the medians per
  * configuration and the ratios against their targets
- * (PostgreSQL ≥ 0.75 × SQLite; SQLite current ≥ 0.95 × baseline). Targets are reported, not
+ * (PostgreSQL ≥ 0.75 × SQLite; SQLite current ≥ 0.95 × baseline; with a webhook endpoint ≥ 0.9 ×
+ * without, E / A and F / C). Targets are reported, not
  * enforced; a failed correctness check (an error, a sale lost or stored twice, a ledger breach, a
  * rollup difference) makes the exit code 1.
  *
@@ -39,7 +43,11 @@ import type * as ConfigModule from '../apps/server/src/config';
 import type * as ApiKeys from '../apps/server/src/platform/api-keys';
 import type * as Ledger from '../apps/server/src/platform/ledger';
 import type * as RollupsRebuild from '../apps/server/src/platform/rollups-rebuild';
-import { insertApiKey, insertSalesFixture } from './fixtures';
+import type * as Webhooks from '../apps/server/src/modules/webhooks/service';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { insertApiKey, insertSalesFixture, insertUser } from './fixtures';
 import { checkoutBuild, cpuTimes, freshPostgres, machine, median, runningServers, startServer, stop, worktreeBuild, type Build } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -63,6 +71,8 @@ interface ServerCode {
   newApiKeySecret: typeof ApiKeys.newApiKeySecret;
   checkLedger: typeof Ledger.checkLedger;
   rebuildRollups: typeof RollupsRebuild.rebuildRollups;
+  /** Builds with webhooks (issue 16) only. */
+  createEndpoint?: typeof Webhooks.createEndpoint;
 }
 
 async function serverCode(root: string): Promise<ServerCode> {
@@ -71,7 +81,11 @@ async function serverCode(root: string): Promise<ServerCode> {
     load<typeof Bootstrap>('bootstrap.ts'), load<typeof ConfigModule>('config.ts'), load<typeof ApiKeys>('platform/api-keys.ts'),
     load<typeof Ledger>('platform/ledger.ts'), load<typeof RollupsRebuild>('platform/rollups-rebuild.ts'),
   ]);
-  return { createContext: bootstrap.createContext, loadConfig: config.loadConfig, newApiKeySecret: apiKeys.newApiKeySecret, checkLedger: ledger.checkLedger, rebuildRollups: rollups.rebuildRollups };
+  const webhooks = fs.existsSync(path.join(root, 'apps/server/src/modules/webhooks/service.ts')) ? await load<typeof Webhooks>('modules/webhooks/service.ts') : null;
+  return {
+    createContext: bootstrap.createContext, loadConfig: config.loadConfig, newApiKeySecret: apiKeys.newApiKeySecret, checkLedger: ledger.checkLedger, rebuildRollups: rollups.rebuildRollups,
+    ...(webhooks ? { createEndpoint: webhooks.createEndpoint } : {}),
+  };
 }
 
 interface Configuration {
@@ -81,7 +95,29 @@ interface Configuration {
   code: ServerCode;
   postgres: boolean;
   instances: number;
+  /** With a webhook endpoint taking conversion.created and commission.created, at a receiver in this process. */
+  webhook?: boolean;
 }
+
+/**
+ * The webhook receiver of configurations E and F: verifies every delivery (the `standardwebhooks`
+ * package) and answers 204, counting deliveries and what did not verify.
+ */
+const receiver = { secret: '', delivered: 0, unverified: 0, url: '' };
+const receiverServer = http.createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      new Webhook(receiver.secret).verify(Buffer.concat(chunks).toString(), Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
+      receiver.delivered++;
+    } catch {
+      receiver.unverified++;
+    }
+    res.statusCode = 204;
+    res.end();
+  });
+});
 
 interface Fixture {
   campaignId: string;
@@ -114,12 +150,17 @@ class SaleStream {
 }
 
 /** The fixtures, written through the build's own bootstrap (so with its migrations). */
-async function prepare(code: ServerCode, config: ConfigModule.Config): Promise<Fixture> {
+async function prepare(code: ServerCode, config: ConfigModule.Config, webhook: boolean): Promise<Fixture> {
   const setup = await code.createContext(config);
   try {
     const { campaignId, codes } = await insertSalesFixture(setup.ctx.db, PROMOTERS);
     const key = code.newApiKeySecret(setup.ctx);
     await insertApiKey(setup.ctx.db, key, ['conversions:write']);
+    if (webhook) {
+      if (!code.createEndpoint) throw new Error('this build has no webhooks');
+      const staff = await insertUser(setup.ctx.db);
+      receiver.secret = (await code.createEndpoint(setup.ctx, { userId: staff, ip: null }, { url: receiver.url, events: ['conversion.created', 'commission.created'] })).secret;
+    }
     return { campaignId, codes, secret: key.secret };
   } finally {
     await setup.handle.close();
@@ -191,9 +232,12 @@ async function runRound(conf: Configuration, round: number) {
   };
   interrupted.add(removeDatabase);
   try {
-    const config = { ...conf.code.loadConfig({ DATA_DIR: dataDir, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }), dataDir };
-    const fixture = await prepare(conf.code, config);
-    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl };
+    const hooks: Record<string, string> = conf.webhook ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {};
+    const config = { ...conf.code.loadConfig({ DATA_DIR: dataDir, ...hooks, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }), dataDir };
+    const fixture = await prepare(conf.code, config, conf.webhook ?? false);
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl, ...hooks };
+    receiver.delivered = 0;
+    receiver.unverified = 0;
     const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
     const servers: Awaited<ReturnType<typeof startServer>>[] = [];
     const tally: Tally = { created: 0, repeated: 0, failed: 0, acked: new Set() };
@@ -219,9 +263,10 @@ async function runRound(conf: Configuration, round: number) {
       await Promise.all(servers.map((s) => stop(s.child)));
     }
     const checks = await verify(conf.code, config, fixture.campaignId, tally.acked);
-    const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0;
+    const webhooks = conf.webhook ? { delivered: receiver.delivered, unverified: receiver.unverified } : null;
+    const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0 && (webhooks?.unverified ?? 0) === 0;
     return {
-      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu,
+      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu, webhooks,
       salesPerSecond: tally.created / DURATION, repeatsPerSecond: tally.repeated / DURATION,
     };
   } finally {
@@ -258,9 +303,13 @@ try {
     { id: 'B', label: 'SQLite, baseline', build: baseline, code: baselineCode, postgres: false, instances: 1 },
     { id: 'C', label: 'PostgreSQL, current', build: current, code: currentCode, postgres: true, instances: 1 },
     { id: 'D', label: 'PostgreSQL, current × 2 instances', build: current, code: currentCode, postgres: true, instances: 2 },
+    { id: 'E', label: 'SQLite, current, webhook endpoint', build: current, code: currentCode, postgres: false, instances: 1, webhook: true },
+    { id: 'F', label: 'PostgreSQL, current, webhook endpoint', build: current, code: currentCode, postgres: true, instances: 1, webhook: true },
   ];
+  await new Promise<void>((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(receiverServer.address() as AddressInfo).port}/hooks`;
 
-  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
+  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
   console.log(`current:  ${current.description}${current.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`baseline: ${baseline.description}${baseline.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`PostgreSQL: ${new URL(PG_URL).host} (a fresh database per round)\n`);
@@ -282,6 +331,7 @@ try {
     'CPU µs/req server': x.cpu.server ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
+    webhooks: x.webhooks ? `${x.webhooks.delivered} delivered${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}` : '–',
   }])));
 
   const ran = configurations.filter((conf) => rounds.some((x) => x.conf === conf));
@@ -299,12 +349,14 @@ try {
   const target = (name: string, ratio: number, goal: number) => console.log(`${name}: ${ratio.toFixed(2)} (target ≥ ${goal}) — ${ratio >= goal ? 'met' : 'NOT met'}`);
   target('PostgreSQL / SQLite (C / A)', sales('C') / sales('A'), 0.75);
   target('SQLite current / baseline (A / B)', sales('A') / sales('B'), 0.95);
+  target('SQLite with a webhook endpoint / without (E / A)', sales('E') / sales('A'), 0.9);
+  target('PostgreSQL with a webhook endpoint / without (F / C)', sales('F') / sales('C'), 0.9);
   console.log(`PostgreSQL, two instances (D): ${n(sales('D'))} new sales/s; D / A (SQLite) ${(sales('D') / sales('A')).toFixed(2)}, D / C (one instance) ${(sales('D') / sales('C')).toFixed(2)}`);
   console.log(`SQLite ≥ 2,000 new sales/s (A, the earlier target): ${sales('A') >= 2000 ? 'met' : 'NOT met'} (${n(sales('A'))}/s)`);
 
   const failed = rounds.filter((x) => !x.ok);
   console.log(failed.length === 0
-    ? `correctness: ok in all ${rounds.length} rounds (no errors, nothing lost, nothing stored twice, ledger balanced, rollups exact)`
+    ? `correctness: ok in all ${rounds.length} rounds (no errors, nothing lost, nothing stored twice, ledger balanced, rollups exact, every webhook delivery verified)`
     : `correctness: FAILED in ${failed.map((x) => `${x.conf.id}${x.round}`).join(', ')}`);
   exitCode = failed.length === 0 ? 0 : 1;
 } catch (error) {

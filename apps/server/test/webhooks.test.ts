@@ -191,16 +191,20 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect((await v1({ campaignId, kind: 'sale', externalId: 'hook-sale-1', amount: 100_000, linkCode: link.code })).statusCode).toBe(200);
     await drain();
     const answer = sale.json();
-    expect(receiver.received.map((r) => [r.type, r.verified])).toEqual([['conversion.created', true], ['commission.created', true]]);
-    const data = (i: number) => (receiver.received[i]!.body as { data: Record<string, unknown> }).data;
-    expect(data(0)).toEqual(answer.conversion);
-    expect(data(1)).toEqual(answer.commissions[0]);
+    // Sent several at a time: their order is not promised.
+    expect(receiver.received.map((r) => [r.type, r.verified]).sort()).toEqual([['commission.created', true], ['conversion.created', true]]);
+    const first = (type: string) => (receiver.received.find((r) => r.type === type)!.body as { data: Record<string, unknown> }).data;
+    expect(first('conversion.created')).toEqual(answer.conversion);
+    expect(first('commission.created')).toEqual(answer.commissions[0]);
+    receiver.received = [];
 
     const commissionId = answer.commissions[0].id as string;
     expect((await operator.request('POST', `/api/admin/commissions/${commissionId}/approve`)).statusCode).toBe(200);
     await drain();
-    expect(receiver.received[2]).toMatchObject({ type: 'commission.approved', verified: true });
-    expect(data(2)).toMatchObject({ id: commissionId, status: 'approved', amount: 20_000 });
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]).toMatchObject({ type: 'commission.approved', verified: true });
+    expect(first('commission.approved')).toMatchObject({ id: commissionId, status: 'approved', amount: 20_000 });
+    receiver.received = [];
 
     await promoter.request('POST', '/api/payout-accounts', { method: 'bank', holderName: 'Li Lei', accountNumber: await promoter.seal('6222 0212 3456 7890') });
     const requested = await promoter.request('POST', '/api/withdrawals', { amount: 10_000 }, { headers: { 'idempotency-key': 'hook-w1' } });
@@ -212,7 +216,7 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(refund.statusCode, refund.body).toBe(201);
     await drain();
     // Deliveries are sent several at a time: their order is not promised (docs/webhooks.md).
-    const later = receiver.received.slice(3);
+    const later = receiver.received;
     expect(later.map((r) => [r.type, r.verified]).sort()).toEqual([
       ['commission.reversed', true], ['withdrawal.approved', true], ['withdrawal.paid', true], ['withdrawal.requested', true],
     ]);

@@ -47,15 +47,15 @@ export async function claimDue(db: Db, dialect: 'sqlite' | 'postgres', now: numb
   return rows.map((r) => r.id);
 }
 
-/** What sending a delivery needs: its event's body, its endpoint's address and secrets. */
-export function deliveryToSend(db: Db, id: string) {
+/** What sending deliveries needs: each one's event body, its endpoint's address and secrets. */
+export function deliveriesToSend(db: Db, ids: string[]) {
   return db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
     .innerJoin('webhook_endpoints as p', 'p.id', 'd.endpoint_id')
     .select(['d.id', 'd.attempts', 'd.status', 'd.endpoint_id', 'e.id as event_id', 'e.body', 'p.url', 'p.status as endpoint_status', 'p.secret_sealed', 'p.previous_secret_sealed', 'p.previous_until'])
-    .where('d.id', '=', id)
-    .executeTakeFirst();
+    .where('d.id', 'in', ids)
+    .execute();
 }
 
 export async function insertAttempt(db: Db, row: WebhookAttemptsTable): Promise<void> {

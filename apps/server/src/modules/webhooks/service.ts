@@ -215,51 +215,70 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
   };
 }
 
-/** One pass: claims up to `concurrency` due deliveries and sends them at once. Returns how many. */
+/**
+ * One pass: claims up to `concurrency` due deliveries, sends them at once, and records every
+ * outcome in one transaction (a transaction per attempt cost as much as the sale that caused it).
+ * Returns how many it claimed.
+ */
 export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions = {}): Promise<number> {
   const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const now = Date.now();
   // The claim outlives the longest attempt, with room for recording it; a claim left by an
   // instance that died is taken again when it runs out.
   const until = now + timeout + 5_000;
-  const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, options.concurrency ?? 16);
-  await Promise.all(ids.map((id) => deliverOne(ctx, id, until, timeout, options.retryDelaysMs ?? RETRY_DELAYS_MS).catch((error: unknown) => log.warn({ err: error, delivery: id }, 'webhook delivery failed to record'))));
-  return ids.length;
-}
-
-async function deliverOne(ctx: AppContext, id: string, claimedUntil: number, timeoutMs: number, delays: readonly number[]) {
-  const d = await repo.deliveryToSend(ctx.db, id);
-  if (!d || d.status !== 'pending') return;
-  const now = Date.now();
-  let attempt: AttemptOutcome;
-  if (d.endpoint_status !== 'enabled') {
-    attempt = { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
-  } else {
-    const secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
-    if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
-    const headers = webhookHeaders(secrets, d.event_id, Math.floor(Date.now() / 1000), d.body);
-    attempt = await postWebhook(d.url, headers, d.body, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
-  }
-  const at = Date.now();
-  let disabled = false;
-  const outcome = d.endpoint_status !== 'enabled'
-    ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: at, disable: false }
-    : outcomeOf(attempt, Number(d.attempts), at, delays);
-  await ctx.uow.run(async ({ q }) => {
-    const mine = await repo.settleDelivery(q, id, claimedUntil, { status: outcome.status, attempts: outcome.attempts, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: at });
-    // The claim ran out and another instance took the delivery: its attempt is the one recorded.
-    if (!mine) return;
-    await repo.insertAttempt(q, { id: newId(at), delivery_id: id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
-    if (outcome.disable) await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
-    else if (d.endpoint_status === 'enabled') {
-      const failed = outcome.status !== 'succeeded';
-      await repo.markEndpointHealth(q, d.endpoint_id, failed, at);
-      const health = failed ? await repo.failingSince(q, d.endpoint_id) : undefined;
-      if (health?.failing_since != null && at - Number(health.failing_since) >= FAILING_DISABLE_MS) {
-        await repo.disableEndpoint(q, d.endpoint_id, 'failing', at);
-        disabled = true;
+  const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, options.concurrency ?? 64);
+  if (ids.length === 0) return 0;
+  const due = (await repo.deliveriesToSend(ctx.db, ids)).filter((d) => d.status === 'pending');
+  const secretsOf = new Map<string, string[]>();
+  const sent = await Promise.all(due.map(async (d) => {
+    let attempt: AttemptOutcome;
+    if (d.endpoint_status !== 'enabled') {
+      attempt = { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
+    } else {
+      let secrets = secretsOf.get(d.endpoint_id);
+      if (!secrets) {
+        secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
+        if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
+        secretsOf.set(d.endpoint_id, secrets);
       }
+      const headers = webhookHeaders(secrets, d.event_id, Math.floor(Date.now() / 1000), d.body);
+      attempt = await postWebhook(d.url, headers, d.body, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
     }
-  });
-  if (outcome.disable || disabled) ctx.webhooks.forget();
+    const at = Date.now();
+    const outcome = d.endpoint_status !== 'enabled'
+      ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: at, disable: false }
+      : outcomeOf(attempt, Number(d.attempts), at, delays);
+    return { d, attempt, outcome, at };
+  }));
+  let forget = false;
+  try {
+    await ctx.uow.run(async ({ q }) => {
+      /** Per enabled endpoint: whether its last recorded attempt of this pass failed. */
+      const health = new Map<string, { failed: boolean; at: number }>();
+      for (const { d, attempt, outcome, at } of sent) {
+        const mine = await repo.settleDelivery(q, d.id, until, { status: outcome.status, attempts: outcome.attempts, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: at });
+        // The claim ran out and another instance took the delivery: its attempt is the one recorded.
+        if (!mine) continue;
+        await repo.insertAttempt(q, { id: newId(at), delivery_id: d.id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
+        if (outcome.disable) {
+          await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
+          forget = true;
+        } else if (d.endpoint_status === 'enabled') health.set(d.endpoint_id, { failed: outcome.status !== 'succeeded', at });
+      }
+      for (const [endpointId, { failed, at }] of health) {
+        await repo.markEndpointHealth(q, endpointId, failed, at);
+        const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
+        if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
+          await repo.disableEndpoint(q, endpointId, 'failing', at);
+          forget = true;
+        }
+      }
+    });
+  } catch (error) {
+    // Not recorded: the claims run out and the deliveries are sent again (at least once).
+    log.warn({ err: error, deliveries: sent.length }, 'webhook attempts could not be recorded');
+  }
+  if (forget) ctx.webhooks.forget();
+  return ids.length;
 }

@@ -8,6 +8,12 @@ import http from 'node:http';
 import https from 'node:https';
 import { ForbiddenAddressError, guardedLookup, urlProblem } from '../outbound-address';
 
+/**
+ * Connections to receivers are kept open between deliveries (a connection per delivery cost more
+ * than the delivery). Each new connection resolves its name through the guarded lookup.
+ */
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+
 export interface AttemptOutcome {
   /** The receiver's HTTP status, or null when there was no answer. */
   statusCode: number | null;
@@ -35,7 +41,7 @@ export function postWebhook(url: string, headers: Record<string, string>, body: 
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': options.userAgent },
       lookup: guardedLookup(options.allowPrivate, target.protocol === 'http:'),
-      agent: false,
+      agent: agents[target.protocol as 'http:' | 'https:'],
     }, (response) => {
       let kept = 0;
       response.on('data', (chunk: Buffer) => {
