@@ -52,11 +52,15 @@ export async function endpoints(ctx: AppContext): Promise<WebhookEndpoint[]> {
   return (await repo.listEndpoints(ctx.db, LIST_LIMIT)).map(toEndpoint);
 }
 
+/** An endpoint URL the outbound policy takes; plain http to a public address, or an address not allowed at all, is not_allowed. */
+function checkUrl(ctx: AppContext, url: string) {
+  const problem = urlProblem(url, ctx.config.webhookAllowPrivate);
+  if (problem) throw new AppError('VALIDATION_FAILED', { url: problem === 'invalid' ? 'invalid' : 'not_allowed' });
+}
+
 /** Registers an endpoint; its secret is in this answer only (stored sealed). */
 export async function createEndpoint(ctx: AppContext, actor: Actor, input: { url: string; events: WebhookEventType[]; description?: string | undefined }): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-  const problem = urlProblem(input.url, ctx.config.webhookAllowPrivate);
-  // Plain http to a public address, or an address that is not allowed at all: not_allowed.
-  if (problem) throw new AppError('VALIDATION_FAILED', { url: problem === 'invalid' ? 'invalid' : 'not_allowed' });
+  checkUrl(ctx, input.url);
   const secret = newWebhookSecret();
   const now = Date.now();
   const events = [...new Set(input.events)];
@@ -89,10 +93,7 @@ export async function deleteEndpoint(ctx: AppContext, actor: Actor, id: string):
  * was disabled and its failing mark; deliveries that failed meanwhile stay failed (retry them).
  */
 export async function updateEndpoint(ctx: AppContext, actor: Actor, id: string, patch: WebhookEndpointPatch): Promise<WebhookEndpoint> {
-  if (patch.url !== undefined) {
-    const problem = urlProblem(patch.url, ctx.config.webhookAllowPrivate);
-    if (problem) throw new AppError('VALIDATION_FAILED', { url: problem === 'invalid' ? 'invalid' : 'not_allowed' });
-  }
+  if (patch.url !== undefined) checkUrl(ctx, patch.url);
   const now = Date.now();
   const after = await ctx.uow.run(async ({ q }) => {
     const row = await repo.endpointById(q, id);
