@@ -68,10 +68,6 @@ export async function settleDelivery(db: Db, id: string, claimedUntil: number, s
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function disableEndpoint(db: Db, id: string, reason: string, now: number): Promise<void> {
-  await db.updateTable('webhook_endpoints').set({ status: 'disabled', disabled_reason: reason, updated_at: now }).where('id', '=', id).execute();
-}
-
 /** An endpoint's deliveries, newest first, with their event's type. */
 export async function deliveriesPage(db: Db, endpointId: string, page: { limit: number; cursor?: string | undefined }) {
   let query = db

@@ -163,11 +163,16 @@ export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promi
 export async function deliveries(ctx: AppContext, endpointId: string, page: { limit: number; cursor?: string | undefined }): Promise<{ items: WebhookDelivery[]; nextCursor: string | null }> {
   if (!(await repo.endpointById(ctx.db, endpointId))) throw new AppError('NOT_FOUND');
   const { rows, nextCursor } = await repo.deliveriesPage(ctx.db, endpointId, page);
-  const attempts = await repo.attemptsOf(ctx.db, rows.map((r) => r.id));
+  const attempts = new Map<string, WebhookDelivery['attempts']>();
+  for (const a of await repo.attemptsOf(ctx.db, rows.map((r) => r.id))) {
+    const list = attempts.get(a.delivery_id) ?? [];
+    list.push({ at: Number(a.at), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error });
+    attempts.set(a.delivery_id, list);
+  }
   return {
     items: rows.map((r) => ({
       id: r.id, eventId: r.event_id, type: r.type, status: r.status,
-      attempts: attempts.filter((a) => a.delivery_id === r.id).map((a) => ({ at: Number(a.at), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error })),
+      attempts: attempts.get(r.id) ?? [],
       nextAttemptAt: r.status === 'pending' ? Number(r.next_attempt_at) : null,
       createdAt: Number(r.created_at),
     })),
@@ -263,7 +268,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
         if (!mine) continue;
         await repo.insertAttempt(q, { id: newId(at), delivery_id: d.id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
         if (outcome.disable) {
-          await repo.disableEndpoint(q, d.endpoint_id, 'gone', at);
+          await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
           forget = true;
         } else if (d.endpoint_status === 'enabled') health.set(d.endpoint_id, { failed: outcome.status !== 'succeeded', at });
       }
@@ -271,7 +276,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
         await repo.markEndpointHealth(q, endpointId, failed, at);
         const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
         if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
-          await repo.disableEndpoint(q, endpointId, 'failing', at);
+          await repo.updateEndpoint(q, endpointId, { status: 'disabled', disabled_reason: 'failing', updated_at: at });
           forget = true;
         }
       }
