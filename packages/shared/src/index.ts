@@ -7,3 +7,4 @@ export * from './admin-staff';
 export * from './admin-audit';
 export * from './admin-overview';
 export * from './admin-webhooks';
+export * from './mail';
