@@ -100,6 +100,7 @@ const LanguagePage = page(() => import('../features/me/pages/language-page'));
 const PasswordPage = page(() => import('../features/me/pages/password-page'));
 const DevicesPage = page(() => import('../features/me/pages/devices-page'));
 const AboutPage = page(() => import('../features/me/pages/about-page'));
+const MailPreferencesPage = page(() => import('../features/me/pages/mail-preferences-page'));
 const UsersPage = page(() => import('../features/admin/pages/users-page'));
 const PromotersPage = page(() => import('../features/admin/pages/promoters-page'));
 const PromoterPage = page(() => import('../features/admin/pages/promoter-page'));
@@ -112,6 +113,9 @@ const CommissionsReviewPage = page(() => import('../features/admin/pages/commiss
 const AdminWithdrawalsPage = page(() => import('../features/admin/pages/withdrawals-page'));
 const AdminWithdrawalPage = page(() => import('../features/admin/pages/withdrawal-page'));
 const ApiKeysPage = page(() => import('../features/admin/pages/api-keys-page'));
+const WebhooksPage = page(() => import('../features/admin/pages/webhooks-page'));
+const WebhookPage = page(() => import('../features/admin/pages/webhook-page'));
+const MailPage = page(() => import('../features/admin/pages/mail-page'));
 const LedgerCheckPage = page(() => import('../features/admin/pages/ledger-check-page'));
 const AdminAnnouncementsPage = page(() => import('../features/admin/pages/announcements-page'));
 const AdminAnnouncementPage = page(() => import('../features/admin/pages/announcement-page'));
@@ -119,6 +123,7 @@ const AuditPage = page(() => import('../features/admin/pages/audit-page'));
 const OverviewPage = page(() => import('../features/admin/pages/overview-page'));
 const StaffPage = page(() => import('../features/admin/pages/staff-page'));
 const ResetPasswordPage = page(() => import('../features/auth/pages/reset-password-page'));
+const ForgotPasswordPage = page(() => import('../features/auth/pages/forgot-password-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -133,6 +138,7 @@ export const routes: RouteDef[] = [
   { path: '/register', page: RegisterPage },
   { path: '/pending', page: PendingPage },
   { path: '/reset-password', page: ResetPasswordPage },
+  { path: '/forgot-password', page: ForgotPasswordPage },
   { path: '/', page: HomePage, layouts: home },
   { path: '/promote', page: PromotePage, layouts: tabs },
   { path: '/campaigns/:id', page: CampaignPage, layouts: signedIn },
@@ -156,6 +162,7 @@ export const routes: RouteDef[] = [
   { path: '/me/password', page: PasswordPage, layouts: signedIn },
   { path: '/me/devices', page: DevicesPage, layouts: signedIn },
   { path: '/me/about', page: AboutPage, layouts: signedIn },
+  { path: '/me/mail', page: MailPreferencesPage, layouts: signedIn },
   { path: '/admin', page: OverviewPage, layouts: staff },
   { path: '/admin/users', page: UsersPage, layouts: staff },
   { path: '/admin/promoters', page: PromotersPage, layouts: staff },
@@ -171,6 +178,9 @@ export const routes: RouteDef[] = [
   { path: '/admin/withdrawals', page: AdminWithdrawalsPage, layouts: staff },
   { path: '/admin/withdrawals/:id', page: AdminWithdrawalPage, layouts: staff },
   { path: '/admin/api-keys', page: ApiKeysPage, layouts: admins },
+  { path: '/admin/webhooks', page: WebhooksPage, layouts: admins },
+  { path: '/admin/webhooks/:id', page: WebhookPage, layouts: admins },
+  { path: '/admin/mail', page: MailPage, layouts: admins },
   { path: '/admin/ledger-check', page: LedgerCheckPage, layouts: admins },
   { path: '/admin/announcements', page: AdminAnnouncementsPage, layouts: staff },
   // Before `:id`, which would match "new" too.

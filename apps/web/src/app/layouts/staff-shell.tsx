@@ -5,8 +5,8 @@
  * show their title without the phone's back arrow; pages opened from a list keep it.
  */
 import {
-  AppOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, ReceiptOutline, ReceivePaymentOutline,
-  SetOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
+  AppOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
+  SendOutline, SetOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
 } from 'antd-mobile-icons';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -56,6 +56,8 @@ export const NAV: NavGroup[] = [
     items: [
       { path: '/admin/staff', label: 'console.nav.staff', id: 'staff', icon: <UserContactOutline />, adminOnly: true },
       { path: '/admin/api-keys', label: 'console.nav.apiKeys', id: 'api-keys', icon: <KeyOutline />, adminOnly: true },
+      { path: '/admin/webhooks', label: 'console.nav.webhooks', id: 'webhooks', icon: <SendOutline />, adminOnly: true },
+      { path: '/admin/mail', label: 'console.nav.mail', id: 'mail', icon: <MailOutline />, adminOnly: true },
       { path: '/admin/settings', label: 'console.nav.settings', id: 'settings', icon: <SetOutline />, adminOnly: true },
       { path: '/admin/ledger-check', label: 'console.nav.ledgerCheck', id: 'ledger-check', icon: <CheckShieldOutline />, adminOnly: true },
       { path: '/admin/audit', label: 'console.nav.audit', id: 'audit', icon: <FileOutline />, adminOnly: true },

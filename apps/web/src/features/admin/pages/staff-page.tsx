@@ -4,7 +4,7 @@
  * someone who lost theirs. The last active admin stays (LAST_ADMIN); a changed person is signed
  * out everywhere. A table at desk width, cards on a phone.
  */
-import { Button, CenterPopup, Dialog, Popup, Toast } from 'antd-mobile';
+import { Button, Dialog, Toast } from 'antd-mobile';
 import { AddOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,21 +27,11 @@ import { useReinviteStaff } from '../api/staff-invite';
 import { useStaff } from '../api/staff-list';
 import { useUpdateStaff } from '../api/staff-update';
 import { DeskToolbar } from '../components/desk-toolbar';
+import { Sheet } from '../components/sheet';
 import '../components/desk.css';
 import '../components/staff.css';
 
 const ROLES: StaffRole[] = ['operator', 'admin'];
-
-/** A dialog at desk width, a bottom sheet on a phone. */
-function Sheet({ visible, onClose, labelledBy, children }: { visible: boolean; onClose: () => void; labelledBy: string; children: ReactNode }) {
-  const desk = useDesk();
-  const body = visible ? <div role="dialog" aria-modal="true" aria-labelledby={labelledBy} className="sf-body">{children}</div> : null;
-  return desk ? (
-    <CenterPopup visible={visible} onMaskClick={onClose} className="sf-popup" destroyOnClose>{body}</CenterPopup>
-  ) : (
-    <Popup visible={visible} onMaskClick={onClose} position="bottom" className="sf-popup sf-sheet" destroyOnClose>{body}</Popup>
-  );
-}
 
 /** The one-time set-password link, shown once: copy it now, it expires in 30 minutes. */
 function InviteLink({ invite, fresh, onDone }: { invite: StaffInvite; fresh: boolean; onDone: () => void }) {

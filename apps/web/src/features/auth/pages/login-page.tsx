@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { checkAccount } from '@pa/shared/rules';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
-import { useNavigate, useSearchParams } from '../../../lib/router';
+import { Link, useNavigate, useSearchParams } from '../../../lib/router';
 import { useForm } from '../../../lib/use-form';
 import { useAppStore } from '../../../stores/app-store';
 import { Field, TextInput } from '../../../components/field';
@@ -77,6 +77,9 @@ export default function LoginPage() {
         <Field id="password" label={t('auth.password')} error={password.error}>
           <PasswordInput id="password" {...password} placeholder={t('auth.passwordPlaceholder')} autoComplete="current-password" />
         </Field>
+        <p className="login-forgot">
+          <Link to={form.values.account.trim() ? `/forgot-password?account=${encodeURIComponent(form.values.account.trim())}` : '/forgot-password'} data-testid="forgot-password">{t('auth.forgotPassword')}</Link>
+        </p>
         <label className="check-row">
           <input
             type="checkbox"

@@ -1,5 +1,5 @@
 import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
-import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
@@ -80,6 +80,7 @@ export default function MePage() {
           {t('me.language')}
         </List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
+        <List.Item prefix={<MailOutline />} onClick={() => navigate('/me/mail')} data-testid="me-mail">{t('me.mail')}</List.Item>
         <List.Item prefix={<PhonebookOutline />} onClick={() => navigate('/me/devices')}>{t('me.devices')}</List.Item>
         <List.Item prefix={<InformationCircleOutline />} onClick={() => navigate('/me/about')}>{t('me.about')}</List.Item>
       </List>
@@ -95,6 +96,8 @@ export default function MePage() {
           <List.Item prefix={<ReceivePaymentOutline />} onClick={() => navigate('/admin/withdrawals')} data-testid="me-withdrawals-review">{t('withdrawalsAdmin.menu')}</List.Item>
           <List.Item prefix={<SoundOutline />} onClick={() => navigate('/admin/announcements')} data-testid="me-announcements">{t('me.announcements')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<KeyOutline />} onClick={() => navigate('/admin/api-keys')} data-testid="me-api-keys">{t('me.apiKeys')}</List.Item> : null}
+          {user.role === 'admin' ? <List.Item prefix={<SendOutline />} onClick={() => navigate('/admin/webhooks')} data-testid="me-webhooks">{t('console.nav.webhooks')}</List.Item> : null}
+          {user.role === 'admin' ? <List.Item prefix={<MailOutline />} onClick={() => navigate('/admin/mail')} data-testid="me-mail-admin">{t('console.nav.mail')}</List.Item> : null}
           {user.role === 'admin' ? <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/ledger-check')} data-testid="me-ledger-check">{t('me.ledgerCheck')}</List.Item> : null}
         </List>
       ) : null}
