@@ -69,7 +69,7 @@ export default tseslint.config(
           // Approving an enrollment creates the promoter's default link.
           { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
           // Staff invitations and staff-made reset links are auth's one-time password links.
-          { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }]], allow: [['server-module', { module: 'auth' }]] },
+          { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }], ['server-module', { module: 'mail' }]], allow: [['server-module', { module: 'auth' }]] },
           // The settings screen's calls stay under api/admin/settings, next to the other admin calls.
           { from: [['server-module', { module: 'admin' }]], allow: [['server-module', { module: 'settings' }]] },
           // The program overview reads the same ranges and rollups as the promoter's figures.

@@ -17,6 +17,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { announcementRoutes } from './modules/announcements/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
 import { webhookRoutes } from './modules/webhooks/routes';
+import { mailRoutes } from './modules/mail/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
 import { commissionRoutes } from './modules/commissions/routes';
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(linkRoutes(ctx));
     await site.register(apiKeyRoutes(ctx));
     await site.register(webhookRoutes(ctx));
+    await site.register(mailRoutes(ctx));
     await site.register(commissionRoutes(ctx));
     await site.register(withdrawalRoutes(ctx));
     await site.register(staffRoutes(ctx));

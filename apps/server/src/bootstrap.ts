@@ -10,6 +10,7 @@ import { UnitOfWork } from './db/unit-of-work';
 import { AppError } from './platform/errors';
 import { LinkCache } from './platform/link-cache';
 import { WebhookSubscribers } from './platform/webhooks/outbox';
+import { Mailer } from './platform/mail/outbox';
 import { VisitorHasher } from './platform/visitor';
 import { primeZone, zoneOf } from './platform/settings';
 import { loadRedirectTarget } from './modules/links/repository';
@@ -38,6 +39,7 @@ export async function createContext(config: Config, dbOptions?: Partial<OpenOpti
     links: new LinkCache((codeKey) => loadRedirectTarget(handle.db, codeKey)),
     visitors: new VisitorHasher(masterKey),
     webhooks: new WebhookSubscribers(),
+    mail: new Mailer(config.mail, masterKey),
   };
   await primeZone(ctx);
   return { ctx, handle };

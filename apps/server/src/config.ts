@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { MailConfig } from './platform/mail/send';
 
 export interface Config {
   port: number;
@@ -25,8 +26,13 @@ export interface Config {
   maxConnections: number;
   /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may go to loopback and private addresses, over plain http too (development, tests). */
   webhookAllowPrivate: boolean;
+  /** E-mail (issue 16): all null when SMTP_URL is unset, and then no mail is written or sent. */
+  mail: MailConfig | null;
   version: string;
 }
+
+
+export type { MailConfig };
 
 export class ConfigError extends Error {}
 
@@ -71,6 +77,33 @@ export function openFileLimit(): number | null {
  */
 function defaultMaxConnections(fileLimit: number | null) {
   return Math.max(64, Math.min(10_000, Math.floor((fileLimit ?? 20_000) / 2)));
+}
+
+/** SMTP_URL, MAIL_FROM, PUBLIC_URL (and APP_NAME): SMTP_URL unset means no e-mail; set, the other two are needed. */
+function mailConfig(env: NodeJS.ProcessEnv): MailConfig | null {
+  const smtpUrl = env.SMTP_URL?.trim() || '';
+  if (!smtpUrl) return null;
+  let smtp: URL;
+  try {
+    smtp = new URL(smtpUrl);
+  } catch {
+    throw new ConfigError('SMTP_URL must be an address such as smtp://user:password@mail.example.com:587.');
+  }
+  if (smtp.protocol !== 'smtp:' && smtp.protocol !== 'smtps:') throw new ConfigError(`SMTP_URL must start with smtp:// or smtps://; got "${smtp.protocol}//".`);
+  if (!smtp.hostname) throw new ConfigError('SMTP_URL must name the mail server.');
+  const from = env.MAIL_FROM?.trim() || '';
+  if (!/^[^<>]*<[^<>@\s]+@[^<>@\s]+>$|^[^<>@\s]+@[^<>@\s]+$/.test(from)) {
+    throw new ConfigError(`MAIL_FROM must be an address, alone or as "Name <address>" (needed with SMTP_URL); got "${from}".`);
+  }
+  const publicUrl = env.PUBLIC_URL?.trim() || '';
+  let pub: URL;
+  try {
+    pub = new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be the app's address as people reach it, such as https://partners.example.com/ (needed with SMTP_URL); got "${publicUrl}".`);
+  }
+  if (pub.protocol !== 'https:' && pub.protocol !== 'http:') throw new ConfigError('PUBLIC_URL must start with https:// or http://.');
+  return { smtpUrl, from, publicUrl: pub.href.replace(/[?#].*$/, '').replace(/\/*$/, '/'), appName: env.APP_NAME?.trim() || null };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: number | null = openFileLimit()): Config {
@@ -133,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     authRateLimitPerMinute: int(env, 'AUTH_RATE_LIMIT', 20, 1, 100000),
     appSecret,
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    mail: mailConfig(env),
     version: env.npm_package_version || '0.1.0',
   };
 }

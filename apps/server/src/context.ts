@@ -8,6 +8,7 @@ import type { ClickBuffer } from './platform/click-buffer';
 import type { LinkCache } from './platform/link-cache';
 import type { VisitorHasher } from './platform/visitor';
 import type { WebhookSubscribers } from './platform/webhooks/outbox';
+import type { Mailer } from './platform/mail/outbox';
 
 /** What routes and services are given: configuration, the database and the key material. */
 export interface AppContext {
@@ -24,4 +25,6 @@ export interface AppContext {
   visitors: VisitorHasher;
   /** Which webhook endpoints take which events (cached briefly). */
   webhooks: WebhookSubscribers;
+  /** E-mail: renders and seals mails for the outbox; off when SMTP_URL is unset. */
+  mail: Mailer;
 }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './seed-demo';
 import { startCommissionScheduler } from './modules/commissions/scheduler';
 import { startWebhookDispatcher } from './modules/webhooks/service';
+import { startMailDispatcher } from './modules/mail/service';
 import { startMaintenance } from './platform/maintenance';
 
 /** Shutdown: how long open connections may take to finish before they are cut (the process exits by force at 10 s). */
@@ -34,6 +35,7 @@ async function main() {
   const stopMaintenance = startMaintenance(ctx.db, app.log);
   const stopScheduler = startCommissionScheduler(ctx, app.log);
   const stopWebhooks = startWebhookDispatcher(ctx, app.log);
+  const stopMail = startMailDispatcher(ctx, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -54,7 +56,7 @@ async function main() {
       // Stop accepting, answer the requests under way, wait for work whose client has gone, write
       // the conversion batch and the buffered clicks (app.ts's onClose); the background jobs finish
       // their run; only then is the database closed.
-      await Promise.all([app.close(), stopMaintenance(), stopScheduler(), stopWebhooks()]);
+      await Promise.all([app.close(), stopMaintenance(), stopScheduler(), stopWebhooks(), stopMail()]);
       clearTimeout(cut);
       clearInterval(reap);
       app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written, groupCommits: ctx.uow.stats.batches, itemsCommitted: ctx.uow.stats.items }, 'stopped');

@@ -34,3 +34,21 @@ describe('limits on slow clients and connections', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT: '0' })).toThrow(/REQUEST_TIMEOUT must be a whole number from 1 to 3600/);
   });
 });
+
+describe('e-mail', () => {
+  const ok = { SMTP_URL: 'smtp://u:p@mail.example.com:587', MAIL_FROM: 'Acme <partners@acme.example>', PUBLIC_URL: 'https://promo.example.com/app?x=1#/home' };
+  it('is off without SMTP_URL; with it, MAIL_FROM and PUBLIC_URL (normalized to a folder) and APP_NAME', () => {
+    expect(loadConfig({}).mail).toBeNull();
+    expect(loadConfig({ MAIL_FROM: 'a@b.example' }).mail).toBeNull();
+    expect(loadConfig(ok).mail).toEqual({ smtpUrl: ok.SMTP_URL, from: ok.MAIL_FROM, publicUrl: 'https://promo.example.com/app/', appName: null });
+    expect(loadConfig({ ...ok, MAIL_FROM: 'partners@acme.example', APP_NAME: 'Acme Partners' }).mail).toMatchObject({ from: 'partners@acme.example', appName: 'Acme Partners' });
+  });
+  it('refuses a bad SMTP_URL, a missing sender or public address, saying which', () => {
+    expect(() => loadConfig({ ...ok, SMTP_URL: 'http://mail.example.com' })).toThrow(/SMTP_URL must start with smtp:\/\/ or smtps:\/\//);
+    expect(() => loadConfig({ ...ok, SMTP_URL: 'not a url' })).toThrow(/SMTP_URL must be an address/);
+    expect(() => loadConfig({ ...ok, MAIL_FROM: '' })).toThrow(/MAIL_FROM must be an address/);
+    expect(() => loadConfig({ ...ok, MAIL_FROM: 'Acme <nope>' })).toThrow(/MAIL_FROM must be an address/);
+    expect(() => loadConfig({ ...ok, PUBLIC_URL: '' })).toThrow(/PUBLIC_URL must be the app's address/);
+    expect(() => loadConfig({ ...ok, PUBLIC_URL: 'ftp://promo.example.com' })).toThrow(/PUBLIC_URL must start with https:\/\/ or http:\/\//);
+  });
+});

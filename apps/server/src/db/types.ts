@@ -136,6 +136,39 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  mail_messages: MailMessagesTable;
+  mail_opt_outs: MailOptOutsTable;
+  mail_digests: MailDigestsTable;
+}
+
+export interface MailMessagesTable {
+  id: string;
+  user_id: string | null;
+  recipient: string;
+  locale: string;
+  template: string;
+  subject: string;
+  body_sealed: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+export interface MailOptOutsTable {
+  user_id: string;
+  category: string;
+  created_at: number;
+}
+
+export interface MailDigestsTable {
+  user_id: string;
+  kind: string;
+  day: string;
+  created_at: number;
 }
 
 export interface WebhookEndpointsTable {

@@ -12,6 +12,7 @@ import { overviewTables } from './009-overview';
 import { auditTruncate } from './010-audit-truncate';
 import { liabilityIndexes } from './011-liability-index';
 import { webhookTables } from './012-webhooks';
+import { mailTables } from './013-mail';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -33,6 +34,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '010-audit-truncate': auditTruncate(dialect),
         '011-liability-index': liabilityIndexes(),
         '012-webhooks': webhookTables(dialect),
+        '013-mail': mailTables(dialect),
       };
     },
   };

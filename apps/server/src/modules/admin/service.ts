@@ -5,6 +5,7 @@ import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { pageOf } from '../../platform/listing';
 import { emitEvent } from '../../platform/webhooks/outbox';
+import { mailUser } from '../../platform/mail/outbox';
 import { findUserById, toUser } from '../users/repository';
 import { findUserState, moveUserStatus, revokeSessionsOf, searchUsers } from './repository';
 
@@ -46,6 +47,10 @@ export async function changeUserStatus(ctx: AppContext, actor: Actor & { role: R
     await audit(trx, { actorId: actor.userId, action: `user.${action}`, entity: 'user', entityId: id, before: { status: user.status }, after: { status: to }, ip: actor.ip });
     const event = user.role !== 'promoter' ? null : action === 'approve' ? 'promoter.approved' : action === 'suspend' ? 'promoter.suspended' : null;
     if (event) await emitEvent(ctx.webhooks, tx, event, async () => toUser((await findUserById(trx, id))!));
+    // The promoter hears of the decision on their registration (when they have an e-mail account).
+    if (user.role === 'promoter' && (action === 'approve' || action === 'reject')) {
+      await mailUser(ctx.mail, tx, id, action === 'approve' ? { template: 'registration_approved', params: {}, path: '/' } : { template: 'registration_rejected', params: {} });
+    }
   });
   // A suspended promoter's links stop attributing at once on this instance.
   ctx.links.invalidateWhere((t) => t.promoterId === id);

@@ -21,6 +21,11 @@ export function passwordLinkUrl(origin: string, token: string): string {
   return `${origin.replace(/\/+$/, '')}/#/reset-password?token=${encodeURIComponent(token)}`;
 }
 
+/** The reset page's route with its token, for mails (the link is PUBLIC_URL + '#' + this). */
+export function passwordLinkPath(token: string): string {
+  return `/reset-password?token=${encodeURIComponent(token)}`;
+}
+
 /**
  * The app's address as the staff member making a link sees it, for the links they copy: the page
  * the request came from (a same-host Referer, so an installation behind a proxy under a sub-path

@@ -9,7 +9,8 @@ import type { AppContext } from '../../context';
 import { audit } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { insertUser, isUniqueViolation } from '../users/repository';
-import { issuePasswordToken, passwordLinkUrl } from '../auth/password-tokens';
+import { issuePasswordToken, passwordLinkPath, passwordLinkUrl } from '../auth/password-tokens';
+import { mailUser } from '../../platform/mail/outbox';
 import { revokeAllSessions } from '../auth/repository';
 import { accountTaken, findStaffMember, findStaffState, listStaff, lockActiveAdmins, UNUSABLE_PASSWORD_PREFIX, updateStaff } from './repository';
 
@@ -25,7 +26,7 @@ export const reinviteStaff = (ctx: AppContext, id: string, origin: string, actor
 export const changeStaffMember = (ctx: AppContext, id: string, patch: Parameters<typeof changeStaff>[2], actor: Parameters<typeof changeStaff>[3]) =>
   changeStaff(ctx, id, patch, actor);
 /** What the staff changes need: the database to read, the unit of work to write. */
-type Writer = Pick<AppContext, 'db' | 'uow' | 'dialect'>;
+type Writer = Pick<AppContext, 'db' | 'uow' | 'dialect' | 'mail'>;
 
 /** Who acts: an admin with their client address, or the command line (null, no address). */
 export interface StaffActor {
@@ -45,7 +46,8 @@ export async function createStaff(
 ): Promise<StaffInvite> {
   const db = app.db;
   if (await accountTaken(db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
-  const { userId, token, expiresAt } = await app.uow.run(async ({ q: trx }) => {
+  const { userId, token, expiresAt } = await app.uow.run(async (tx) => {
+    const trx = tx.q;
     // A concurrent creation of the same account loses on the unique index.
     const id = await insertUser(trx, {
       account: input.account,
@@ -61,6 +63,8 @@ export async function createStaff(
       throw error;
     });
     const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
+    // With e-mail on, the link also goes to the person (an e-mail account); the admin still sees it once.
+    await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
     await audit(trx, {
       actorId: actor.userId,
       action: 'staff.create',
@@ -80,9 +84,11 @@ export async function createStaff(
  */
 export async function reinvite(app: Writer, id: string, origin: string, actor: StaffActor): Promise<StaffInvite> {
   const db = app.db;
-  const { token, expiresAt } = await app.uow.run(async ({ q: trx }) => {
+  const { token, expiresAt } = await app.uow.run(async (tx) => {
+    const trx = tx.q;
     if (!(await findStaffState(trx, id))) throw new AppError('NOT_FOUND');
     const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
+    await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
     await audit(trx, { actorId: actor.userId, action: 'staff.invite', entity: 'user', entityId: id, after: { expiresAt: link.expiresAt }, ip: actor.ip });
     return link;
   });

@@ -113,3 +113,7 @@ export async function markEndpointHealth(db: Db, id: string, failing: boolean, n
 export function failingSince(db: Db, id: string) {
   return db.selectFrom('webhook_endpoints').select(['failing_since', 'status']).where('id', '=', id).executeTakeFirst();
 }
+
+export function activeAdmins(db: Db) {
+  return db.selectFrom('users').select('id').where('role', '=', 'admin').where('status', '=', 'active').execute();
+}

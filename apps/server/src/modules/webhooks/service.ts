@@ -25,6 +25,9 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
 import { WEBHOOK_OUTBOX } from '../../platform/webhooks/outbox';
+import { mailUser } from '../../platform/mail/outbox';
+import { DISABLED_REASONS } from '../../platform/mail/templates';
+import type { Tx } from '../../db/unit-of-work';
 import { postWebhook, type AttemptOutcome } from '../../platform/webhooks/send';
 import { newWebhookSecret, webhookHeaders } from '../../platform/webhooks/signing';
 import * as repo from './repository';
@@ -180,6 +183,13 @@ export async function deliveries(ctx: AppContext, endpointId: string, page: { li
   };
 }
 
+/** Every active admin hears (by e-mail, when on and not turned off) that an endpoint was disabled. */
+async function tellAdmins(ctx: AppContext, tx: Tx, url: string, reason: 'gone' | 'failing') {
+  for (const admin of await repo.activeAdmins(tx.q)) {
+    await mailUser(ctx.mail, tx, admin.id, { template: 'webhook_disabled', params: { url, reason: { localized: DISABLED_REASONS[reason] } }, path: '/admin/webhooks' });
+  }
+}
+
 /** How one attempt ends a delivery (or schedules the next). */
 export function outcomeOf(attempt: AttemptOutcome, attemptsBefore: number, now: number, delays: readonly number[]) {
   const attempts = attemptsBefore + 1;
@@ -259,7 +269,8 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
   }));
   let forget = false;
   try {
-    await ctx.uow.run(async ({ q }) => {
+    await ctx.uow.run(async (tx) => {
+      const q = tx.q;
       /** Per enabled endpoint: whether its last recorded attempt of this pass failed. */
       const health = new Map<string, { failed: boolean; at: number }>();
       for (const { d, attempt, outcome, at } of sent) {
@@ -269,6 +280,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
         await repo.insertAttempt(q, { id: newId(at), delivery_id: d.id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
         if (outcome.disable) {
           await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
+          await tellAdmins(ctx, tx, d.url, 'gone');
           forget = true;
         } else if (d.endpoint_status === 'enabled') health.set(d.endpoint_id, { failed: outcome.status !== 'succeeded', at });
       }
@@ -277,6 +289,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
         const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
         if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
           await repo.updateEndpoint(q, endpointId, { status: 'disabled', disabled_reason: 'failing', updated_at: at });
+          await tellAdmins(ctx, tx, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
           forget = true;
         }
       }

@@ -23,6 +23,7 @@ import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emitEvent } from '../../platform/webhooks/outbox';
+import { mailUser } from '../../platform/mail/outbox';
 import { lockBalance, postJournal, promoterAccount, walletOf, type Entry } from '../../platform/ledger';
 import { notify } from '../../platform/notifications';
 import { readSettings, zoneOf } from '../../platform/settings';
@@ -293,6 +294,14 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
     type: `withdrawal.${status}`,
     params: { withdrawalId: w.id, amount: Number(w.amount), net: Number(w.net), ...(details.reason ? { reason: details.reason } : {}), ...(details.reference ? { reference: details.reference } : {}) },
   }], now);
+  if (status === 'paid' || status === 'failed' || status === 'rejected') {
+    const amount = { minor: Number(w.amount), currency: w.currency };
+    await mailUser(ctx.mail, tx, w.promoter_id, {
+      template: `withdrawal_${status}`,
+      params: status === 'paid' ? { amount, last4: w.account_last4 } : { amount, reason: details.reason ?? '—' },
+      path: `/withdrawals/${w.id}`,
+    });
+  }
   await audit(trx, {
     actorId,
     action: `withdrawal.${status}`,

@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import type { Db, Dialect, MailMessagesTable } from '../../db/types';
+import { olderThan, pageOf } from '../../platform/listing';
+
+const MESSAGE_COLUMNS = ['id', 'recipient', 'template', 'subject', 'status', 'attempts', 'last_error', 'next_attempt_at', 'created_at', 'sent_at'] as const;
+export type MessageRow = Pick<MailMessagesTable, (typeof MESSAGE_COLUMNS)[number]>;
+
+export async function messagesPage(db: Db, page: { limit: number; cursor?: string | undefined }) {
+  let query = db.selectFrom('mail_messages').select(MESSAGE_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'created_at', 'id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.created_at), r.id]);
+}
+
+export function messageById(db: Db, id: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('mail_messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+export async function statusCounts(db: Db): Promise<Record<'pending' | 'sent' | 'failed', number>> {
+  const rows = await db.selectFrom('mail_messages').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+  const counts = { pending: 0, sent: 0, failed: 0 };
+  for (const r of rows) counts[r.status] = Number(r.n);
+  return counts;
+}
+
+/** Claims up to `limit` due messages until `until` (skip locked on PostgreSQL, a conditional update on both). */
+export async function claimDue(db: Db, dialect: Dialect, now: number, until: number, limit: number): Promise<string[]> {
+  let due = db
+    .selectFrom('mail_messages')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .limit(limit);
+  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
+  const rows = await db
+    .updateTable('mail_messages')
+    .set({ claimed_until: until })
+    .where('id', 'in', due)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export function messagesToSend(db: Db, ids: string[]) {
+  return db.selectFrom('mail_messages').select(['id', 'recipient', 'subject', 'body_sealed', 'attempts', 'status']).where('id', 'in', ids).execute();
+}
+
+/** Records an attempt's outcome when the claim is still this pass's; false when another instance took the message. */
+export async function settleMessage(db: Db, id: string, claim: number, set: Pick<MailMessagesTable, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'sent_at'>): Promise<boolean> {
+  const r = await db.updateTable('mail_messages').set({ ...set, claimed_until: null }).where('id', '=', id).where('claimed_until', '=', claim).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export async function optOutsOf(db: Db, userId: string): Promise<string[]> {
+  return (await db.selectFrom('mail_opt_outs').select('category').where('user_id', '=', userId).execute()).map((r) => r.category);
+}
+
+export async function setOptOut(db: Db, userId: string, category: string, off: boolean, now: number): Promise<void> {
+  if (off) await db.insertInto('mail_opt_outs').values({ user_id: userId, category, created_at: now }).onConflict((oc) => oc.columns(['user_id', 'category']).doNothing()).execute();
+  else await db.deleteFrom('mail_opt_outs').where('user_id', '=', userId).where('category', '=', category).execute();
+}
+
+export function userForMail(db: Db, id: string) {
+  return db.selectFrom('users').select(['id', 'account', 'display_name', 'locale', 'role', 'status']).where('id', '=', id).executeTakeFirst();
+}
+
+export function userByAccount(db: Db, account: string) {
+  return db.selectFrom('users').select(['id', 'account', 'status']).where('account', '=', account).executeTakeFirst();
+}
+
+/** Whether a mail of `template` was written for `userId` since `since` (a flood guard). */
+export async function recentlyMailed(db: Db, userId: string, template: string, since: number): Promise<boolean> {
+  const row = await db.selectFrom('mail_messages').select('id').where('user_id', '=', userId).where('template', '=', template).where('created_at', '>=', since).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Marks the daily mail of `kind` for `day` as written for the user; false when it already was (by any instance). */
+export async function claimDigest(db: Db, userId: string, kind: string, day: string, now: number): Promise<boolean> {
+  const rows = await db.insertInto('mail_digests').values({ user_id: userId, kind, day, created_at: now }).onConflict((oc) => oc.columns(['user_id', 'kind', 'day']).doNothing()).returning('user_id').execute();
+  return rows.length > 0;
+}
+
+/** Per promoter: the commissions approved in [from, to) (and not reversed since), their count and total. */
+export function approvedCommissionsBetween(db: Db, from: number, to: number) {
+  return db
+    .selectFrom('commissions')
+    .select(['promoter_id', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>(sql`amount - reversed_amount`).as('total')])
+    .where('status', '=', 'approved')
+    .where('decided_at', '>=', from)
+    .where('decided_at', '<', to)
+    .groupBy('promoter_id')
+    .execute();
+}
+
+/** What waits for staff review. */
+export async function workQueue(db: Db) {
+  const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
+  const [promoters, enrollments, commissions, withdrawals] = await Promise.all([
+    count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'promoter').where('status', '=', 'pending').executeTakeFirst()),
+    count(db.selectFrom('enrollments').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst()),
+    count(db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst()),
+    count(db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['requested', 'approved']).executeTakeFirst()),
+  ]);
+  return { promoters, enrollments, commissions, withdrawals };
+}
+
+export function activeStaff(db: Db) {
+  return db.selectFrom('users').select(['id', 'role']).where('role', 'in', ['operator', 'admin']).where('status', '=', 'active').execute();
+}

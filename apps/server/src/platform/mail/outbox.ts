@@ -1,0 +1,128 @@
+/**
+ * The mail outbox (issue 16): a mail is rendered in its reader's language and stored, sealed, by
+ * the transaction of the change that caused it (a unit-of-work collector, like the webhook outbox),
+ * so no mail goes out for a change that did not happen and none is lost for one that did. Sending,
+ * with retries, is modules/mail's dispatcher's.
+ *
+ * With SMTP_URL unset (`ctx.mail.enabled` false) nothing is written: the installation sends no mail.
+ * A person gets mail only when their account is an e-mail address, and not of a category they
+ * turned off in Me (invitations and password links are always sent).
+ */
+import type { Locale, MailCategory, MailTemplate } from '@pa/shared';
+import { accountKind, isLocale } from '@pa/shared';
+import type { MailConfig } from './send';
+import type { Db, MailMessagesTable } from '../../db/types';
+import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
+import type { MasterKey } from '../crypto/master-key';
+import { newId } from '../ids';
+import { renderMail, type MailParams } from './templates';
+
+export const BODY_AAD = 'mail-body';
+
+/** Which category a mail belongs to (null: always sent). */
+export const TEMPLATE_CATEGORY: Record<MailTemplate, MailCategory | null> = {
+  test: null,
+  staff_invite: null,
+  password_reset: null,
+  forgot_password: null,
+  registration_approved: 'account',
+  registration_rejected: 'account',
+  commission_digest: 'commissions',
+  withdrawal_paid: 'withdrawals',
+  withdrawal_failed: 'withdrawals',
+  withdrawal_rejected: 'withdrawals',
+  work_queue_summary: 'work_queue',
+  webhook_disabled: 'system',
+};
+
+export interface MailInput {
+  template: MailTemplate;
+  params: MailParams;
+  /** A path of the web app (hash route, e.g. `/withdrawals/01J…`) the mail's button opens. */
+  path?: string;
+}
+
+export class Mailer {
+  constructor(readonly config: MailConfig | null, private readonly master: MasterKey) {}
+
+  get enabled(): boolean {
+    return this.config !== null;
+  }
+
+  /** The address of a page of the web app, under PUBLIC_URL. */
+  link(path: string): string {
+    return `${this.config!.publicUrl}#${path.startsWith('/') ? path : `/${path}`}`;
+  }
+
+  /** The row to store for a mail to `to` in `locale` (rendered and sealed now). */
+  message(to: { address: string; userId: string | null; locale: Locale }, input: MailInput, now: number): MailMessagesTable {
+    const rendered = renderMail(input.template, to.locale, input.params, {
+      appName: this.config!.appName,
+      url: input.path === undefined ? undefined : this.link(input.path),
+      optOut: TEMPLATE_CATEGORY[input.template] !== null,
+    });
+    return {
+      id: newId(now),
+      user_id: to.userId,
+      recipient: to.address,
+      locale: to.locale,
+      template: input.template,
+      subject: rendered.subject,
+      body_sealed: this.master.encrypt(JSON.stringify({ text: rendered.text, html: rendered.html }), BODY_AAD),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      claimed_until: null,
+      last_error: null,
+      created_at: now,
+      sent_at: null,
+    };
+  }
+
+  open(sealed: string): { text: string; html: string } {
+    return JSON.parse(this.master.decrypt(sealed, BODY_AAD).toString()) as { text: string; html: string };
+  }
+}
+
+/** Who a mail to a user goes to, or null when they get none (no e-mail account, or the category is off). */
+async function recipientOf(q: Db, userId: string, category: MailCategory | null) {
+  const user = await q.selectFrom('users').select(['account', 'display_name', 'locale']).where('id', '=', userId).executeTakeFirst();
+  if (!user || accountKind(user.account) !== 'email') return null;
+  if (category) {
+    const off = await q.selectFrom('mail_opt_outs').select('user_id').where('user_id', '=', userId).where('category', '=', category).executeTakeFirst();
+    if (off) return null;
+  }
+  return { address: user.account, name: user.display_name, locale: isLocale(user.locale) ? user.locale : 'en' as Locale };
+}
+
+/**
+ * Adds a mail to `userId` to the transaction's outbox (`{name}` is filled with their display name).
+ * Does nothing when mail is off, the account is a phone number, or the person turned the mail's
+ * category off. Returns whether a mail was added.
+ */
+export async function mailUser(mailer: Mailer, tx: Tx, userId: string, input: MailInput): Promise<boolean> {
+  if (!mailer.enabled) return false;
+  const to = await recipientOf(tx.q, userId, TEMPLATE_CATEGORY[input.template]);
+  if (!to) return false;
+  tx.collect(MAIL_OUTBOX).rows.push(mailer.message({ address: to.address, userId, locale: to.locale }, { ...input, params: { name: to.name, ...input.params } }, tx.now));
+  return true;
+}
+
+/** Adds a mail to an address that is not (or not yet) a person's, e.g. a test message. */
+export function mailAddress(mailer: Mailer, tx: Tx, to: { address: string; userId: string | null; locale: Locale }, input: MailInput): MailMessagesTable {
+  const row = mailer.message(to, input, tx.now);
+  tx.collect(MAIL_OUTBOX).rows.push(row);
+  return row;
+}
+
+export class MailOutbox implements Collector {
+  readonly rows: MailMessagesTable[] = [];
+  merge(other: MailOutbox) {
+    this.rows.push(...other.rows);
+  }
+  async flush(q: Db, _tx: TxInfo) {
+    if (this.rows.length > 0) await q.insertInto('mail_messages').values(this.rows).execute();
+  }
+}
+/** After the business rows and the webhook outbox. */
+export const MAIL_OUTBOX: CollectorKind<MailOutbox> = { order: 65, create: () => new MailOutbox() };

@@ -1,0 +1,174 @@
+/**
+ * The mails (issue 16), in the reader's language: a subject, a few paragraphs, at most one button
+ * (a link), and for the mails a person can turn off, a line saying where. Rendered once, when the
+ * mail is written, to plain text and to simple HTML (inline styles only; every value escaped).
+ *
+ * Texts take `{name}` placeholders; a value is a string, a number, a money amount (formatted in the
+ * reader's locale from integer minor units) or a calendar day.
+ */
+import type { Locale, MailTemplate } from '@pa/shared';
+import { DEFAULT_APP_NAME } from '@pa/shared';
+import { currencyDigits } from '../csv';
+
+export type MailValue = string | number | { minor: number; currency: string } | { day: string } | { localized: Record<Locale, string> };
+export type MailParams = Record<string, MailValue>;
+
+interface Text {
+  subject: string;
+  /** Paragraphs; `{x}` are replaced by the escaped values. */
+  body: string[];
+  /** The button's label (its address is the `url` parameter). */
+  action?: string;
+}
+
+type Texts = Record<MailTemplate, Text>;
+interface Chrome {
+  /** Under a mail a person can turn off. */
+  optOut: string;
+  /** Under every mail. */
+  automatic: string;
+  /** Plain-text lead-in to a link. */
+  open: string;
+}
+
+const en: Texts = {
+  test: { subject: 'Test message from {app}', body: ['Hello,', 'This is a test message from {app}. If you can read it, e-mail works.'] },
+  staff_invite: { subject: 'You are invited to the {app} console', body: ['Hello {name},', 'You have been invited to the {app} console. Set your password with the link below; it works once, within 30 minutes.'], action: 'Set my password' },
+  password_reset: { subject: 'Set a new {app} password', body: ['Hello {name},', 'A password reset was made for your {app} account. Set a new password with the link below; it works once, within 30 minutes.'], action: 'Set a new password' },
+  forgot_password: { subject: 'Reset your {app} password', body: ['Hello {name},', 'Someone asked to reset the password of your {app} account. If it was you, set a new one with the link below; it works once, within 30 minutes.', 'If it was not you, ignore this message: your password stays as it is.'], action: 'Reset my password' },
+  registration_approved: { subject: 'Welcome to {app}: your account is approved', body: ['Hello {name},', 'Your registration has been approved. You can sign in and start sharing your links.'], action: 'Open {app}' },
+  registration_rejected: { subject: 'Your {app} registration', body: ['Hello {name},', 'We are sorry: your registration was not approved. If you think this is a mistake, reply to the person who invited you.'] },
+  commission_digest: { subject: '{count} commissions approved on {day}', body: ['Hello {name},', '{count} of your commissions were approved on {day}, {total} in all. They are added to your available balance.'], action: 'See my commissions' },
+  withdrawal_paid: { subject: 'Your withdrawal of {amount} is paid', body: ['Hello {name},', 'Your withdrawal of {amount} has been paid to your account ending {last4}.'], action: 'See the withdrawal' },
+  withdrawal_failed: { subject: 'Your withdrawal of {amount} could not be paid', body: ['Hello {name},', 'The payment of your withdrawal of {amount} failed: {reason}. The amount is back in your available balance; check your payout account and withdraw again.'], action: 'See the withdrawal' },
+  withdrawal_rejected: { subject: 'Your withdrawal of {amount} was rejected', body: ['Hello {name},', 'Your withdrawal of {amount} was rejected: {reason}. The amount is back in your available balance.'], action: 'See the withdrawal' },
+  work_queue_summary: { subject: '{app}: {total} items are waiting for review', body: ['Hello {name},', 'Waiting for review this morning: {promoters} registrations, {enrollments} campaign applications, {commissions} commissions and {withdrawals} withdrawals.'], action: 'Open the console' },
+  webhook_disabled: { subject: '{app}: a webhook endpoint was disabled', body: ['The webhook endpoint {url} was disabled: {reason}. Events for it are no longer sent.', 'Check the receiver, then enable the endpoint again in the console.'], action: 'Open the webhooks' },
+};
+const fr: Texts = {
+  test: { subject: 'Message de test de {app}', body: ['Bonjour,', 'Ceci est un message de test de {app}. Si vous le lisez, l’e-mail fonctionne.'] },
+  staff_invite: { subject: 'Vous êtes invité à la console {app}', body: ['Bonjour {name},', 'Vous avez été invité à la console {app}. Définissez votre mot de passe avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.'], action: 'Définir mon mot de passe' },
+  password_reset: { subject: 'Définissez un nouveau mot de passe {app}', body: ['Bonjour {name},', 'Une réinitialisation du mot de passe de votre compte {app} a été faite. Définissez-en un nouveau avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.'], action: 'Définir un nouveau mot de passe' },
+  forgot_password: { subject: 'Réinitialisez votre mot de passe {app}', body: ['Bonjour {name},', 'Quelqu’un a demandé à réinitialiser le mot de passe de votre compte {app}. Si c’est vous, choisissez-en un nouveau avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.', 'Si ce n’est pas vous, ignorez ce message : votre mot de passe ne change pas.'], action: 'Réinitialiser mon mot de passe' },
+  registration_approved: { subject: 'Bienvenue sur {app} : votre compte est approuvé', body: ['Bonjour {name},', 'Votre inscription a été approuvée. Vous pouvez vous connecter et commencer à partager vos liens.'], action: 'Ouvrir {app}' },
+  registration_rejected: { subject: 'Votre inscription à {app}', body: ['Bonjour {name},', 'Nous sommes désolés : votre inscription n’a pas été approuvée. Si vous pensez qu’il s’agit d’une erreur, répondez à la personne qui vous a invité.'] },
+  commission_digest: { subject: '{count} commissions approuvées le {day}', body: ['Bonjour {name},', '{count} de vos commissions ont été approuvées le {day}, {total} au total. Elles s’ajoutent à votre solde disponible.'], action: 'Voir mes commissions' },
+  withdrawal_paid: { subject: 'Votre retrait de {amount} est payé', body: ['Bonjour {name},', 'Votre retrait de {amount} a été versé sur votre compte se terminant par {last4}.'], action: 'Voir le retrait' },
+  withdrawal_failed: { subject: 'Votre retrait de {amount} n’a pas pu être payé', body: ['Bonjour {name},', 'Le paiement de votre retrait de {amount} a échoué : {reason}. Le montant est revenu sur votre solde disponible ; vérifiez votre compte de paiement et refaites le retrait.'], action: 'Voir le retrait' },
+  withdrawal_rejected: { subject: 'Votre retrait de {amount} a été refusé', body: ['Bonjour {name},', 'Votre retrait de {amount} a été refusé : {reason}. Le montant est revenu sur votre solde disponible.'], action: 'Voir le retrait' },
+  work_queue_summary: { subject: '{app} : {total} éléments attendent une revue', body: ['Bonjour {name},', 'En attente de revue ce matin : {promoters} inscriptions, {enrollments} candidatures aux campagnes, {commissions} commissions et {withdrawals} retraits.'], action: 'Ouvrir la console' },
+  webhook_disabled: { subject: '{app} : un point de terminaison webhook a été désactivé', body: ['Le point de terminaison webhook {url} a été désactivé : {reason}. Ses événements ne sont plus envoyés.', 'Vérifiez le récepteur, puis réactivez le point de terminaison dans la console.'], action: 'Ouvrir les webhooks' },
+};
+const es: Texts = {
+  test: { subject: 'Mensaje de prueba de {app}', body: ['Hola:', 'Este es un mensaje de prueba de {app}. Si puede leerlo, el correo funciona.'] },
+  staff_invite: { subject: 'Le han invitado a la consola de {app}', body: ['Hola, {name}:', 'Le han invitado a la consola de {app}. Defina su contraseña con el enlace de abajo; funciona una vez, durante 30 minutos.'], action: 'Definir mi contraseña' },
+  password_reset: { subject: 'Defina una nueva contraseña de {app}', body: ['Hola, {name}:', 'Se ha restablecido la contraseña de su cuenta de {app}. Defina una nueva con el enlace de abajo; funciona una vez, durante 30 minutos.'], action: 'Definir una nueva contraseña' },
+  forgot_password: { subject: 'Restablezca su contraseña de {app}', body: ['Hola, {name}:', 'Alguien pidió restablecer la contraseña de su cuenta de {app}. Si fue usted, elija una nueva con el enlace de abajo; funciona una vez, durante 30 minutos.', 'Si no fue usted, ignore este mensaje: su contraseña no cambia.'], action: 'Restablecer mi contraseña' },
+  registration_approved: { subject: 'Bienvenido a {app}: su cuenta está aprobada', body: ['Hola, {name}:', 'Su registro ha sido aprobado. Ya puede iniciar sesión y empezar a compartir sus enlaces.'], action: 'Abrir {app}' },
+  registration_rejected: { subject: 'Su registro en {app}', body: ['Hola, {name}:', 'Lo sentimos: su registro no fue aprobado. Si cree que es un error, responda a la persona que le invitó.'] },
+  commission_digest: { subject: '{count} comisiones aprobadas el {day}', body: ['Hola, {name}:', '{count} de sus comisiones fueron aprobadas el {day}, {total} en total. Se suman a su saldo disponible.'], action: 'Ver mis comisiones' },
+  withdrawal_paid: { subject: 'Su retiro de {amount} está pagado', body: ['Hola, {name}:', 'Su retiro de {amount} se ha pagado en su cuenta terminada en {last4}.'], action: 'Ver el retiro' },
+  withdrawal_failed: { subject: 'Su retiro de {amount} no se pudo pagar', body: ['Hola, {name}:', 'El pago de su retiro de {amount} falló: {reason}. El importe ha vuelto a su saldo disponible; revise su cuenta de cobro y retire de nuevo.'], action: 'Ver el retiro' },
+  withdrawal_rejected: { subject: 'Su retiro de {amount} fue rechazado', body: ['Hola, {name}:', 'Su retiro de {amount} fue rechazado: {reason}. El importe ha vuelto a su saldo disponible.'], action: 'Ver el retiro' },
+  work_queue_summary: { subject: '{app}: {total} elementos esperan revisión', body: ['Hola, {name}:', 'Pendientes de revisión esta mañana: {promoters} registros, {enrollments} solicitudes a campañas, {commissions} comisiones y {withdrawals} retiros.'], action: 'Abrir la consola' },
+  webhook_disabled: { subject: '{app}: se desactivó un endpoint de webhook', body: ['El endpoint de webhook {url} se desactivó: {reason}. Ya no se le envían eventos.', 'Revise el receptor y vuelva a activar el endpoint en la consola.'], action: 'Abrir los webhooks' },
+};
+const zhHans: Texts = {
+  test: { subject: '{app} 测试邮件', body: ['您好：', '这是一封来自 {app} 的测试邮件。能读到它，说明邮件功能正常。'] },
+  staff_invite: { subject: '邀请您加入 {app} 管理后台', body: ['{name}，您好：', '您已受邀加入 {app} 管理后台。请通过下方链接设置密码；链接 30 分钟内有效，仅可使用一次。'], action: '设置密码' },
+  password_reset: { subject: '设置新的 {app} 密码', body: ['{name}，您好：', '您的 {app} 账号密码已被重置。请通过下方链接设置新密码；链接 30 分钟内有效，仅可使用一次。'], action: '设置新密码' },
+  forgot_password: { subject: '重置您的 {app} 密码', body: ['{name}，您好：', '有人申请重置您的 {app} 账号密码。如果是您本人，请通过下方链接设置新密码；链接 30 分钟内有效，仅可使用一次。', '如果不是您本人操作，请忽略本邮件，您的密码不会改变。'], action: '重置密码' },
+  registration_approved: { subject: '欢迎加入 {app}：您的账号已通过审核', body: ['{name}，您好：', '您的注册已通过审核。现在可以登录并开始分享您的推广链接了。'], action: '打开 {app}' },
+  registration_rejected: { subject: '您的 {app} 注册结果', body: ['{name}，您好：', '很抱歉，您的注册未通过审核。如有疑问，请联系邀请您的人。'] },
+  commission_digest: { subject: '{day} 有 {count} 笔佣金已审核通过', body: ['{name}，您好：', '{day} 您有 {count} 笔佣金审核通过，共计 {total}，已计入可提现余额。'], action: '查看我的佣金' },
+  withdrawal_paid: { subject: '您的 {amount} 提现已打款', body: ['{name}，您好：', '您的 {amount} 提现已打款至尾号 {last4} 的账户。'], action: '查看提现' },
+  withdrawal_failed: { subject: '您的 {amount} 提现打款失败', body: ['{name}，您好：', '您的 {amount} 提现打款失败：{reason}。金额已退回可提现余额，请检查收款账户后重新提现。'], action: '查看提现' },
+  withdrawal_rejected: { subject: '您的 {amount} 提现已被驳回', body: ['{name}，您好：', '您的 {amount} 提现已被驳回：{reason}。金额已退回可提现余额。'], action: '查看提现' },
+  work_queue_summary: { subject: '{app}：{total} 项待审核', body: ['{name}，您好：', '今天早上待审核：注册 {promoters} 个，活动申请 {enrollments} 个，佣金 {commissions} 笔，提现 {withdrawals} 笔。'], action: '打开管理后台' },
+  webhook_disabled: { subject: '{app}：一个 Webhook 端点已停用', body: ['Webhook 端点 {url} 已停用：{reason}。不再向它发送事件。', '请检查接收方，然后在管理后台重新启用该端点。'], action: '打开 Webhook' },
+};
+const zhHant: Texts = {
+  test: { subject: '{app} 測試郵件', body: ['您好：', '這是一封來自 {app} 的測試郵件。能讀到它，表示郵件功能正常。'] },
+  staff_invite: { subject: '邀請您加入 {app} 管理後台', body: ['{name}，您好：', '您已受邀加入 {app} 管理後台。請透過下方連結設定密碼；連結 30 分鐘內有效，僅可使用一次。'], action: '設定密碼' },
+  password_reset: { subject: '設定新的 {app} 密碼', body: ['{name}，您好：', '您的 {app} 帳號密碼已被重設。請透過下方連結設定新密碼；連結 30 分鐘內有效，僅可使用一次。'], action: '設定新密碼' },
+  forgot_password: { subject: '重設您的 {app} 密碼', body: ['{name}，您好：', '有人申請重設您的 {app} 帳號密碼。如果是您本人，請透過下方連結設定新密碼；連結 30 分鐘內有效，僅可使用一次。', '如果不是您本人操作，請忽略本郵件，您的密碼不會改變。'], action: '重設密碼' },
+  registration_approved: { subject: '歡迎加入 {app}：您的帳號已通過審核', body: ['{name}，您好：', '您的註冊已通過審核。現在可以登入並開始分享您的推廣連結了。'], action: '開啟 {app}' },
+  registration_rejected: { subject: '您的 {app} 註冊結果', body: ['{name}，您好：', '很抱歉，您的註冊未通過審核。如有疑問，請聯絡邀請您的人。'] },
+  commission_digest: { subject: '{day} 有 {count} 筆佣金已審核通過', body: ['{name}，您好：', '{day} 您有 {count} 筆佣金審核通過，共計 {total}，已計入可提領餘額。'], action: '查看我的佣金' },
+  withdrawal_paid: { subject: '您的 {amount} 提領已撥款', body: ['{name}，您好：', '您的 {amount} 提領已撥款至末四碼 {last4} 的帳戶。'], action: '查看提領' },
+  withdrawal_failed: { subject: '您的 {amount} 提領撥款失敗', body: ['{name}，您好：', '您的 {amount} 提領撥款失敗：{reason}。金額已退回可提領餘額，請檢查收款帳戶後重新提領。'], action: '查看提領' },
+  withdrawal_rejected: { subject: '您的 {amount} 提領已被駁回', body: ['{name}，您好：', '您的 {amount} 提領已被駁回：{reason}。金額已退回可提領餘額。'], action: '查看提領' },
+  work_queue_summary: { subject: '{app}：{total} 項待審核', body: ['{name}，您好：', '今天早上待審核：註冊 {promoters} 個，活動申請 {enrollments} 個，佣金 {commissions} 筆，提領 {withdrawals} 筆。'], action: '開啟管理後台' },
+  webhook_disabled: { subject: '{app}：一個 Webhook 端點已停用', body: ['Webhook 端點 {url} 已停用：{reason}。不再向它傳送事件。', '請檢查接收方，然後在管理後台重新啟用該端點。'], action: '開啟 Webhook' },
+};
+
+const TEXTS: Record<Locale, Texts> = { en, fr, es, 'zh-Hans': zhHans, 'zh-Hant': zhHant };
+const CHROME: Record<Locale, Chrome> = {
+  en: { optOut: 'You can turn these e-mails off in {app}: Me → E-mail.', automatic: 'This message was sent automatically by {app}.', open: 'Open:' },
+  fr: { optOut: 'Vous pouvez désactiver ces e-mails dans {app} : Moi → E-mail.', automatic: 'Ce message a été envoyé automatiquement par {app}.', open: 'Ouvrir :' },
+  es: { optOut: 'Puede desactivar estos correos en {app}: Yo → Correo.', automatic: 'Este mensaje lo envió automáticamente {app}.', open: 'Abrir:' },
+  'zh-Hans': { optOut: '您可以在 {app} 的“我的 → 邮件通知”中关闭此类邮件。', automatic: '本邮件由 {app} 自动发送。', open: '打开：' },
+  'zh-Hant': { optOut: '您可以在 {app} 的「我的 → 郵件通知」中關閉此類郵件。', automatic: '本郵件由 {app} 自動傳送。', open: '開啟：' },
+};
+
+/** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`). */
+export const DISABLED_REASONS: Record<'gone' | 'failing', Record<Locale, string>> = {
+  gone: { en: 'the receiver answered 410 Gone', fr: 'le récepteur a répondu 410 Gone', es: 'el receptor respondió 410 Gone', 'zh-Hans': '接收方返回了 410 Gone', 'zh-Hant': '接收方回傳了 410 Gone' },
+  failing: { en: 'every delivery has failed for 5 days', fr: 'toutes les livraisons échouent depuis 5 jours', es: 'todas las entregas fallan desde hace 5 días', 'zh-Hans': '连续 5 天投递全部失败', 'zh-Hant': '連續 5 天投遞全部失敗' },
+};
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function formatValue(value: MailValue, locale: Locale): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return new Intl.NumberFormat(locale).format(value);
+  if ('localized' in value) return value.localized[locale];
+  if ('day' in value) {
+    const [y, m, d] = value.day.split('-').map(Number);
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(y!, m! - 1, d!));
+  }
+  const digits = currencyDigits(value.currency);
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: value.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value.minor / 10 ** digits);
+}
+
+function fill(text: string, values: Record<string, string>, escape: (s: string) => string): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? escape(values[key]!) : whole));
+}
+
+/**
+ * The mail `template` for a reader of `locale`. `url` (when given) is the button's address; the
+ * mails of a category a person can turn off say where.
+ */
+export function renderMail(template: MailTemplate, locale: Locale, params: MailParams, options: { appName: string | null; url?: string; optOut: boolean }): RenderedMail {
+  const t = TEXTS[locale][template];
+  const chrome = CHROME[locale];
+  const values: Record<string, string> = { app: options.appName ?? DEFAULT_APP_NAME[locale] };
+  for (const [k, v] of Object.entries(params)) values[k] = formatValue(v, locale);
+  const plain = (s: string) => fill(s, values, (x) => x);
+  const html = (s: string) => fill(escapeHtml(s), values, escapeHtml);
+  const footer = [...(options.optOut ? [chrome.optOut] : []), chrome.automatic];
+
+  const textParts = t.body.map(plain);
+  if (t.action && options.url) textParts.push(`${plain(t.action)}:\n${options.url}`);
+  const text = `${textParts.join('\n\n')}\n\n--\n${footer.map(plain).join('\n')}\n`;
+
+  const button = t.action && options.url
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(options.url)}" style="display:inline-block;padding:12px 20px;background:#1677ff;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${html(t.action)}</a></p>`
+      + `<p style="font-size:13px;color:#666666">${escapeHtml(chrome.open)} <a href="${escapeHtml(options.url)}" style="color:#1677ff;word-break:break-all">${escapeHtml(options.url)}</a></p>`
+    : '';
+  const htmlBody = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${html(t.subject)}</title></head>`
+    + `<body style="margin:0;padding:0;background:#f5f5f5"><div style="max-width:560px;margin:0 auto;padding:24px;font-family:-apple-system,'Segoe UI',Roboto,'PingFang SC','Noto Sans CJK SC',sans-serif;font-size:15px;line-height:1.6;color:#1f1f1f;background:#ffffff">`
+    + `<p style="margin:0 0 16px;font-size:17px;font-weight:600">${escapeHtml(values.app!)}</p>`
+    + t.body.map((p) => `<p style="margin:0 0 12px">${html(p)}</p>`).join('')
+    + button
+    + `<hr style="border:none;border-top:1px solid #eeeeee;margin:24px 0 12px">`
+    + footer.map((f) => `<p style="margin:0;font-size:12px;color:#888888">${html(f)}</p>`).join('')
+    + '</div></body></html>';
+  return { subject: plain(t.subject), text, html: htmlBody };
+}

@@ -1,0 +1,360 @@
+/**
+ * E-mail (issue 16), on both databases, against a real SMTP server (the `smtp-server` package) and
+ * every mail parsed with `mailparser`: forgot-password in all five languages (and the link in it
+ * works), staff invitations and password links, registration decisions, withdrawal outcomes, the
+ * daily digest and work-queue summary (once per person and day however often, however many
+ * instances), a webhook endpoint disabled, categories turned off in Me, retries and refusals, and
+ * the console's view. With SMTP_URL unset nothing is written.
+ */
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_APP_NAME, LOCALES, type Locale } from '@pa/shared';
+import { dispatchMail, writeDailyMails } from '../src/modules/mail/service';
+import { dispatchDue } from '../src/modules/webhooks/service';
+import { SmtpSender } from '../src/platform/mail/send';
+import { postJournal, promoterAccount } from '../src/platform/ledger';
+import { dayKey, dayStart } from '../src/platform/time';
+import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+
+const log = { warn: () => {} };
+
+interface Received { to: string; from: { name: string; address: string }; subject: string; text: string; html: string; messageId: string }
+
+/** An SMTP server on 127.0.0.1 that parses every mail; `plan` holds answers to give before accepting (e.g. 451, 550). */
+class MailCatcher {
+  server!: SMTPServer;
+  port = 0;
+  received: Received[] = [];
+  plan: number[] = [];
+  async start() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onAuth: (_auth, _session, callback) => callback(null, { user: 'smtp-user' }),
+      onData: (stream, _session, callback) => {
+        simpleParser(stream).then((mail) => {
+          const answer = this.plan.shift();
+          if (answer) {
+            const error = new Error(answer >= 500 ? 'Mailbox unavailable' : 'Try again later') as Error & { responseCode: number };
+            error.responseCode = answer;
+            callback(error);
+            return;
+          }
+          const to = Array.isArray(mail.to) ? mail.to[0]! : mail.to!;
+          this.received.push({ to: to.value[0]!.address!, from: { name: mail.from!.value[0]!.name, address: mail.from!.value[0]!.address! }, subject: mail.subject ?? '', text: mail.text ?? '', html: typeof mail.html === 'string' ? mail.html : '', messageId: mail.messageId ?? '' });
+          callback();
+        }, callback);
+      },
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.server.address() as AddressInfo).port;
+  }
+  take(to: string): Received[] {
+    const mine = this.received.filter((m) => m.to === to);
+    this.received = this.received.filter((m) => m.to !== to);
+    return mine;
+  }
+  stop() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** What each language's forgot-password mail says, beside the app's name. */
+const FORGOT_SUBJECT: Record<Locale, string> = { en: 'Reset your', fr: 'Réinitialisez votre mot de passe', es: 'Restablezca su contraseña', 'zh-Hans': '重置您的', 'zh-Hant': '重設您的' };
+const FORGOT_BUTTON: Record<Locale, string> = { en: 'Reset my password', fr: 'Réinitialiser mon mot de passe', es: 'Restablecer mi contraseña', 'zh-Hans': '重置密码', 'zh-Hant': '重設密碼' };
+
+describe.each(DIALECTS)('e-mail on %s', (dialect) => {
+  let env: TestEnv;
+  let admin: Client;
+  let adminUser: { id: string; account: string };
+  let sender: SmtpSender;
+  const smtp = new MailCatcher();
+  const PUBLIC = 'https://promo.example.com/app/';
+
+  beforeAll(async () => {
+    await smtp.start();
+    env = await makeEnv(dialect, {
+      webhookAllowPrivate: true,
+      mail: { smtpUrl: `smtp://smtp-user:s3cret-pass@127.0.0.1:${smtp.port}`, from: 'Acme Partners <partners@acme.example>', publicUrl: PUBLIC, appName: null },
+    });
+    const signed = await signedIn(env, 'admin');
+    admin = signed.client;
+    adminUser = signed.user;
+    sender = new SmtpSender(env.config.mail!);
+  });
+  afterAll(async () => {
+    sender?.close();
+    await env?.close();
+    await smtp.stop();
+  });
+
+  const drain = async (options = {}) => {
+    while ((await dispatchMail(env.ctx, sender, log, options)) > 0);
+  };
+  const setLocale = (client: Client, locale: Locale) => client.request('PATCH', '/api/me', { locale });
+  const forgot = (account: string) => new Client(env.app).request('POST', '/api/auth/forgot-password', { account });
+  const linkIn = (mail: Received) => {
+    const match = /https:\/\/promo\.example\.com\/app\/#\/reset-password\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
+    expect(match, mail.text).not.toBeNull();
+    return decodeURIComponent(match![1]!);
+  };
+
+  it('forgot password: in each of the five languages a mail with a working one-time link; 202 alike for an unknown account', async () => {
+    for (const locale of LOCALES) {
+      const { client, user } = await signedIn(env, 'promoter');
+      expect((await setLocale(client, locale)).statusCode).toBe(200);
+      const res = await forgot(user.account.toUpperCase());
+      expect(res.statusCode).toBe(202);
+      expect(res.json()).toEqual({ ok: true });
+      await drain();
+      const [mail, ...more] = smtp.take(user.account);
+      expect(more).toHaveLength(0);
+      expect(mail, locale).toBeDefined();
+      expect(mail!.from).toEqual({ name: 'Acme Partners', address: 'partners@acme.example' });
+      expect(mail!.subject).toContain(FORGOT_SUBJECT[locale]);
+      expect(mail!.subject).toContain(DEFAULT_APP_NAME[locale]);
+      expect(mail!.text).toContain(FORGOT_BUTTON[locale]);
+      expect(mail!.html).toContain(`lang="${locale}"`);
+      expect(mail!.html).toContain(FORGOT_BUTTON[locale]);
+      expect(mail!.html).toContain(`${PUBLIC}#/reset-password?token=`);
+      const token = linkIn(mail!);
+      if (locale === 'fr') {
+        // The link sets the password once; the new one signs in.
+        const visitor = new Client(env.app);
+        const reset = await visitor.request('POST', '/api/auth/reset-password', { token, password: await visitor.seal('N0uveau-passe') });
+        expect(reset.statusCode, reset.body).toBe(200);
+        expect((await new Client(env.app).login(user.account, 'N0uveau-passe')).statusCode).toBe(200);
+        expect(errorCode(await visitor.request('POST', '/api/auth/reset-password', { token, password: await visitor.seal('Autre-passe1') }))).toBe('RESET_TOKEN_INVALID');
+      }
+    }
+    const before = await env.ctx.db.selectFrom('mail_messages').select('id').execute();
+    // Unknown, a phone number, and a second request within a minute: the same 202, no mail written.
+    const { user } = await signedIn(env, 'promoter');
+    expect((await forgot(user.account)).statusCode).toBe(202);
+    expect((await forgot(user.account)).statusCode).toBe(202);
+    expect((await forgot('nobody-here@example.com')).statusCode).toBe(202);
+    expect((await forgot('+8613800138000')).statusCode).toBe(202);
+    const after = await env.ctx.db.selectFrom('mail_messages').select('id').execute();
+    expect(after.length - before.length).toBe(1);
+    expect(errorCode(await new Client(env.app).request('POST', '/api/auth/forgot-password', { account: '' }))).toBe('VALIDATION_FAILED');
+  });
+
+  it('bodies are stored sealed: the link is not readable in the database', async () => {
+    const { user } = await signedIn(env, 'promoter');
+    await forgot(user.account);
+    const row = await env.ctx.db.selectFrom('mail_messages').selectAll().where('recipient', '=', user.account).executeTakeFirstOrThrow();
+    expect(row.body_sealed).not.toContain('reset-password');
+    await drain();
+    const token = linkIn(smtp.take(user.account)[0]!);
+    expect(row.body_sealed).not.toContain(token);
+  });
+
+  it('staff invitations and a reset made by staff are mailed with their link; the admin still gets it once', async () => {
+    const account = `new-op-${Date.now()}@example.com`;
+    // A new staff member's language is the inviting admin's (their browser's).
+    const created = await admin.request('POST', '/api/admin/staff', { account, displayName: 'Olga Op', role: 'operator' }, { headers: { 'accept-language': 'es-ES,es;q=0.9' } });
+    expect(created.statusCode, created.body).toBe(201);
+    await drain();
+    const [invite] = smtp.take(account);
+    expect(invite!.subject).toBe(`Le han invitado a la consola de ${DEFAULT_APP_NAME.es}`);
+    expect(invite!.text).toContain('Hola, Olga Op:');
+    expect(created.json().inviteUrl).toContain(`reset-password?token=${encodeURIComponent(linkIn(invite!))}`);
+
+    const { client, user } = await signedIn(env, 'promoter');
+    await setLocale(client, 'zh-Hant');
+    const reset = await admin.request('POST', `/api/admin/promoters/${user.id}/password-reset`);
+    expect(reset.statusCode, reset.body).toBe(201);
+    await drain();
+    const [mail] = smtp.take(user.account);
+    expect(mail!.subject).toBe(`設定新的 ${DEFAULT_APP_NAME['zh-Hant']} 密碼`);
+    expect(reset.json().url).toContain(encodeURIComponent(linkIn(mail!)));
+  });
+
+  it('registration approved or rejected; a category turned off in Me gets no mail', async () => {
+    const approved = await createUser(env.ctx, 'promoter', 'Passw0rd-test', 'pending');
+    expect((await admin.request('POST', `/api/admin/users/${approved.id}/approve`)).statusCode).toBe(200);
+    const rejected = await createUser(env.ctx, 'promoter', 'Passw0rd-test', 'pending');
+    await env.ctx.db.updateTable('users').set({ locale: 'zh-Hans' }).where('id', '=', rejected.id).execute();
+    expect((await admin.request('POST', `/api/admin/users/${rejected.id}/reject`)).statusCode).toBe(200);
+    await drain();
+    expect(smtp.take(approved.account).map((m) => m.subject)).toEqual([`Welcome to ${DEFAULT_APP_NAME.en}: your account is approved`]);
+    const [no] = smtp.take(rejected.account);
+    expect(no!.subject).toBe(`您的 ${DEFAULT_APP_NAME['zh-Hans']} 注册结果`);
+    expect(no!.text).toContain('很抱歉');
+
+    // The approved promoter turns "account" mails off, and is suspended then reactivated — no mail either way.
+    const p = new Client(env.app);
+    expect((await p.login(approved.account, 'Passw0rd-test')).statusCode).toBe(200);
+    const prefs = await p.request('GET', '/api/me/mail-preferences');
+    expect(prefs.json()).toEqual({ mailEnabled: true, hasAddress: true, items: [{ category: 'account', enabled: true }, { category: 'commissions', enabled: true }, { category: 'withdrawals', enabled: true }] });
+    const off = await p.request('PATCH', '/api/me/mail-preferences', { category: 'account', enabled: false });
+    expect(off.json().items[0]).toEqual({ category: 'account', enabled: false });
+    // Twice is the same; a staff category is not a promoter's to set.
+    expect((await p.request('PATCH', '/api/me/mail-preferences', { category: 'account', enabled: false })).statusCode).toBe(200);
+    expect((await p.request('PATCH', '/api/me/mail-preferences', { category: 'work_queue', enabled: false })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { category: 'not_allowed' } });
+    expect(errorCode(await p.request('PATCH', '/api/me/mail-preferences', { category: 'spam', enabled: false }))).toBe('VALIDATION_FAILED');
+    const again = await createUser(env.ctx, 'promoter', 'Passw0rd-test', 'pending');
+    await env.ctx.db.insertInto('mail_opt_outs').values({ user_id: again.id, category: 'account', created_at: Date.now() }).execute();
+    expect((await admin.request('POST', `/api/admin/users/${again.id}/approve`)).statusCode).toBe(200);
+    await drain();
+    expect(smtp.take(again.account)).toEqual([]);
+  });
+
+  it('withdrawal paid, failed and rejected each mail the promoter, with the amount in their currency format', async () => {
+    const { client, user } = await signedIn(env, 'promoter');
+    await setLocale(client, 'fr');
+    await env.ctx.db.transaction().execute(async (trx) => {
+      const at = Date.now();
+      const journalId = await postJournal(trx, { kind: 'adjustment', refType: 'adjustment', refId: `mail-adj-${at}`, promoterId: user.id, entries: [{ account: promoterAccount(user.id, 'available'), amount: 90_000 }, { account: 'platform:adjustments', amount: -90_000 }], at });
+      await trx.insertInto('adjustments').values({ id: `mail-adj-${at}`, promoter_id: user.id, amount: 90_000, currency: 'CNY', reason: 'test', allow_negative: 1, idempotency_key: null, request_hash: '', journal_id: journalId, created_by: 'test', created_at: at }).execute();
+    });
+    await client.request('POST', '/api/payout-accounts', { method: 'bank', holderName: 'Li Lei', accountNumber: await client.seal('6222 0212 3456 7890') });
+    const operator = (await signedIn(env, 'operator')).client;
+    const request = async (amount: number, key: string) => (await client.request('POST', '/api/withdrawals', { amount }, { headers: { 'idempotency-key': key } })).json().withdrawal.id as string;
+    const paid = await request(12_345, 'mail-w1');
+    await operator.request('POST', `/api/admin/withdrawals/${paid}/approve`);
+    expect((await operator.request('POST', `/api/admin/withdrawals/${paid}/pay`, { reference: 'BANK-9' })).statusCode).toBe(200);
+    const failed = await request(20_000, 'mail-w2');
+    await operator.request('POST', `/api/admin/withdrawals/${failed}/approve`);
+    expect((await operator.request('POST', `/api/admin/withdrawals/${failed}/fail`, { reason: 'IBAN invalide' })).statusCode).toBe(200);
+    const rejected = await request(30_000, 'mail-w3');
+    expect((await operator.request('POST', `/api/admin/withdrawals/${rejected}/reject`, { reason: 'Doublon' })).statusCode).toBe(200);
+    await drain();
+    const mails = smtp.take(user.account);
+    const amount = (minor: number) => new Intl.NumberFormat('fr', { style: 'currency', currency: 'CNY' }).format(minor / 100);
+    expect(mails.map((m) => m.subject).sort()).toEqual([
+      `Votre retrait de ${amount(12_345)} est payé`,
+      `Votre retrait de ${amount(20_000)} n’a pas pu être payé`,
+      `Votre retrait de ${amount(30_000)} a été refusé`,
+    ].sort());
+    expect(mails.find((m) => m.subject.includes('payé') && !m.subject.includes('pas'))!.text).toContain('7890');
+    expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain('Doublon');
+    expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain(`${PUBLIC}#/withdrawals/${rejected}`);
+    // Requested and approved are not mailed (the app notifies); the opt-out footer names where to turn them off.
+    expect(mails[0]!.text).toContain('Moi → E-mail');
+  });
+
+  it('daily: one digest of yesterday’s approved commissions per promoter and one work-queue summary per staff member, however often and by however many instances', async () => {
+    const key = (await admin.request('POST', '/api/admin/api-keys', { name: 'Shop', scopes: ['conversions:write'] })).json().secret as string;
+    const campaignId = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Mail' }, approvalMode: 'manual', saleRewardType: 'fixed', saleReward: 1_550, leadReward: 0, holdDays: 0 }))).json().campaign.id as string;
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    const { client: promoter, user } = await signedIn(env, 'promoter');
+    await setLocale(promoter, 'es');
+    await promoter.request('POST', `/api/campaigns/${campaignId}/join`);
+    const link = ((await promoter.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === campaignId)!;
+    const operator = (await signedIn(env, 'operator')).client;
+    for (const n of [1, 2, 3]) {
+      const sale = await env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ campaignId, kind: 'sale', externalId: `mail-sale-${n}`, amount: 10_000, linkCode: link.code }) });
+      expect(sale.statusCode, sale.body).toBe(201);
+      if (n < 3) expect((await operator.request('POST', `/api/admin/commissions/${sale.json().commissions[0].id}/approve`)).statusCode).toBe(200);
+    }
+    // A pending registration waits too.
+    await createUser(env.ctx, 'promoter', 'Passw0rd-test', 'pending');
+
+    const zone = 'UTC';
+    const tomorrow = dayKey(dayStart(dayKey(Date.now(), zone), zone) + 36 * 3_600_000, zone);
+    const early = dayStart(tomorrow, zone) + 7 * 3_600_000;
+    const morning = dayStart(tomorrow, zone) + 9 * 3_600_000;
+    expect(await writeDailyMails(env.ctx, early)).toBe(0);
+    const second = await env.restart();
+    // Several instances run at once on PostgreSQL; SQLite is one instance (a second one here runs after it).
+    const runs = [() => writeDailyMails(env.ctx, morning), () => writeDailyMails(second.ctx, morning), () => writeDailyMails(env.ctx, morning + 60_000)];
+    const written = dialect === 'postgres' ? await Promise.all(runs.map((run) => run())) : [await runs[0]!(), await runs[1]!(), await runs[2]!()];
+    expect(written.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(2);
+    expect(await writeDailyMails(env.ctx, morning + 3_600_000)).toBe(0);
+    await drain();
+    const [digest, ...twice] = smtp.take(user.account);
+    expect(twice).toHaveLength(0);
+    const today = new Intl.DateTimeFormat('es', { dateStyle: 'long', timeZone: 'UTC' }).format(dayStart(dayKey(Date.now(), zone), zone));
+    expect(digest!.subject).toBe(`2 comisiones aprobadas el ${today}`);
+    expect(digest!.text).toContain(new Intl.NumberFormat('es', { style: 'currency', currency: 'CNY' }).format(31));
+    expect(digest!.text).toContain(`${PUBLIC}#/commissions`);
+    const [summary, ...more] = smtp.take(adminUser.account);
+    expect(more).toHaveLength(0);
+    expect(summary!.subject).toMatch(new RegExp(`^${DEFAULT_APP_NAME.en}: \\d+ items are waiting for review$`));
+    expect(summary!.text).toMatch(/\d+ registrations, \d+ campaign applications, [1-9]\d* commissions/);
+  });
+
+  it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on', async () => {
+    const receiver = http.createServer((_req, res) => {
+      res.statusCode = 410;
+      res.end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/gone`;
+      const { client: other, user: otherAdmin } = await signedIn(env, 'admin');
+      expect((await other.request('PATCH', '/api/me/mail-preferences', { category: 'system', enabled: false })).statusCode).toBe(200);
+      const { endpoint } = (await admin.request('POST', '/api/admin/webhooks', { url, events: ['commission.approved'] })).json();
+      await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+      while ((await dispatchDue(env.ctx, log)) > 0);
+      await drain();
+      const mails = smtp.take(adminUser.account);
+      expect(mails.map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: a webhook endpoint was disabled`]);
+      const mail = mails[0];
+      expect(mail!.text).toContain(url);
+      expect(mail!.text).toContain('410 Gone');
+      expect(smtp.take(otherAdmin.account)).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+  });
+
+  it('retries a temporary refusal with the same Message-ID; a permanent one fails at once; the console shows both', async () => {
+    smtp.plan = [451];
+    const first = await admin.request('POST', '/api/admin/mail/test', { to: 'retry-me@example.com' });
+    expect(first.statusCode, first.body).toBe(202);
+    const id = first.json().message.id as string;
+    await dispatchMail(env.ctx, sender, log, { retryDelaysMs: [0, 0] });
+    const list = async () => (await admin.request('GET', '/api/admin/mail/messages?limit=50')).json().items as { id: string; status: string; attempts: number; lastError: string | null }[];
+    let row = (await list()).find((m) => m.id === id)!;
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(row.lastError).toContain('Try again later');
+    await drain({ retryDelaysMs: [0, 0] });
+    row = (await list()).find((m) => m.id === id)!;
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 });
+    const [mail] = smtp.take('retry-me@example.com');
+    expect(mail!.subject).toBe(`Test message from ${DEFAULT_APP_NAME.en}`);
+    expect(mail!.messageId).toBe(`<${id}@promo.example.com>`);
+
+    smtp.plan = [550];
+    const bounced = (await admin.request('POST', '/api/admin/mail/test', { to: 'nobody@example.com' })).json().message.id as string;
+    await drain({ retryDelaysMs: [0, 0] });
+    expect((await list()).find((m) => m.id === bounced)).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(smtp.take('nobody@example.com')).toEqual([]);
+
+    // The console: on, the server without its credentials, counts; a test to oneself by default.
+    const settings = (await admin.request('GET', '/api/admin/mail')).json();
+    expect(settings).toMatchObject({ enabled: true, server: `smtp://127.0.0.1:${smtp.port}`, from: 'Acme Partners <partners@acme.example>', publicUrl: PUBLIC });
+    expect(JSON.stringify(settings)).not.toContain('s3cret');
+    expect(settings.counts.failed).toBeGreaterThanOrEqual(1);
+    expect(settings.counts.sent).toBeGreaterThanOrEqual(1);
+    expect((await admin.request('POST', '/api/admin/mail/test', {})).statusCode).toBe(202);
+    await drain();
+    expect(smtp.take(adminUser.account)).toHaveLength(1);
+    expect((await admin.request('POST', '/api/admin/mail/test', { to: 'not an address' })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { to: 'invalid' } });
+    // Operators and promoters do not see the mail settings.
+    expect(errorCode(await (await signedIn(env, 'operator')).client.request('GET', '/api/admin/mail'))).toBe('FORBIDDEN');
+  });
+
+  it('with SMTP_URL unset: nothing is written, the console says so, a test is MAIL_DISABLED, forgot-password still answers 202', async () => {
+    const off = await makeEnv(dialect, { mail: null });
+    try {
+      const { client } = await signedIn(off, 'admin');
+      expect((await client.request('GET', '/api/admin/mail')).json()).toEqual({ enabled: false, server: null, from: null, publicUrl: null, counts: { pending: 0, sent: 0, failed: 0 } });
+      expect(errorCode(await client.request('POST', '/api/admin/mail/test', {}))).toBe('MAIL_DISABLED');
+      const { user } = await signedIn(off, 'promoter');
+      expect((await new Client(off.app).request('POST', '/api/auth/forgot-password', { account: user.account })).statusCode).toBe(202);
+      const pending = await createUser(off.ctx, 'promoter', 'Passw0rd-test', 'pending');
+      expect((await client.request('POST', `/api/admin/users/${pending.id}/approve`)).statusCode).toBe(200);
+      expect(await off.ctx.db.selectFrom('mail_messages').select('id').execute()).toEqual([]);
+      expect((await client.request('GET', '/api/me/mail-preferences')).json()).toMatchObject({ mailEnabled: false, items: [{ category: 'work_queue', enabled: true }, { category: 'system', enabled: true }] });
+    } finally {
+      await off.close();
+    }
+  });
+});
