@@ -103,7 +103,7 @@ interface Configuration {
  * The webhook receiver of configurations E and F: verifies every delivery (the `standardwebhooks`
  * package) and answers 204, counting deliveries and what did not verify.
  */
-const receiver = { secret: '', delivered: 0, unverified: 0, url: '' };
+const receiver = { secret: '', delivered: 0, unverified: 0, url: '', ids: new Set<string>() };
 const receiverServer = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -111,6 +111,7 @@ const receiverServer = http.createServer((req, res) => {
     try {
       new Webhook(receiver.secret).verify(Buffer.concat(chunks).toString(), Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
       receiver.delivered++;
+      receiver.ids.add(String(req.headers['webhook-id']));
     } catch {
       receiver.unverified++;
     }
@@ -211,9 +212,11 @@ async function verify(code: ServerCode, config: ConfigModule.Config, campaignId:
       stored += Number(n.n);
     }
     const commissions = Number((await ctx.db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    // Every conversion stored (warm-up included) and every commission: the events E and F's endpoint takes.
+    const conversions = Number((await ctx.db.selectFrom('conversions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const breaches = (await code.checkLedger(ctx.db)).length;
     const rebuilt = await code.rebuildRollups(ctx.db, ctx.dialect, ctx.config.timeZone, { apply: false });
-    return { stored, commissions, breaches, rollupDifferences: rebuilt.differenceCount };
+    return { stored, commissions, conversions, breaches, rollupDifferences: rebuilt.differenceCount };
   } finally {
     await handle.close();
   }
@@ -238,6 +241,10 @@ async function runRound(conf: Configuration, round: number) {
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl, ...hooks };
     receiver.delivered = 0;
     receiver.unverified = 0;
+    receiver.ids = new Set();
+    /** Webhooks: events received by the end of the measured load, and how long the rest took to arrive after it. */
+    let duringLoad = 0;
+    let drainSeconds = 0;
     const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
     const servers: Awaited<ReturnType<typeof startServer>>[] = [];
     const tally: Tally = { created: 0, repeated: 0, failed: 0, acked: new Set() };
@@ -253,6 +260,21 @@ async function runRound(conf: Configuration, round: number) {
       const cpuBefore = cpuTimes(pids);
       latency = await drive(urls, fixture, stream, DURATION, tally);
       const cpuAfter = cpuTimes(pids);
+      if (conf.webhook) {
+        // Deliveries that wait behind the load arrive after it: until nothing new arrives for 2 s (at most 120 s).
+        duringLoad = receiver.ids.size;
+        const loadEnded = performance.now();
+        let last = receiver.ids.size;
+        let lastChange = loadEnded;
+        while (performance.now() - lastChange < 2000 && performance.now() - loadEnded < 120_000) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          if (receiver.ids.size !== last) {
+            last = receiver.ids.size;
+            lastChange = performance.now();
+          }
+        }
+        drainSeconds = (lastChange - loadEnded) / 1000;
+      }
       const requests = tally.created + tally.repeated;
       if (cpuBefore && cpuAfter && requests > 0) {
         cpu.server = Math.round(((cpuAfter.processes - cpuBefore.processes) * 1000) / requests);
@@ -263,8 +285,8 @@ async function runRound(conf: Configuration, round: number) {
       await Promise.all(servers.map((s) => stop(s.child)));
     }
     const checks = await verify(conf.code, config, fixture.campaignId, tally.acked);
-    const webhooks = conf.webhook ? { delivered: receiver.delivered, unverified: receiver.unverified } : null;
-    const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0 && (webhooks?.unverified ?? 0) === 0;
+    const webhooks = conf.webhook ? { delivered: receiver.delivered, distinct: receiver.ids.size, expected: checks.conversions + checks.commissions, duringLoad, drainSeconds, unverified: receiver.unverified } : null;
+    const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0 && (webhooks ? webhooks.unverified === 0 && webhooks.distinct === webhooks.expected : true);
     return {
       conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu, webhooks,
       salesPerSecond: tally.created / DURATION, repeatsPerSecond: tally.repeated / DURATION,
@@ -331,7 +353,7 @@ try {
     'CPU µs/req server': x.cpu.server ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
-    webhooks: x.webhooks ? `${x.webhooks.delivered} delivered${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}` : '–',
+    webhooks: x.webhooks ? `${x.webhooks.distinct}/${x.webhooks.expected} events (${x.webhooks.duringLoad} during the load, the rest ${x.webhooks.drainSeconds.toFixed(1)} s after)${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}` : '–',
   }])));
 
   const ran = configurations.filter((conf) => rounds.some((x) => x.conf === conf));
@@ -356,7 +378,7 @@ try {
 
   const failed = rounds.filter((x) => !x.ok);
   console.log(failed.length === 0
-    ? `correctness: ok in all ${rounds.length} rounds (no errors, nothing lost, nothing stored twice, ledger balanced, rollups exact, every webhook delivery verified)`
+    ? `correctness: ok in all ${rounds.length} rounds (no errors, nothing lost, nothing stored twice, ledger balanced, rollups exact, every webhook delivery verified and every event delivered)`
     : `correctness: FAILED in ${failed.map((x) => `${x.conf.id}${x.round}`).join(', ')}`);
   exitCode = failed.length === 0 ? 0 : 1;
 } catch (error) {

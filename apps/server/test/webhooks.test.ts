@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '@pa/shared';
-import { dispatchDue, outcomeOf, RETRY_DELAYS_MS } from '../src/modules/webhooks/service';
+import { dispatchDue, outcomeOf, RETRY_DELAYS_MS, startWebhookDispatcher } from '../src/modules/webhooks/service';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, uniqueAccount, type TestEnv } from './helpers';
 
 const log = { warn: () => {} };
@@ -128,6 +128,27 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(listed).toMatchObject({ status: 'disabled', disabledReason: 'gone' });
     const test = await admin.request('POST', `/api/admin/webhooks/${gone.endpoint.id}/test`);
     expect(errorCode(test)).toBe('INVALID_STATE_TRANSITION');
+  });
+
+  it('a running dispatcher sends from a thread of its own (signed there, verified here) and records the outcomes', async () => {
+    const { endpoint } = await register();
+    receiver.received = [];
+    const log = { warned: [] as unknown[], warn(obj: unknown) { this.warned.push(obj); } };
+    const stop = startWebhookDispatcher(env.ctx, log, { intervalMs: 50 });
+    try {
+      for (let i = 0; i < 5; i++) await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+      for (let waited = 0; receiver.received.length < 5 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(receiver.received.map((r) => r.verified)).toEqual([true, true, true, true, true]);
+      for (let waited = 0; waited < 5_000; waited += 50) {
+        if ((await deliveriesOf(endpoint.id)).every((d: { status: string }) => d.status === 'succeeded')) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await deliveriesOf(endpoint.id)).map((d: { status: string }) => d.status)).toEqual(Array(5).fill('succeeded'));
+      // The thread started and stayed up: nothing fell back to this thread.
+      expect(log.warned).toEqual([]);
+    } finally {
+      await stop();
+    }
   });
 
   it('two dispatchers at once never send the same attempt twice', async () => {

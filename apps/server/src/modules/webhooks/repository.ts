@@ -58,14 +58,25 @@ export function deliveriesToSend(db: Db, ids: string[]) {
     .execute();
 }
 
-export async function insertAttempt(db: Db, row: WebhookAttemptsTable): Promise<void> {
-  await db.insertInto('webhook_attempts').values(row).execute();
+export async function insertAttempts(db: Db, rows: WebhookAttemptsTable[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
 }
 
 /** Records an attempt's outcome on its delivery (held by this instance: `claimedUntil`). */
-export async function settleDelivery(db: Db, id: string, claimedUntil: number, set: Pick<WebhookDeliveriesTable, 'status' | 'attempts' | 'next_attempt_at' | 'last_status_code' | 'updated_at'>): Promise<boolean> {
-  const result = await db.updateTable('webhook_deliveries').set({ ...set, claimed_until: null }).where('id', '=', id).where('claimed_until', '=', claimedUntil).executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/**
+ * Records one attempt on each of `ids` (all with the same outcome) while this pass's claim still
+ * holds them; returns the ids it recorded (a delivery whose claim ran out and that another instance
+ * took is not among them).
+ */
+export async function settleDeliveries(db: Db, ids: string[], claimedUntil: number, set: Pick<WebhookDeliveriesTable, 'status' | 'next_attempt_at' | 'last_status_code' | 'updated_at'>): Promise<string[]> {
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1), claimed_until: null }))
+    .where('id', 'in', ids)
+    .where('claimed_until', '=', claimedUntil)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
 }
 
 /** An endpoint's deliveries, newest first, with their event's type. */

@@ -19,7 +19,7 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointPatch, WebhookEventType } from '@pa/shared';
 import { WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { WebhookEndpointsTable } from '../../db/types';
+import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
@@ -28,8 +28,9 @@ import { WEBHOOK_OUTBOX } from '../../platform/webhooks/outbox';
 import { mailUser } from '../../platform/mail/outbox';
 import { DISABLED_REASONS } from '../../platform/mail/templates';
 import type { Tx } from '../../db/unit-of-work';
-import { postWebhook, type AttemptOutcome } from '../../platform/webhooks/send';
-import { newWebhookSecret, webhookHeaders } from '../../platform/webhooks/signing';
+import type { AttemptOutcome } from '../../platform/webhooks/send';
+import { inlineSender, threadedSender, type WebhookSender } from '../../platform/webhooks/sender';
+import { newWebhookSecret } from '../../platform/webhooks/signing';
 import * as repo from './repository';
 
 const SECRET_AAD = 'webhook-secret';
@@ -205,6 +206,8 @@ export interface DispatcherOptions {
   timeoutMs?: number;
   /** Deliveries sent at once by this instance. */
   concurrency?: number;
+  /** Who makes the requests (default: this thread; a running server's dispatcher uses a thread of its own). */
+  sender?: WebhookSender;
 }
 
 type Log = { warn(obj: unknown, msg: string): void };
@@ -214,9 +217,11 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
   const interval = options.intervalMs ?? 1000;
   let running: Promise<void> | null = null;
   let stopped = false;
+  // Requests are made on a thread of their own (started at the first delivery).
+  const sender = options.sender ?? threadedSender(log);
   const pass = async () => {
     // Passes follow each other while there is work, so a burst drains without waiting a tick each time.
-    for (let sent = -1; sent !== 0 && !stopped;) sent = await dispatchDue(ctx, log, options);
+    for (let sent = -1; sent !== 0 && !stopped;) sent = await dispatchDue(ctx, log, { ...options, sender });
   };
   const run = () => {
     running ??= pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch failed')).finally(() => (running = null));
@@ -228,6 +233,7 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
     stopped = true;
     clearInterval(timer);
     await running;
+    await sender.close();
   };
 }
 
@@ -247,43 +253,60 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
   if (ids.length === 0) return 0;
   const due = (await repo.deliveriesToSend(ctx.db, ids)).filter((d) => d.status === 'pending');
   const secretsOf = new Map<string, string[]>();
-  const sent = await Promise.all(due.map(async (d) => {
-    let attempt: AttemptOutcome;
-    if (d.endpoint_status !== 'enabled') {
-      attempt = { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
-    } else {
-      let secrets = secretsOf.get(d.endpoint_id);
-      if (!secrets) {
-        secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
-        if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
-        secretsOf.set(d.endpoint_id, secrets);
-      }
-      const headers = webhookHeaders(secrets, d.event_id, Math.floor(Date.now() / 1000), d.body);
-      attempt = await postWebhook(d.url, headers, d.body, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
+  const sendable = due.filter((d) => d.endpoint_status === 'enabled');
+  const items = sendable.map((d) => {
+    let secrets = secretsOf.get(d.endpoint_id);
+    if (!secrets) {
+      secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
+      if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
+      secretsOf.set(d.endpoint_id, secrets);
     }
-    const at = Date.now();
+    return { eventId: d.event_id, url: d.url, body: d.body, secrets };
+  });
+  const outcomes = await (options.sender ?? inlineSender).send(items, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
+  const answeredAt = Date.now();
+  const outcomeById = new Map(sendable.map((d, i) => [d.id, outcomes[i]!]));
+  const sent = due.map((d) => {
+    const attempt: AttemptOutcome = outcomeById.get(d.id) ?? { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
     const outcome = d.endpoint_status !== 'enabled'
-      ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: at, disable: false }
-      : outcomeOf(attempt, Number(d.attempts), at, delays);
-    return { d, attempt, outcome, at };
-  }));
+      ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: answeredAt, disable: false }
+      : outcomeOf(attempt, Number(d.attempts), answeredAt, delays);
+    // An attempt is logged at the moment it was made.
+    return { d, attempt, outcome, at: answeredAt - attempt.durationMs };
+  });
   let forget = false;
   try {
     await ctx.uow.run(async (tx) => {
       const q = tx.q;
-      /** Per enabled endpoint: whether its last recorded attempt of this pass failed. */
+      /** Per enabled endpoint: whether every attempt of this pass at it failed. */
       const health = new Map<string, { failed: boolean; at: number }>();
-      for (const { d, attempt, outcome, at } of sent) {
-        const mine = await repo.settleDelivery(q, d.id, until, { status: outcome.status, attempts: outcome.attempts, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: at });
-        // The claim ran out and another instance took the delivery: its attempt is the one recorded.
-        if (!mine) continue;
-        await repo.insertAttempt(q, { id: newId(at), delivery_id: d.id, at, status_code: attempt.statusCode, duration_ms: attempt.durationMs, error: attempt.error });
-        if (outcome.disable) {
-          await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
-          await tellAdmins(ctx, tx, d.url, 'gone');
-          forget = true;
-        } else if (d.endpoint_status === 'enabled') health.set(d.endpoint_id, { failed: outcome.status !== 'succeeded', at });
+      const attempts: WebhookAttemptsTable[] = [];
+      // One statement per distinct outcome (usually one: every delivery of the pass succeeded).
+      const groups = new Map<string, typeof sent>();
+      for (const entry of sent) {
+        const key = `${entry.outcome.status}|${entry.outcome.next}|${entry.attempt.statusCode}`;
+        const group = groups.get(key);
+        if (group) group.push(entry);
+        else groups.set(key, [entry]);
       }
+      for (const group of groups.values()) {
+        const { outcome, attempt } = group[0]!;
+        const mine = new Set(await repo.settleDeliveries(q, group.map((e) => e.d.id), until, { status: outcome.status, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: answeredAt }));
+        for (const { d, attempt: a, outcome: o, at } of group) {
+          // The claim ran out and another instance took the delivery: its attempt is the one recorded.
+          if (!mine.has(d.id)) continue;
+          attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
+          if (o.disable) {
+            await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
+            await tellAdmins(ctx, tx, d.url, 'gone');
+            forget = true;
+          } else if (d.endpoint_status === 'enabled') {
+            // Failing in this pass when none of its attempts succeeded.
+            health.set(d.endpoint_id, { failed: (health.get(d.endpoint_id)?.failed ?? true) && o.status !== 'succeeded', at });
+          }
+        }
+      }
+      await repo.insertAttempts(q, attempts);
       for (const [endpointId, { failed, at }] of health) {
         await repo.markEndpointHealth(q, endpointId, failed, at);
         const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
