@@ -22,6 +22,7 @@ const TABLE: [RegExp, Who][] = [
   [/^(POST|PATCH|DELETE) \/api\/admin\/campaigns/, 'admin'],
   [/^GET \/api\/admin\/ledger\/check$/, 'admin'],
   [/^(GET|POST|PATCH|PUT|DELETE) \/api\/admin\/webhooks/, 'admin'],
+  [/^(GET|POST) \/api\/admin\/mail/, 'admin'],
   [/^(PUT) \/api\/admin\/integrations/, 'admin'],
   // Operators and admins: read everything; decide registrations, enrollments, commissions; process withdrawals; announcements; help promoters.
   [/^GET \/api\/admin\/overview$/, 'staff'],

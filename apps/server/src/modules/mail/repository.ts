@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Dialect, MailMessagesTable } from '../../db/types';
+import type { Db, MailMessagesTable } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
 const MESSAGE_COLUMNS = ['id', 'recipient', 'template', 'subject', 'status', 'attempts', 'last_error', 'next_attempt_at', 'created_at', 'sent_at'] as const;
@@ -20,28 +20,6 @@ export async function statusCounts(db: Db): Promise<Record<'pending' | 'sent' | 
   const counts = { pending: 0, sent: 0, failed: 0 };
   for (const r of rows) counts[r.status] = Number(r.n);
   return counts;
-}
-
-/** Claims up to `limit` due messages until `until` (skip locked on PostgreSQL, a conditional update on both). */
-export async function claimDue(db: Db, dialect: Dialect, now: number, until: number, limit: number): Promise<string[]> {
-  let due = db
-    .selectFrom('mail_messages')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  const rows = await db
-    .updateTable('mail_messages')
-    .set({ claimed_until: until })
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 export function messagesToSend(db: Db, ids: string[]) {

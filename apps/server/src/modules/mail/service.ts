@@ -25,6 +25,7 @@ import { SmtpSender } from '../../platform/mail/send';
 import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey, dayStart, localHour } from '../../platform/time';
 import { issuePasswordToken, passwordLinkPath } from '../auth/password-tokens';
+import { claimDue } from '../../platform/outbox-claims';
 import * as repo from './repository';
 
 export const MAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
@@ -193,7 +194,7 @@ export async function dispatchMail(ctx: AppContext, sender: SmtpSender, log: Log
   const delays = options.retryDelaysMs ?? MAIL_RETRY_DELAYS_MS;
   const now = Date.now();
   const until = now + 2 * (options.timeoutMs ?? 15_000) + 30_000;
-  const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, 16);
+  const ids = await claimDue(ctx.db, ctx.dialect, 'mail_messages', now, until, 16);
   if (ids.length === 0) return 0;
   const due = (await repo.messagesToSend(ctx.db, ids)).filter((m) => m.status === 'pending');
   await Promise.all(due.map(async (m) => {

@@ -21,32 +21,6 @@ export async function deleteEndpoint(db: Db, id: string): Promise<boolean> {
   return Number((await db.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst()).numDeletedRows) === 1;
 }
 
-/**
- * Takes up to `limit` due deliveries for this instance until `until`: a conditional update, so two
- * instances never hold the same delivery at once (on PostgreSQL the candidates are also read
- * `for update skip locked`, so instances do not queue behind each other's rows).
- */
-export async function claimDue(db: Db, dialect: 'sqlite' | 'postgres', now: number, until: number, limit: number): Promise<string[]> {
-  let due = db
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (dialect === 'postgres') due = due.forUpdate().skipLocked();
-  const rows = await db
-    .updateTable('webhook_deliveries')
-    .set({ claimed_until: until })
-    .where('id', 'in', due)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** What sending deliveries needs: each one's event body, its endpoint's address and secrets. */
 export function deliveriesToSend(db: Db, ids: string[]) {
   return db

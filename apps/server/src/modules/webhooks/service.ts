@@ -31,6 +31,7 @@ import type { Tx } from '../../db/unit-of-work';
 import type { AttemptOutcome } from '../../platform/webhooks/send';
 import { inlineSender, threadedSender, type WebhookSender } from '../../platform/webhooks/sender';
 import { newWebhookSecret } from '../../platform/webhooks/signing';
+import { claimDue } from '../../platform/outbox-claims';
 import * as repo from './repository';
 
 const SECRET_AAD = 'webhook-secret';
@@ -249,7 +250,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
   // The claim outlives the longest attempt, with room for recording it; a claim left by an
   // instance that died is taken again when it runs out.
   const until = now + timeout + 5_000;
-  const ids = await repo.claimDue(ctx.db, ctx.dialect, now, until, options.concurrency ?? 64);
+  const ids = await claimDue(ctx.db, ctx.dialect, 'webhook_deliveries', now, until, options.concurrency ?? 64);
   if (ids.length === 0) return 0;
   const due = (await repo.deliveriesToSend(ctx.db, ids)).filter((d) => d.status === 'pending');
   const secretsOf = new Map<string, string[]>();
