@@ -15,7 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { expect } from 'vitest';
 import { buildApp } from '../apps/server/src/app';
 import { createContext } from '../apps/server/src/bootstrap';
-import { loadConfig } from '../apps/server/src/config';
+import { loadConfig, type Config } from '../apps/server/src/config';
 import { newApiKeySecret } from '../apps/server/src/platform/api-keys';
 import { newId } from '../apps/server/src/platform/ids';
 
@@ -23,11 +23,12 @@ export const ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(ROOT, 'e2e/artifacts');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export async function startServer() {
+/** `overrides`: settings a journey needs beyond the defaults (e.g. webhooks to a receiver on loopback). */
+export async function startServer(overrides: Partial<Config> = {}) {
   const dist = path.join(ROOT, 'apps/web/dist/index.html');
   if (!fs.existsSync(dist)) throw new Error('The web app is not built: run "npm run build" first.');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-e2e-'));
-  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', authRateLimitPerMinute: 1000 };
+  const config = { ...loadConfig({}), dataDir, port: 0, host: '127.0.0.1', authRateLimitPerMinute: 1000, ...overrides };
   const { ctx, handle } = await createContext(config);
   const app = await buildApp(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -233,7 +234,7 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 }
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
-export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin)\.[A-Za-z_]+\b/;
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword)\.[A-Za-z_]+\b/;
 
 /**
  * The page's words, without what it shows as code (<code>: an audit action such as
@@ -329,9 +330,9 @@ export async function signInThroughForm(page: Page, url: string, account: string
   await page.getByTestId('greeting').or(page.getByTestId('overview')).waitFor();
 }
 
-/** A server, the HTTPS landing page and Chromium for one journey file; `close` stops all three. */
-export async function startJourney() {
-  const server = await startServer();
+/** A server (with `overrides` to its settings), the HTTPS landing page and Chromium for one journey file; `close` stops all three. */
+export async function startJourney(overrides: Partial<Config> = {}) {
+  const server = await startServer(overrides);
   const landing = await startLandingServer();
   const browser = await launchBrowser();
   return {

@@ -98,7 +98,11 @@ export function WebhookForm({ endpoint, onSaved, onCancel }: {
         onSaved(await create.mutateAsync({ url: url.trim(), events, description: description.trim() || undefined }));
       }
     } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors({ url: error.fields.url, events: error.fields.events, description: error.fields.description });
+      if (error instanceof ApiError && Object.keys(error.fields).length > 0) {
+        setErrors({ url: error.fields.url, events: error.fields.events, description: error.fields.description });
+        // The form may be scrolled to its buttons: bring the address, where the problem usually is, into view.
+        if (error.fields.url) document.getElementById('webhook-url')?.focus();
+      }
       setFormError(errorText(t, error));
     }
   };

@@ -55,7 +55,7 @@ function Status({ settings }: { settings: MailSettings }) {
       )}
       <div className="ml-counts">
         {counts.map((c) => (
-          <div key={c.key} className={`ml-count ml-count-${c.key}`} data-testid={`mail-count-${c.key}`}>
+          <div key={c.key} className={`ml-count ml-count-${c.key}${c.value > 0 ? ' ml-count-some' : ''}`} data-testid={`mail-count-${c.key}`}>
             <span className="ml-count-value">{formatNumber(c.value, i18n.language)}</span>
             <span className="ml-count-label">{t(`mailAdmin.counts.${c.key}`)}</span>
           </div>
@@ -136,6 +136,13 @@ function MessageStatus({ message }: { message: MailMessage }) {
   );
 }
 
+/** An address that may wrap after its "@", never inside a word. */
+function Address({ to }: { to: string }) {
+  const at = to.indexOf('@');
+  if (at <= 0) return <span className="ml-to">{to}</span>;
+  return <span className="ml-to"><span className="ml-to-part">{to.slice(0, at)}</span><wbr /><span className="ml-to-part">{to.slice(at)}</span></span>;
+}
+
 const Template = ({ message }: { message: MailMessage }) => {
   const { t } = useTranslation();
   return (
@@ -158,11 +165,10 @@ function Messages() {
   let list;
   if (desk) {
     const columns: Column<MailMessage>[] = [
-      { key: 'to', title: t('mailAdmin.col.to'), sortValue: (m) => m.to, render: (m) => <span className="ml-to">{m.to}</span> },
+      { key: 'to', title: t('mailAdmin.col.to'), sortValue: (m) => m.to, render: (m) => <Address to={m.to} /> },
       { key: 'subject', title: t('mailAdmin.col.subject'), render: (m) => <span className="desk-clip">{m.subject}</span> },
       { key: 'template', title: t('mailAdmin.col.template'), sortValue: (m) => m.template, render: (m) => <Template message={m} /> },
-      { key: 'status', title: t('console.col.status'), sortValue: (m) => m.status, render: (m) => <MessageStatus message={m} /> },
-      { key: 'attempts', title: t('mailAdmin.col.attempts'), align: 'end', sortValue: (m) => m.attempts, render: (m) => formatNumber(m.attempts, i18n.language) },
+      { key: 'status', title: t('console.col.status'), sortValue: (m) => m.status, render: (m) => <><MessageStatus message={m} /><span className="dt-sub dt-nowrap">{t('mailAdmin.attempts', { count: m.attempts })}</span></> },
       { key: 'error', title: t('mailAdmin.col.error'), render: error },
       { key: 'time', title: t('mailAdmin.col.time'), sortValue: (m) => m.sentAt ?? m.createdAt, render: (m) => <span className="dt-nowrap">{time(m)}</span> },
     ];
@@ -195,7 +201,7 @@ function Messages() {
                 <span className="ml-subject">{m.subject}</span>
                 <MessageStatus message={m} />
               </div>
-              <span className="ml-to">{m.to}</span>
+              <Address to={m.to} />
               <Template message={m} />
               <span className="ml-card-meta">{time(m)} · {t('mailAdmin.attempts', { count: m.attempts })}</span>
               {m.lastError ? error(m) : null}

@@ -96,7 +96,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   const deliveries = useDeliveries(endpoint.id);
   const rows = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
   const empty = <EmptyState icon={<SendOutline />} title={t('webhooksAdmin.noDeliveries')} body={t('webhooksAdmin.noDeliveriesBody')} />;
-  const next = (d: WebhookDelivery) => (d.status === 'pending' && d.nextAttemptAt !== null ? <span className="dt-sub dt-nowrap">{t('webhooksAdmin.nextAttempt', { time: formatDateTime(d.nextAttemptAt, i18n.language) })}</span> : null);
+  const next = (d: WebhookDelivery) => (d.status === 'pending' && d.nextAttemptAt !== null ? <span className="wh-next">{t('webhooksAdmin.nextAttempt', { time: formatDateTime(d.nextAttemptAt, i18n.language) })}</span> : null);
   const error = (d: WebhookDelivery) => {
     const e = lastAttempt(d)?.error;
     return e ? <code className="wh-error">{e}</code> : <span className="dt-muted">—</span>;

@@ -38,8 +38,8 @@ export default function WebhooksPage() {
   const eventCount = (e: WebhookEndpoint) => t('webhooksAdmin.eventCount', { count: e.events.length });
 
   const addButton = (
-    <Button color="primary" onClick={() => setAdding(true)} data-testid="webhook-add" className="sf-add">
-      <span className="sf-add-label"><AddOutline aria-hidden /> {t('webhooksAdmin.add')}</span>
+    <Button color="primary" onClick={() => setAdding(true)} data-testid="webhook-add" className="wh-add">
+      <span className="wh-add-label"><AddOutline aria-hidden /> {t('webhooksAdmin.add')}</span>
     </Button>
   );
   const empty = <EmptyState icon={<SendOutline />} title={t('webhooksAdmin.empty')} body={t('webhooksAdmin.emptyBody')} />;
@@ -69,7 +69,7 @@ export default function WebhooksPage() {
         initialSort={{ key: 'created', dir: 'desc' }}
         onRowClick={open}
         empty={empty}
-        toolbar={<DeskToolbar filters={<p className="sf-lead">{t('webhooksAdmin.lead')}</p>} actions={addButton} />}
+        toolbar={<DeskToolbar filters={<p className="wh-lead">{t('webhooksAdmin.lead')}</p>} actions={addButton} />}
       />
     );
   } else if (webhooks.isPending) {
@@ -79,8 +79,8 @@ export default function WebhooksPage() {
   } else {
     content = (
       <>
-        <div className="sf-phone-head wh-phone-head">
-          <p className="sf-lead">{t('webhooksAdmin.lead')}</p>
+        <div className="wh-phone-head">
+          <p className="wh-lead">{t('webhooksAdmin.lead')}</p>
           {addButton}
         </div>
         {items.length === 0 ? empty : (
