@@ -15,7 +15,8 @@
  *   D  PostgreSQL, current, two server processes on one database: two load generators at once with
  *      half the connections each, drawing from one externalId stream so repeats reach both
  *   E  A with a webhook endpoint taking conversion.created and commission.created, at a receiver
- *      in this process that verifies every delivery (`standardwebhooks`) and answers 204
+ *      in a process of its own (bench/webhook-receiver.ts) that verifies every delivery
+ *      (`standardwebhooks`) and answers 204; the round waits until every event has arrived
  *   F  C with the same endpoint
  * then prints every round (with the CPU each request cost over the measured seconds: the server
  * processes and, for PostgreSQL, every `postgres` process, read from /proc), the medians per
@@ -36,7 +37,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import type * as Bootstrap from '../apps/server/src/bootstrap';
 import type * as ConfigModule from '../apps/server/src/config';
@@ -44,9 +46,6 @@ import type * as ApiKeys from '../apps/server/src/platform/api-keys';
 import type * as Ledger from '../apps/server/src/platform/ledger';
 import type * as RollupsRebuild from '../apps/server/src/platform/rollups-rebuild';
 import type * as Webhooks from '../apps/server/src/modules/webhooks/service';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { insertApiKey, insertSalesFixture, insertUser } from './fixtures';
 import { checkoutBuild, cpuTimes, freshPostgres, machine, median, runningServers, startServer, stop, worktreeBuild, type Build } from './util';
 
@@ -100,25 +99,33 @@ interface Configuration {
 }
 
 /**
- * The webhook receiver of configurations E and F: verifies every delivery (the `standardwebhooks`
- * package) and answers 204, counting deliveries and what did not verify.
+ * The webhook receiver of configurations E and F: a process of its own (bench/webhook-receiver.ts)
+ * that verifies every delivery (the `standardwebhooks` package) and answers 204; asked for its
+ * counts over IPC.
  */
-const receiver = { secret: '', delivered: 0, unverified: 0, url: '', ids: new Set<string>() };
-const receiverServer = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    try {
-      new Webhook(receiver.secret).verify(Buffer.concat(chunks).toString(), Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])));
-      receiver.delivered++;
-      receiver.ids.add(String(req.headers['webhook-id']));
-    } catch {
-      receiver.unverified++;
-    }
-    res.statusCode = 204;
-    res.end();
-  });
-});
+interface ReceiverStats { delivered: number; unverified: number; distinct: number }
+const receiver = {
+  secret: '',
+  url: '',
+  child: null as ChildProcess | null,
+  ask<T>(message: object, type: string): Promise<T> {
+    return new Promise((resolve) => {
+      const onMessage = (m: { type: string }) => {
+        if (m.type !== type) return;
+        this.child!.off('message', onMessage);
+        resolve(m as T);
+      };
+      this.child!.on('message', onMessage);
+      this.child!.send(message);
+    });
+  },
+  reset() {
+    return this.ask({ type: 'reset', secret: this.secret }, 'reset');
+  },
+  stats() {
+    return this.ask<ReceiverStats>({ type: 'stats' }, 'stats');
+  },
+};
 
 interface Fixture {
   campaignId: string;
@@ -239,9 +246,6 @@ async function runRound(conf: Configuration, round: number) {
     const config = { ...conf.code.loadConfig({ DATA_DIR: dataDir, ...hooks, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }), dataDir };
     const fixture = await prepare(conf.code, config, conf.webhook ?? false);
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl, ...hooks };
-    receiver.delivered = 0;
-    receiver.unverified = 0;
-    receiver.ids = new Set();
     /** Webhooks: events received by the end of the measured load, and how long the rest took to arrive after it. */
     let duringLoad = 0;
     let drainSeconds = 0;
@@ -252,6 +256,7 @@ async function runRound(conf: Configuration, round: number) {
     const cpu: { server: number | null; database: number | null } = { server: null, database: null };
     let latency;
     try {
+      if (conf.webhook) await receiver.reset();
       for (let i = 0; i < conf.instances; i++) servers.push(await startServer(conf.build.root, env, prof));
       const urls = servers.map((s) => s.url);
       const stream = new SaleStream(fixture);
@@ -262,14 +267,15 @@ async function runRound(conf: Configuration, round: number) {
       const cpuAfter = cpuTimes(pids);
       if (conf.webhook) {
         // Deliveries that wait behind the load arrive after it: until nothing new arrives for 2 s (at most 120 s).
-        duringLoad = receiver.ids.size;
+        duringLoad = (await receiver.stats()).distinct;
         const loadEnded = performance.now();
-        let last = receiver.ids.size;
+        let last = duringLoad;
         let lastChange = loadEnded;
         while (performance.now() - lastChange < 2000 && performance.now() - loadEnded < 120_000) {
           await new Promise((resolve) => setTimeout(resolve, 100));
-          if (receiver.ids.size !== last) {
-            last = receiver.ids.size;
+          const now = (await receiver.stats()).distinct;
+          if (now !== last) {
+            last = now;
             lastChange = performance.now();
           }
         }
@@ -285,7 +291,8 @@ async function runRound(conf: Configuration, round: number) {
       await Promise.all(servers.map((s) => stop(s.child)));
     }
     const checks = await verify(conf.code, config, fixture.campaignId, tally.acked);
-    const webhooks = conf.webhook ? { delivered: receiver.delivered, distinct: receiver.ids.size, expected: checks.conversions + checks.commissions, duringLoad, drainSeconds, unverified: receiver.unverified } : null;
+    const received = conf.webhook ? await receiver.stats() : null;
+    const webhooks = received ? { ...received, expected: checks.conversions + checks.commissions, duringLoad, drainSeconds } : null;
     const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0 && (webhooks ? webhooks.unverified === 0 && webhooks.distinct === webhooks.expected : true);
     return {
       conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu, webhooks,
@@ -328,8 +335,8 @@ try {
     { id: 'E', label: 'SQLite, current, webhook endpoint', build: current, code: currentCode, postgres: false, instances: 1, webhook: true },
     { id: 'F', label: 'PostgreSQL, current, webhook endpoint', build: current, code: currentCode, postgres: true, instances: 1, webhook: true },
   ];
-  await new Promise<void>((resolve) => receiverServer.listen(0, '127.0.0.1', resolve));
-  receiver.url = `http://127.0.0.1:${(receiverServer.address() as AddressInfo).port}/hooks`;
+  receiver.child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  receiver.url = await new Promise<string>((resolve) => receiver.child!.once('message', (m: { url: string }) => resolve(m.url)));
 
   console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
   console.log(`current:  ${current.description}${current.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);

@@ -12,7 +12,7 @@ import { ForbiddenAddressError, guardedLookup, urlProblem } from '../outbound-ad
  * Connections to receivers are kept open between deliveries (a connection per delivery cost more
  * than the delivery). Each new connection resolves its name through the guarded lookup.
  */
-const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }) };
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
 
 export interface AttemptOutcome {
   /** The receiver's HTTP status, or null when there was no answer. */
