@@ -12,7 +12,7 @@ import { SMTPServer } from 'smtp-server';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_NAME, LOCALES, type Locale } from '@pa/shared';
-import { dispatchMail, writeDailyMails } from '../src/modules/mail/service';
+import { dispatchMail, startMailDispatcher, writeDailyMails } from '../src/modules/mail/service';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { SmtpSender } from '../src/platform/mail/send';
 import { postJournal, promoterAccount } from '../src/platform/ledger';
@@ -339,6 +339,17 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect((await admin.request('POST', '/api/admin/mail/test', { to: 'not an address' })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { to: 'invalid' } });
     // Operators and promoters do not see the mail settings.
     expect(errorCode(await (await signedIn(env, 'operator')).client.request('GET', '/api/admin/mail'))).toBe('FORBIDDEN');
+  });
+
+  it('a running dispatcher sends what is written, on its own', async () => {
+    const stop = startMailDispatcher(env.ctx, log, { intervalMs: 50 });
+    try {
+      expect((await admin.request('POST', '/api/admin/mail/test', { to: 'running@example.com' })).statusCode).toBe(202);
+      for (let waited = 0; smtp.received.every((m) => m.to !== 'running@example.com') && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      expect(smtp.take('running@example.com').map((m) => m.subject)).toEqual([`Test message from ${DEFAULT_APP_NAME.en}`]);
+    } finally {
+      await stop();
+    }
   });
 
   it('with SMTP_URL unset: nothing is written, the console says so, a test is MAIL_DISABLED, forgot-password still answers 202', async () => {

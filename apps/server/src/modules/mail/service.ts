@@ -112,6 +112,12 @@ export async function forgotPassword(ctx: AppContext, account: string): Promise<
   });
 }
 
+/** Today (YYYY-MM-DD in the installation's zone) once its daily mails are due, else null. */
+export function dailyMailDay(ctx: AppContext, now: number): string | null {
+  const zone = zoneOf(ctx, now);
+  return localHour(now, zone) < DAILY_MAIL_HOUR ? null : dayKey(now, zone);
+}
+
 /**
  * Writes the day's digests and summaries not yet written (any instance, any number of times: each
  * goes out once). Returns how many mails it wrote.
@@ -119,8 +125,8 @@ export async function forgotPassword(ctx: AppContext, account: string): Promise<
 export async function writeDailyMails(ctx: AppContext, now = Date.now()): Promise<number> {
   if (!ctx.mail.enabled) return 0;
   const zone = zoneOf(ctx, now);
-  if (localHour(now, zone) < DAILY_MAIL_HOUR) return 0;
-  const today = dayKey(now, zone);
+  const today = dailyMailDay(ctx, now);
+  if (!today) return 0;
   const todayStart = dayStart(today, zone);
   const yesterday = dayKey(todayStart - 1, zone);
   const { currency } = await readSettings(ctx.db, zone);
@@ -167,11 +173,14 @@ export function startMailDispatcher(ctx: AppContext, log: Log, options: MailDisp
   let running: Promise<void> | null = null;
   let stopped = false;
   let dailyAt = 0;
+  /** The day whose daily mails this instance has written (looked at again only on the next day). */
+  let dailyDone = '';
   const pass = async () => {
     const now = Date.now();
-    if (now - dailyAt >= (options.dailyEveryMs ?? 5 * 60_000)) {
+    const day = dailyMailDay(ctx, now);
+    if (day && day !== dailyDone && now - dailyAt >= (options.dailyEveryMs ?? 5 * 60_000)) {
       dailyAt = now;
-      await writeDailyMails(ctx, now).catch((error: unknown) => log.warn({ err: error }, 'daily mails could not be written'));
+      await writeDailyMails(ctx, now).then(() => (dailyDone = day), (error: unknown) => log.warn({ err: error }, 'daily mails could not be written'));
     }
     for (let claimed = -1; claimed !== 0 && !stopped;) claimed = await dispatchMail(ctx, sender, log, options);
   };
