@@ -22,12 +22,25 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** The policy's verdict on a URL, parsed, remembered per address (the same few endpoints get every delivery). */
+const verdicts = new Map<string, URL | string>();
+function checkedUrl(url: string, allowPrivate: boolean): URL | string {
+  const key = `${allowPrivate ? 1 : 0}${url}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    if (verdicts.size >= 1000) verdicts.clear();
+    verdict = urlProblem(url, allowPrivate) ?? new URL(url);
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 export function postWebhook(url: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number; userAgent: string }): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const problem = urlProblem(url, options.allowPrivate);
-  if (problem) return Promise.resolve({ statusCode: null, durationMs: 0, error: `url ${problem}` });
-  const target = new URL(url);
+  const checked = checkedUrl(url, options.allowPrivate);
+  if (typeof checked === 'string') return Promise.resolve({ statusCode: null, durationMs: 0, error: `url ${checked}` });
+  const target = checked;
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     let settled = false;
