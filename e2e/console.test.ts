@@ -156,7 +156,7 @@ describe('running the program from a desk', () => {
   }, 180_000);
 
   it('shows the console in every language, at a desk and on a phone', async () => {
-    const screens = ['#/admin', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/staff', '#/admin/audit', '#/admin/withdrawals', '#/admin/commissions', '#/admin/users', '#/admin/campaigns', '#/admin/conversions', '#/admin/api-keys', '#/admin/settings'];
+    const screens = ['#/admin', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/staff', '#/admin/audit', '#/admin/withdrawals', '#/admin/commissions', '#/admin/users', '#/admin/campaigns', '#/admin/conversions', '#/admin/api-keys', '#/admin/webhooks', '#/admin/mail', '#/admin/settings'];
     for (const locale of LOCALES) {
       for (const size of ['desk', 'phone'] as const) {
         const context = size === 'desk' ? await deskContext() : await phoneContext(browser);

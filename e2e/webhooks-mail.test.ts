@@ -4,6 +4,8 @@
  * receiver started here (loopback, so the server runs with WEBHOOK_ALLOW_PRIVATE), ticks every
  * event, sees the signing secret once, sends a test and sees it delivered (status and a 2xx code)
  * in the endpoint's deliveries; the receiver checks the request's signature with that secret.
+ * Then a promoter on a phone: "Forgot password?" from sign-in gets the same neutral answer whether
+ * or not the account exists, and Me → E-mail notifications says mail is off here and keeps a choice.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -11,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startWebhookDispatcher } from '../apps/server/src/modules/webhooks/service';
-import { createStaff, proseText, screenshot, startJourney, UNTRANSLATED, watchProblems } from './harness';
+import { checkScreen, createStaff, phoneContext, proseText, registerThroughForm, screenshot, startJourney, UNTRANSLATED, watchProblems } from './harness';
 
 interface Received { id: string; timestamp: string; signature: string; body: string }
 
@@ -115,5 +117,43 @@ describe('webhooks from the console', () => {
     expect(await page.getByTestId('webhooks').innerText()).toMatch(/17 events[\s\S]*Enabled/);
     expect(problems).toEqual([]);
     await context.close();
+  }, 60_000);
+
+  it('promoter asks for a password link (the same answer for any account) and sets e-mail preferences', async () => {
+    const { server } = journey;
+    const phone = await phoneContext(browser);
+    const page = await phone.newPage();
+    const problems = watchProblems(page);
+    const account = `mia${Date.now().toString(36)}@example.com`;
+    await registerThroughForm(page, `${server.url}#/register`, account, 'Mia Promoter', 'First-pass-1');
+
+    // Me → E-mail notifications: the promoter's three categories; this installation sends no mail, and says so.
+    await page.goto(`${server.url}#/me`);
+    await page.getByTestId('me-mail').click();
+    await page.getByTestId('mail-prefs-off').waitFor();
+    expect(await page.getByTestId('mail-prefs').locator('[data-testid^="mail-pref-"]').count()).toBe(3);
+    await checkScreen(page, 'mail-prefs-en');
+    await page.getByTestId('mail-pref-commissions').click();
+    await expect.poll(() => page.getByTestId('mail-pref-commissions').getAttribute('aria-checked')).toBe('false');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('mail-pref-commissions').getAttribute('aria-checked')).toBe('false');
+
+    // Signed out: "Forgot password?" carries the typed account along; the answer never tells whether it exists.
+    await page.getByTestId('nav-back').click();
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(/#\/login/);
+    for (const who of [account, 'nobody@example.com']) {
+      await page.goto(`${server.url}#/login`);
+      await page.locator('#account').fill(who);
+      await page.getByTestId('forgot-password').click();
+      expect(await page.locator('#account').inputValue()).toBe(who);
+      await checkScreen(page, 'forgot-password-en');
+      await page.getByTestId('forgot-submit').click();
+      await page.getByTestId('forgot-sent').waitFor();
+      expect(await page.getByTestId('forgot-sent').innerText()).toContain('30 minutes');
+    }
+    await checkScreen(page, 'forgot-password-sent-en');
+    expect(problems).toEqual([]);
+    await phone.close();
   }, 60_000);
 });

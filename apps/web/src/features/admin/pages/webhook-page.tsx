@@ -65,10 +65,11 @@ function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   );
 }
 
-function RetryButton({ delivery, endpointId }: { delivery: WebhookDelivery; endpointId: string }) {
+/** Offered once a delivery has ended, while its endpoint is enabled (a disabled one is sent nothing). */
+function RetryButton({ delivery, endpoint }: { delivery: WebhookDelivery; endpoint: WebhookEndpoint }) {
   const { t } = useTranslation();
-  const retry = useRetryDelivery(endpointId);
-  if (!canRetry(delivery)) return null;
+  const retry = useRetryDelivery(endpoint.id);
+  if (!canRetry(delivery) || endpoint.status !== 'enabled') return null;
   return (
     <Button
       size="small"
@@ -112,7 +113,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       { key: 'duration', title: t('webhooksAdmin.col.duration'), align: 'end', render: (d) => { const a = lastAttempt(d); return a ? <span className="dt-nowrap">{duration(a.durationMs)}</span> : <span className="dt-muted">—</span>; } },
       { key: 'error', title: t('webhooksAdmin.col.error'), render: error },
       { key: 'attempts', title: t('webhooksAdmin.col.attempts'), render: (d) => <Attempts delivery={d} /> },
-      { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (d) => <span className="dt-actions"><RetryButton delivery={d} endpointId={endpoint.id} /></span> },
+      { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (d) => <span className="dt-actions"><RetryButton delivery={d} endpoint={endpoint} /></span> },
     ];
     list = deliveries.isError ? <PageError error={deliveries.error} onRetry={() => void deliveries.refetch()} /> : (
       <DataTable
@@ -154,7 +155,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
                 {a?.error ? error(d) : null}
                 <div className="wh-card-foot">
                   <Attempts delivery={d} />
-                  <RetryButton delivery={d} endpointId={endpoint.id} />
+                  <RetryButton delivery={d} endpoint={endpoint} />
                 </div>
               </li>
             );
