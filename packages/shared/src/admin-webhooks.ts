@@ -49,6 +49,10 @@ export const WebhookEndpointCreatedSchema = z.object({ endpoint: WebhookEndpoint
 export const WebhookEndpointEnvelopeSchema = z.object({ endpoint: WebhookEndpointSchema });
 export const WebhookDeliveryEnvelopeSchema = z.object({ delivery: z.object({ id: z.string(), status: z.enum(['pending', 'succeeded', 'failed']), nextAttemptAt: z.number().int().nullable() }) });
 export const WebhookEndpointListSchema = z.object({ items: z.array(WebhookEndpointSchema) });
+export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreatedSchema>;
+export type WebhookEndpointEnvelope = z.infer<typeof WebhookEndpointEnvelopeSchema>;
+export type WebhookDeliveryEnvelope = z.infer<typeof WebhookDeliveryEnvelopeSchema>;
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 
 export const WebhookAttemptSchema = z.object({
   at: z.number().int(),

@@ -64,6 +64,7 @@ export type MailMessage = z.infer<typeof MailMessageSchema>;
 export const MailMessageListSchema = z.object({ items: z.array(MailMessageSchema), nextCursor: z.string().nullable() });
 export const MailMessageQuerySchema = PageQuerySchema;
 export const MailMessageEnvelopeSchema = z.object({ message: MailMessageSchema });
+export type MailMessageEnvelope = z.infer<typeof MailMessageEnvelopeSchema>;
 
 /** `POST api/admin/mail/test`: a test message to `to`, else to the staff member's own address. */
 export const MailTestBodySchema = z.strictObject({

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MailMessage, MailMessageEnvelopeSchema, MailSettings, MailTestBody, Page } from '@pa/shared';
+import type { MailMessage, MailMessageEnvelope, MailSettings, MailTestBody, Page } from '@pa/shared';
 import { api } from '../../../lib/api-client';
 
 export type { MailMessage, MailSettings };
@@ -39,7 +39,7 @@ export const useMailMessages = () =>
 export function useSendTestMail() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: MailTestBody) => api<(typeof MailMessageEnvelopeSchema)['_output']>('POST', 'admin/mail/test', body),
+    mutationFn: (body: MailTestBody) => api<MailMessageEnvelope>('POST', 'admin/mail/test', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: mailSettingsQuery.queryKey }),
   });
 }

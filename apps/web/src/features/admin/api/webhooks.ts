@@ -1,23 +1,18 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  Ok, Page, WebhookDelivery, WebhookDeliveryEnvelopeSchema, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointCreatedSchema, WebhookEndpointEnvelopeSchema,
-  WebhookEndpointListSchema, WebhookEndpointPatch,
+  Ok, Page, WebhookDelivery, WebhookDeliveryEnvelope, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointCreated, WebhookEndpointEnvelope,
+  WebhookEndpointList, WebhookEndpointPatch,
 } from '@pa/shared';
 import { api, type WithId } from '../../../lib/api-client';
 
 export type { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointPatch };
-
-/*
- * The answers below are the shared schemas' own output types (`_output` is what z.infer reads):
- * @pa/shared names no type for these envelopes yet.
- */
 
 const PAGE = 20;
 
 /** `GET api/admin/webhooks` (admins): every endpoint (few: one answer), never a secret. */
 export const webhooksQuery = queryOptions({
   queryKey: ['admin', 'webhooks'] as const,
-  queryFn: ({ signal }) => api<(typeof WebhookEndpointListSchema)['_output']>('GET', 'admin/webhooks', undefined, { signal }).then((r) => r.items),
+  queryFn: ({ signal }) => api<WebhookEndpointList>('GET', 'admin/webhooks', undefined, { signal }).then((r) => r.items),
 });
 
 export const useWebhooks = () => useQuery(webhooksQuery);
@@ -50,7 +45,7 @@ function useInvalidate() {
 export function useCreateWebhook() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: WebhookEndpointCreate) => api<(typeof WebhookEndpointCreatedSchema)['_output']>('POST', 'admin/webhooks', body),
+    mutationFn: (body: WebhookEndpointCreate) => api<WebhookEndpointCreated>('POST', 'admin/webhooks', body),
     onSuccess: invalidate,
   });
 }
@@ -59,7 +54,7 @@ export function useCreateWebhook() {
 export function useUpdateWebhook() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: ({ id, ...patch }: WithId<WebhookEndpointPatch>) => api<(typeof WebhookEndpointEnvelopeSchema)['_output']>('PATCH', `admin/webhooks/${encodeURIComponent(id)}`, patch),
+    mutationFn: ({ id, ...patch }: WithId<WebhookEndpointPatch>) => api<WebhookEndpointEnvelope>('PATCH', `admin/webhooks/${encodeURIComponent(id)}`, patch),
     onSuccess: invalidate,
   });
 }
@@ -77,7 +72,7 @@ export function useDeleteWebhook() {
 export function useRotateWebhookSecret() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: string) => api<(typeof WebhookEndpointCreatedSchema)['_output']>('POST', `admin/webhooks/${encodeURIComponent(id)}/rotate-secret`),
+    mutationFn: (id: string) => api<WebhookEndpointCreated>('POST', `admin/webhooks/${encodeURIComponent(id)}/rotate-secret`),
     onSuccess: invalidate,
   });
 }
@@ -95,7 +90,7 @@ export function useTestWebhook() {
 export function useRetryDelivery(endpointId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (deliveryId: string) => api<(typeof WebhookDeliveryEnvelopeSchema)['_output']>('POST', `admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`),
+    mutationFn: (deliveryId: string) => api<WebhookDeliveryEnvelope>('POST', `admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}/retry`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deliveriesQuery(endpointId).queryKey }),
   });
 }
