@@ -279,7 +279,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(summary!.text).toMatch(/\d+ registrations, \d+ campaign applications, [1-9]\d* commissions/);
   });
 
-  it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on', async () => {
+  it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on, once', async () => {
     const receiver = http.createServer((_req, res) => {
       res.statusCode = 410;
       res.end();
@@ -290,7 +290,8 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
       const { client: other, user: otherAdmin } = await signedIn(env, 'admin');
       expect((await other.request('PATCH', '/api/me/mail-preferences', { category: 'system', enabled: false })).statusCode).toBe(200);
       const { endpoint } = (await admin.request('POST', '/api/admin/webhooks', { url, events: ['commission.approved'] })).json();
-      await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+      // Three deliveries answered 410 in one pass: one mail, not three.
+      for (let i = 0; i < 3; i++) expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
       while ((await dispatchDue(env.ctx, log)) > 0);
       await drain();
       const mails = smtp.take(adminUser.account);

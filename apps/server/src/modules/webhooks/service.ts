@@ -287,6 +287,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
       /** Per enabled endpoint: whether every attempt of this pass at it failed. */
       const health = new Map<string, { failed: boolean; at: number }>();
       const attempts: WebhookAttemptsTable[] = [];
+      const gone = new Set<string>();
       // One statement per distinct outcome (usually one: every delivery of the pass succeeded).
       const groups = new Map<string, typeof sent>();
       for (const entry of sent) {
@@ -303,8 +304,12 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
           if (!mine.has(d.id)) continue;
           attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
           if (o.disable) {
-            await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
-            await tellAdmins(ctx, tx, d.url, 'gone');
+            // Once per endpoint, however many of its deliveries were answered 410 in this pass.
+            if (!gone.has(d.endpoint_id)) {
+              gone.add(d.endpoint_id);
+              await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
+              await tellAdmins(ctx, tx, d.url, 'gone');
+            }
             forget = true;
           } else if (d.endpoint_status === 'enabled') {
             // Failing in this pass when none of its attempts succeeded.
@@ -314,6 +319,7 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
       }
       await repo.insertAttempts(q, attempts);
       for (const [endpointId, { failed, at }] of health) {
+        if (gone.has(endpointId)) continue;
         await repo.markEndpointHealth(q, endpointId, failed, at);
         const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
         if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
