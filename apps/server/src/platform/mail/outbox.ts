@@ -14,6 +14,7 @@ import type { MailConfig } from './send';
 import type { Db, MailMessagesTable } from '../../db/types';
 import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
 import type { MasterKey } from '../crypto/master-key';
+import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
 import { renderMail, type MailParams } from './templates';
 
@@ -121,7 +122,7 @@ export class MailOutbox implements Collector {
     this.rows.push(...other.rows);
   }
   async flush(q: Db, _tx: TxInfo) {
-    if (this.rows.length > 0) await q.insertInto('mail_messages').values(this.rows).execute();
+    await writeRows(q, 'mail_messages', this.rows);
   }
 }
 /** After the business rows and the webhook outbox. */

@@ -12,6 +12,7 @@
 import type { WebhookEventType } from '@pa/shared';
 import type { Db, WebhookDeliveriesTable, WebhookEventsTable } from '../../db/types';
 import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
+import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
 
 export const SUBSCRIBERS_CACHE_MS = 2000;
@@ -62,8 +63,10 @@ export class WebhookOutbox implements Collector {
         deliveries.push({ id: newId(tx.now), event_id: id, endpoint_id: endpointId, status: 'pending', attempts: 0, next_attempt_at: tx.now, claimed_until: null, last_status_code: null, created_at: tx.now, updated_at: tx.now });
       }
     }
-    if (events.length > 0) await q.insertInto('webhook_events').values(events).execute();
-    if (deliveries.length > 0) await q.insertInto('webhook_deliveries').values(deliveries).execute();
+    // Through writeRows like the other collectors: on PostgreSQL they join the batch's one write
+    // statement (a separate insert made the batch a transaction of several round trips).
+    await writeRows(q, 'webhook_events', events);
+    await writeRows(q, 'webhook_deliveries', deliveries);
   }
 }
 /** After the business rows, journals, rollups and notifications. */
