@@ -203,6 +203,9 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: number;
   claimed_until: number | null;
   last_status_code: number | null;
+  /** The successful attempt (status 'succeeded'): when it was made and how long it took; webhook_attempts holds the others. */
+  last_attempt_at: number | null;
+  last_duration_ms: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -25,6 +25,12 @@ export interface Collector {
   merge(other: this): void;
   /** Writes what was collected, inside the transaction, before the commit. */
   flush(q: Db, tx: TxInfo): Promise<void>;
+  /**
+   * After the commit (not after a rollback): hands what was written to whoever acts on it in this
+   * process (the webhook dispatcher). It must not throw, and what it starts must not depend on
+   * happening — the rows are the record, and a process that dies first leaves them to be found.
+   */
+  committed?(): void;
 }
 
 /** A kind of collector: how to make an empty one, and where it flushes relative to the others. */
@@ -93,6 +99,9 @@ class Collectors {
   async flush(q: Db, info: TxInfo) {
     const order = this.kinds.map((_, i) => i).sort((a, b) => this.kinds[a]!.order - this.kinds[b]!.order);
     for (const i of order) await this.items[i]!.flush(q, info);
+  }
+  committed() {
+    for (const c of this.items) c.committed?.();
   }
 }
 
@@ -231,13 +240,15 @@ export class UnitOfWork {
 
   /** One transaction for one piece of work; its collectors flushed before the commit. */
   private async single<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(async (q) => {
+    const collectors = new Collectors();
+    const result = await this.db.transaction().execute(async (q) => {
       const info: TxInfo = { now: Date.now(), dialect: this.dialect };
-      const collectors = new Collectors();
-      const result = await work(makeTx(q, info, collectors, new Map()));
+      const value = await work(makeTx(q, info, collectors, new Map()));
       await collectors.flush(q, info);
-      return result;
+      return value;
     });
+    collectors.committed();
+    return result;
   }
 
   /** `readAhead`: whether what the items' read-aheads found may be used (not when a batch goes round again). */
@@ -318,6 +329,7 @@ export class UnitOfWork {
       }
       return all;
     };
+    let written: Collectors;
     try {
       if (this.options.readsFirst) {
         // The reads before the transaction, on the pool (independent ones at once); the transaction
@@ -326,16 +338,19 @@ export class UnitOfWork {
         await this.db.transaction().execute(async (q) => {
           await all.flush(q, info);
         });
+        written = all;
       } else {
-        await this.db.transaction().execute(async (q) => {
+        written = await this.db.transaction().execute(async (q) => {
           const all = await perform(q);
           await all.flush(q, info);
+          return all;
         });
       }
     } catch (error) {
       if (failedItem) return { kind: 'item', ...(failedItem as { index: number; error: unknown }) };
       return { kind: 'batch', error };
     }
+    written.committed();
     return { kind: 'done', results };
   }
 }

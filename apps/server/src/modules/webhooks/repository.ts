@@ -1,5 +1,7 @@
 /** Webhook queries: endpoints, the outbox of events, deliveries and their attempts. */
 import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types';
+import { sql } from 'kysely';
+import { onPostgres } from '../../db/hot';
 import { olderThan, pageOf } from '../../platform/listing';
 
 const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'created_at', 'updated_at'] as const;
@@ -36,21 +38,43 @@ export async function insertAttempts(db: Db, rows: WebhookAttemptsTable[]): Prom
   if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
 }
 
-/** Records an attempt's outcome on its delivery (held by this instance: `claimedUntil`). */
+/** One attempt's outcome for `settleAttempts`. */
+export interface Settled {
+  id: string;
+  /** The claim the attempt was made under. */
+  claim: number;
+  status: WebhookDeliveriesTable['status'];
+  next: number;
+  code: number | null;
+  /** A successful attempt's time and duration (kept on the delivery); null otherwise (the attempt is a row of webhook_attempts). */
+  at: number | null;
+  ms: number | null;
+}
+
 /**
- * Records one attempt on each of `ids` (all with the same outcome) while this pass's claim still
- * holds them; returns the ids it recorded (a delivery whose claim ran out and that another instance
- * took is not among them).
+ * Records one attempt on each delivery of `rows`, in one statement whatever their outcomes, while
+ * the claim each was sent under still holds; returns the ids it recorded (a delivery whose claim
+ * ran out and that another instance took is not among them). The rows travel as one JSON
+ * parameter, so the statement's text is the same for any number of them.
  */
-export async function settleDeliveries(db: Db, ids: string[], claimedUntil: number, set: Pick<WebhookDeliveriesTable, 'status' | 'next_attempt_at' | 'last_status_code' | 'updated_at'>): Promise<string[]> {
-  const rows = await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ ...set, attempts: eb('attempts', '+', 1), claimed_until: null }))
-    .where('id', 'in', ids)
-    .where('claimed_until', '=', claimedUntil)
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
+export async function settleAttempts(db: Db, rows: Settled[], updatedAt: number): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(rows);
+  const result = onPostgres(db)
+    ? await sql<{ id: string }>`update webhook_deliveries as d
+        set status = j.status, attempts = d.attempts + 1, next_attempt_at = j.next, last_status_code = j.code,
+            last_attempt_at = j.at, last_duration_ms = j.ms, claimed_until = null, updated_at = ${updatedAt}
+        from json_to_recordset(${json}::json) as j(id text, claim bigint, status text, next bigint, code integer, at bigint, ms integer)
+        where d.id = j.id and d.claimed_until = j.claim
+        returning d.id`.execute(db)
+    : await sql<{ id: string }>`update webhook_deliveries
+        set status = j.status, attempts = attempts + 1, next_attempt_at = j.next, last_status_code = j.code,
+            last_attempt_at = j.at, last_duration_ms = j.ms, claimed_until = null, updated_at = ${updatedAt}
+        from (select value ->> 'id' as id, value ->> 'claim' as claim, value ->> 'status' as status, value ->> 'next' as next,
+                     value ->> 'code' as code, value ->> 'at' as at, value ->> 'ms' as ms from json_each(${json})) as j
+        where webhook_deliveries.id = j.id and webhook_deliveries.claimed_until = j.claim
+        returning webhook_deliveries.id`.execute(db);
+  return result.rows.map((r) => r.id);
 }
 
 /** An endpoint's deliveries, newest first, with their event's type. */
@@ -58,7 +82,7 @@ export async function deliveriesPage(db: Db, endpointId: string, page: { limit: 
   let query = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.next_attempt_at', 'd.created_at'])
+    .select(['d.id', 'd.event_id', 'e.type', 'd.status', 'd.next_attempt_at', 'd.last_attempt_at', 'd.last_status_code', 'd.last_duration_ms', 'd.created_at'])
     .where('d.endpoint_id', '=', endpointId)
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id', 'desc')
@@ -81,12 +105,15 @@ export function endpointSecrets(db: Db, id: string) {
 }
 
 export function deliveryState(db: Db, id: string) {
-  return db.selectFrom('webhook_deliveries').select(['id', 'status', 'endpoint_id']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('webhook_deliveries').select(['id', 'status', 'endpoint_id', 'last_attempt_at', 'last_status_code', 'last_duration_ms']).where('id', '=', id).executeTakeFirst();
 }
 
-/** Sends a delivery that has ended (failed, or succeeded) again from now: one more attempt, then the schedule anew. */
+/**
+ * Sends a delivery that has ended (failed, or succeeded) again from now: one more attempt, then the
+ * schedule anew. Its successful attempt, if it had one, has been moved to webhook_attempts first.
+ */
 export async function requeueDelivery(db: Db, id: string, now: number): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, updated_at: now }).where('id', '=', id).execute();
+  await db.updateTable('webhook_deliveries').set({ status: 'pending', attempts: 0, next_attempt_at: now, claimed_until: null, last_attempt_at: null, last_duration_ms: null, updated_at: now }).where('id', '=', id).execute();
 }
 
 /** Marks an endpoint failing from `now` unless it already is; clears the mark on a success. */

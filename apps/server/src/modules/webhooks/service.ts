@@ -24,7 +24,7 @@ import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
-import { WEBHOOK_OUTBOX } from '../../platform/webhooks/outbox';
+import { WEBHOOK_OUTBOX, type HandedOff } from '../../platform/webhooks/outbox';
 import { mailUser } from '../../platform/mail/outbox';
 import { DISABLED_REASONS } from '../../platform/mail/templates';
 import type { Tx } from '../../db/unit-of-work';
@@ -148,6 +148,8 @@ export async function retryDelivery(ctx: AppContext, actor: Actor, id: string) {
     const d = await repo.deliveryState(q, id);
     if (!d) throw new AppError('NOT_FOUND');
     if (d.status === 'pending') throw new AppError('INVALID_STATE_TRANSITION');
+    // Its successful attempt stays in its log, among the others.
+    if (d.last_attempt_at !== null) await repo.insertAttempts(q, [{ id: newId(Number(d.last_attempt_at)), delivery_id: id, at: Number(d.last_attempt_at), status_code: d.last_status_code, duration_ms: Number(d.last_duration_ms ?? 0), error: null }]);
     await repo.requeueDelivery(q, id, now);
     await audit(q, { actorId: actor.userId, action: 'webhook.retry', entity: 'webhook', entityId: d.endpoint_id, before: { delivery: id, status: d.status }, after: { status: 'pending' }, ip: actor.ip }, now);
   });
@@ -161,7 +163,7 @@ export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promi
     const row = await repo.endpointById(tx.q, id);
     if (!row) throw new AppError('NOT_FOUND');
     if (row.status !== 'enabled') throw new AppError('INVALID_STATE_TRANSITION');
-    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointIds: [id] });
+    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointIds: [id], local: ctx.webhooks.local });
     await audit(tx.q, { actorId: actor.userId, action: 'webhook.test', entity: 'webhook', entityId: id, ip: actor.ip }, now);
   });
 }
@@ -179,7 +181,10 @@ export async function deliveries(ctx: AppContext, endpointId: string, page: { li
   return {
     items: rows.map((r) => ({
       id: r.id, eventId: r.event_id, type: r.type, status: r.status,
-      attempts: attempts.get(r.id) ?? [],
+      // The successful attempt is kept on the delivery (it is the last one).
+      attempts: r.last_attempt_at === null
+        ? attempts.get(r.id) ?? []
+        : [...attempts.get(r.id) ?? [], { at: Number(r.last_attempt_at), statusCode: r.last_status_code, durationMs: Number(r.last_duration_ms), error: null }],
       nextAttemptAt: r.status === 'pending' ? Number(r.next_attempt_at) : null,
       createdAt: Number(r.created_at),
     })),
@@ -204,7 +209,10 @@ export function outcomeOf(attempt: AttemptOutcome, attemptsBefore: number, now: 
 }
 
 export interface DispatcherOptions {
+  /** How often the table is looked at for due deliveries (retries, and deliveries no dispatcher holds). */
   intervalMs?: number;
+  /** How long deliveries handed off by this process gather before a pass that would not be full. */
+  lingerMs?: number;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
   /** Deliveries sent at once by this instance. */
@@ -215,56 +223,139 @@ export interface DispatcherOptions {
 
 type Log = { warn(obj: unknown, msg: string): void };
 
-/** Claims due deliveries and sends them, every `intervalMs` (one pass at a time); returns stop(). */
+/** A claim outlives the longest attempt by this much, with room for recording it. */
+export const CLAIM_MARGIN_MS = 5_000;
+/** Handed-off deliveries waiting in memory, at most (more are left to their claim's end, then the table). */
+const LOCAL_QUEUE_MAX = 20_000;
+
+/**
+ * Sends, one pass at a time: the deliveries this process wrote, handed to it after their commit
+ * (gathered for `lingerMs` while fewer than a pass), and every `intervalMs` what is due in the table
+ * (retries, and deliveries whose claim ran out). Returns stop(); handed-off deliveries not sent by
+ * then are sent when their claim has run out, by whichever dispatcher looks first.
+ */
 export function startWebhookDispatcher(ctx: AppContext, log: Log, options: DispatcherOptions = {}) {
   const interval = options.intervalMs ?? 500;
+  const linger = options.lingerMs ?? 50;
   const batch = options.concurrency ?? PASS_SIZE;
-  let running: Promise<void> | null = null;
-  let stopped = false;
+  const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   // Requests are made on a thread of their own (started at the first delivery).
   const sender = options.sender ?? threadedSender(log);
-  const pass = async () => {
-    // Full passes follow each other, so a burst drains without waiting a tick each time; a pass
-    // that was not full waits for the next tick, so that under a steady trickle each pass gathers
-    // what came meanwhile (a pass's database work costs about the same for 3 deliveries as for 128).
-    for (let claimed = batch; claimed >= batch && !stopped;) claimed = await dispatchDue(ctx, log, { ...options, sender });
+  const passOptions = { ...options, sender };
+  const queue: HandedOff[] = [];
+  let running: Promise<void> | null = null;
+  let fromTable = true;
+  let stopped = false;
+  const loop = async () => {
+    while (!stopped) {
+      let worked = false;
+      if (queue.length > 0) {
+        if (queue.length < batch) await new Promise((resolve) => setTimeout(resolve, linger));
+        if (stopped) return;
+        await dispatchDue(ctx, log, { ...passOptions, handedOff: queue });
+        worked = true;
+      }
+      // The table between hand-offs too, so retries are not starved by a steady load.
+      if (fromTable && !stopped) {
+        fromTable = false;
+        if ((await dispatchDue(ctx, log, passOptions)) >= batch) fromTable = true;
+        worked = true;
+      }
+      if (!worked) return;
+    }
   };
   const run = () => {
-    running ??= pass().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch failed')).finally(() => (running = null));
+    running ??= loop().catch((error: unknown) => log.warn({ err: error }, 'webhook dispatch failed')).finally(() => (running = null));
+  };
+  ctx.webhooks.local = {
+    claimMs: timeout + CLAIM_MARGIN_MS,
+    take(items) {
+      if (stopped || queue.length >= LOCAL_QUEUE_MAX) return;
+      for (const item of items) queue.push(item);
+      run();
+    },
   };
   run();
-  const timer = setInterval(run, interval);
+  const timer = setInterval(() => {
+    fromTable = true;
+    run();
+  }, interval);
   timer.unref();
   return async () => {
     stopped = true;
+    ctx.webhooks.local = null;
     clearInterval(timer);
     await running;
     await sender.close();
   };
 }
 
+/** A delivery to attempt in a pass, with the claim it is held under. */
+interface Due {
+  id: string;
+  attempts: number;
+  endpoint_id: string;
+  event_id: string;
+  body: string;
+  url: string;
+  endpoint_status: 'enabled' | 'disabled';
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_until: number | null;
+  claim: number;
+  /** The endpoint's failing mark as this process last read it (undefined: not read). */
+  failingSince?: number | null;
+}
+
 /**
- * One pass: claims up to `concurrency` due deliveries, sends them at once, and records every
- * outcome in one transaction (a transaction per attempt cost as much as the sale that caused it).
- * Returns how many it claimed.
+ * One pass: up to `concurrency` deliveries — taken from `handedOff` (written by this process and
+ * claimed for it; what is needed to send them is at hand) or else claimed from the table — sent at
+ * once, and every outcome recorded in one transaction, in one statement whatever the outcomes
+ * (a transaction per attempt cost as much as the sale that caused it). Returns how many it took.
  */
-export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions = {}): Promise<number> {
+export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions & { handedOff?: HandedOff[] } = {}): Promise<number> {
   const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
+  const limit = options.concurrency ?? PASS_SIZE;
   const now = Date.now();
-  // The claim outlives the longest attempt, with room for recording it; a claim left by an
-  // instance that died is taken again when it runs out.
-  const until = now + timeout + 5_000;
-  const ids = await claimDue(ctx.db, ctx.dialect, 'webhook_deliveries', now, until, options.concurrency ?? PASS_SIZE);
-  if (ids.length === 0) return 0;
-  const due = (await repo.deliveriesToSend(ctx.db, ids)).filter((d) => d.status === 'pending');
+  const due: Due[] = [];
+  let taken: number;
+  if (options.handedOff) {
+    const items = options.handedOff.splice(0, limit);
+    taken = items.length;
+    const unknown = new Map<string, number>();
+    for (const h of items) {
+      // Too late to be answered within its claim: left for the claim to run out (then the table has it).
+      if (h.claimedUntil - now < timeout + 1_000) continue;
+      const ep = await ctx.webhooks.endpoint(ctx.db, h.endpointId);
+      if (ep) {
+        due.push({
+          id: h.id, attempts: 0, endpoint_id: h.endpointId, event_id: h.eventId, body: h.body, url: ep.url, endpoint_status: 'enabled',
+          secret_sealed: ep.secret_sealed, previous_secret_sealed: ep.previous_secret_sealed, previous_until: ep.previous_until, claim: h.claimedUntil, failingSince: ep.failing_since,
+        });
+      } else {
+        unknown.set(h.id, h.claimedUntil);
+      }
+    }
+    // Their endpoint was disabled or deleted meanwhile: what the table says decides.
+    if (unknown.size > 0) {
+      for (const d of await repo.deliveriesToSend(ctx.db, [...unknown.keys()])) if (d.status === 'pending') due.push(dueOf(d, unknown.get(d.id)!));
+    }
+  } else {
+    const until = now + timeout + CLAIM_MARGIN_MS;
+    const ids = await claimDue(ctx.db, ctx.dialect, 'webhook_deliveries', now, until, limit);
+    taken = ids.length;
+    if (ids.length === 0) return 0;
+    for (const d of await repo.deliveriesToSend(ctx.db, ids)) if (d.status === 'pending') due.push(dueOf(d, until));
+  }
+  if (due.length === 0) return taken;
   const secretsOf = new Map<string, string[]>();
   const sendable = due.filter((d) => d.endpoint_status === 'enabled');
   const items = sendable.map((d) => {
     let secrets = secretsOf.get(d.endpoint_id);
     if (!secrets) {
       secrets = [ctx.master.decrypt(d.secret_sealed, SECRET_AAD).toString()];
-      if (d.previous_secret_sealed && d.previous_until !== null && Number(d.previous_until) > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
+      if (d.previous_secret_sealed && d.previous_until !== null && d.previous_until > now) secrets.push(ctx.master.decrypt(d.previous_secret_sealed, SECRET_AAD).toString());
       secretsOf.set(d.endpoint_id, secrets);
     }
     return { eventId: d.event_id, url: d.url, body: d.body, secrets };
@@ -275,8 +366,8 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
   const sent = due.map((d) => {
     const attempt: AttemptOutcome = outcomeById.get(d.id) ?? { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
     const outcome = d.endpoint_status !== 'enabled'
-      ? { status: 'failed' as const, attempts: Number(d.attempts) + 1, next: answeredAt, disable: false }
-      : outcomeOf(attempt, Number(d.attempts), answeredAt, delays);
+      ? { status: 'failed' as const, attempts: d.attempts + 1, next: answeredAt, disable: false }
+      : outcomeOf(attempt, d.attempts, answeredAt, delays);
     // An attempt is logged at the moment it was made.
     return { d, attempt, outcome, at: answeredAt - attempt.durationMs };
   });
@@ -284,42 +375,37 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
   try {
     await ctx.uow.run(async (tx) => {
       const q = tx.q;
+      const mine = new Set(await repo.settleAttempts(q, sent.map(({ d, attempt, outcome, at }): repo.Settled => {
+        const ok = outcome.status === 'succeeded';
+        return { id: d.id, claim: d.claim, status: outcome.status, next: outcome.next, code: attempt.statusCode, at: ok ? at : null, ms: ok ? attempt.durationMs : null };
+      }), answeredAt));
       /** Per enabled endpoint: whether every attempt of this pass at it failed. */
-      const health = new Map<string, { failed: boolean; at: number }>();
+      const health = new Map<string, { failed: boolean; at: number; known: number | null | undefined }>();
       const attempts: WebhookAttemptsTable[] = [];
       const gone = new Set<string>();
-      // One statement per distinct outcome (usually one: every delivery of the pass succeeded).
-      const groups = new Map<string, typeof sent>();
-      for (const entry of sent) {
-        const key = `${entry.outcome.status}|${entry.outcome.next}|${entry.attempt.statusCode}`;
-        const group = groups.get(key);
-        if (group) group.push(entry);
-        else groups.set(key, [entry]);
-      }
-      for (const group of groups.values()) {
-        const { outcome, attempt } = group[0]!;
-        const mine = new Set(await repo.settleDeliveries(q, group.map((e) => e.d.id), until, { status: outcome.status, next_attempt_at: outcome.next, last_status_code: attempt.statusCode, updated_at: answeredAt }));
-        for (const { d, attempt: a, outcome: o, at } of group) {
-          // The claim ran out and another instance took the delivery: its attempt is the one recorded.
-          if (!mine.has(d.id)) continue;
-          attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
-          if (o.disable) {
-            // Once per endpoint, however many of its deliveries were answered 410 in this pass.
-            if (!gone.has(d.endpoint_id)) {
-              gone.add(d.endpoint_id);
-              await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
-              await tellAdmins(ctx, tx, d.url, 'gone');
-            }
-            forget = true;
-          } else if (d.endpoint_status === 'enabled') {
-            // Failing in this pass when none of its attempts succeeded.
-            health.set(d.endpoint_id, { failed: (health.get(d.endpoint_id)?.failed ?? true) && o.status !== 'succeeded', at });
+      for (const { d, attempt: a, outcome: o, at } of sent) {
+        // The claim ran out and another instance took the delivery: its attempt is the one recorded.
+        if (!mine.has(d.id)) continue;
+        // A successful attempt is kept on the delivery; the others are rows of their own.
+        if (o.status !== 'succeeded') attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
+        if (o.disable) {
+          // Once per endpoint, however many of its deliveries were answered 410 in this pass.
+          if (!gone.has(d.endpoint_id)) {
+            gone.add(d.endpoint_id);
+            await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
+            await tellAdmins(ctx, tx, d.url, 'gone');
           }
+          forget = true;
+        } else if (d.endpoint_status === 'enabled') {
+          // Failing in this pass when none of its attempts succeeded.
+          health.set(d.endpoint_id, { failed: (health.get(d.endpoint_id)?.failed ?? true) && o.status !== 'succeeded', at, known: d.failingSince });
         }
       }
       await repo.insertAttempts(q, attempts);
-      for (const [endpointId, { failed, at }] of health) {
+      for (const [endpointId, { failed, at, known }] of health) {
         if (gone.has(endpointId)) continue;
+        // Known not to be failing, and it did not fail now: nothing to change.
+        if (!failed && known === null) continue;
         await repo.markEndpointHealth(q, endpointId, failed, at);
         const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
         if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
@@ -327,6 +413,8 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
           await tellAdmins(ctx, tx, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
           forget = true;
         }
+        // Its mark changed: read it again with the next pass.
+        if (failed !== (known != null)) forget = true;
       }
     });
   } catch (error) {
@@ -334,5 +422,12 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
     log.warn({ err: error, deliveries: sent.length }, 'webhook attempts could not be recorded');
   }
   if (forget) ctx.webhooks.forget();
-  return ids.length;
+  return taken;
+}
+
+function dueOf(d: Awaited<ReturnType<typeof repo.deliveriesToSend>>[number], claim: number): Due {
+  return {
+    id: d.id, attempts: Number(d.attempts), endpoint_id: d.endpoint_id, event_id: d.event_id, body: d.body, url: d.url, endpoint_status: d.endpoint_status,
+    secret_sealed: d.secret_sealed, previous_secret_sealed: d.previous_secret_sealed, previous_until: d.previous_until === null ? null : Number(d.previous_until), claim,
+  };
 }
