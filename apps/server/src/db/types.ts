@@ -133,6 +133,7 @@ export interface Database {
   notifications: NotificationsTable;
   notification_marks: NotificationMarksTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_outbox: WebhookOutboxTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -185,6 +186,14 @@ export interface WebhookEndpointsTable {
   created_by: string;
   created_at: number;
   updated_at: number;
+}
+
+export interface WebhookOutboxTable {
+  id: string;
+  /** The envelope's events: a JSON string on SQLite, parsed JSON on PostgreSQL (a json column). */
+  events: unknown;
+  claimed_until: number | null;
+  created_at: number;
 }
 
 export interface WebhookEventsTable {

@@ -13,7 +13,7 @@ import { auditTruncate } from './010-audit-truncate';
 import { liabilityIndexes } from './011-liability-index';
 import { webhookTables } from './012-webhooks';
 import { mailTables } from './013-mail';
-import { webhookSuccessInline } from './014-webhook-success-inline';
+import { webhookOutbox } from './014-webhook-outbox';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -36,7 +36,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '011-liability-index': liabilityIndexes(),
         '012-webhooks': webhookTables(dialect),
         '013-mail': mailTables(dialect),
-        '014-webhook-success-inline': webhookSuccessInline(dialect),
+        '014-webhook-outbox': webhookOutbox(dialect),
       };
     },
   };

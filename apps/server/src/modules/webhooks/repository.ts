@@ -1,7 +1,7 @@
 /** Webhook queries: endpoints, the outbox of events, deliveries and their attempts. */
-import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types';
+import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
 import { sql } from 'kysely';
-import { onPostgres } from '../../db/hot';
+import { onPostgres, writeRows } from '../../db/hot';
 import { olderThan, pageOf } from '../../platform/listing';
 
 const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'created_at', 'updated_at'] as const;
@@ -32,6 +32,42 @@ export function deliveriesToSend(db: Db, ids: string[]) {
     .select(['d.id', 'd.attempts', 'd.status', 'd.endpoint_id', 'e.id as event_id', 'e.body', 'p.url', 'p.status as endpoint_status', 'p.secret_sealed', 'p.previous_secret_sealed', 'p.previous_until'])
     .where('d.id', 'in', ids)
     .execute();
+}
+
+/** Deletes the envelopes of `list` that still hold the claim they were read with (null: none); returns the ids it deleted. */
+export async function takeEnvelopes(db: Db, list: { id: string; claimed_until: number | null }[]): Promise<string[]> {
+  if (list.length === 0) return [];
+  const rows = await db
+    .deleteFrom('webhook_outbox')
+    .where((eb) => eb.or(list.map((e) => eb.and([eb('id', '=', e.id), e.claimed_until === null ? eb('claimed_until', 'is', null) : eb('claimed_until', '=', e.claimed_until)]))))
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Envelopes no dispatcher holds: never claimed, or their claim ran out (oldest first). */
+export function dueEnvelopes(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('webhook_outbox')
+    .select(['id', 'events', 'claimed_until'])
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Which of `ids` are endpoints (enabled or not). */
+export async function endpointIdsAmong(db: Db, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('webhook_endpoints').select('id').where('id', 'in', ids).execute()).map((r) => r.id);
+}
+
+export async function insertEvents(db: Db, rows: WebhookEventsTable[]): Promise<void> {
+  await writeRows(db, 'webhook_events', rows);
+}
+
+export async function insertDeliveries(db: Db, rows: WebhookDeliveriesTable[]): Promise<void> {
+  await writeRows(db, 'webhook_deliveries', rows);
 }
 
 export async function insertAttempts(db: Db, rows: WebhookAttemptsTable[]): Promise<void> {

@@ -19,12 +19,12 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointPatch, WebhookEventType } from '@pa/shared';
 import { WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../db/types';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
-import { WEBHOOK_OUTBOX, type HandedOff } from '../../platform/webhooks/outbox';
+import { WEBHOOK_OUTBOX, type CachedEndpoint, type Envelope, type EnvelopeEvent } from '../../platform/webhooks/outbox';
 import { mailUser } from '../../platform/mail/outbox';
 import { DISABLED_REASONS } from '../../platform/mail/templates';
 import type { Tx } from '../../db/unit-of-work';
@@ -209,9 +209,9 @@ export function outcomeOf(attempt: AttemptOutcome, attemptsBefore: number, now: 
 }
 
 export interface DispatcherOptions {
-  /** How often the table is looked at for due deliveries (retries, and deliveries no dispatcher holds). */
+  /** How often the table is looked at (envelopes no dispatcher holds, retries). */
   intervalMs?: number;
-  /** How long deliveries handed off by this process gather before a pass that would not be full. */
+  /** How long envelopes handed off by this process gather before a pass that would not be full. */
   lingerMs?: number;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
@@ -225,14 +225,21 @@ type Log = { warn(obj: unknown, msg: string): void };
 
 /** A claim outlives the longest attempt by this much, with room for recording it. */
 export const CLAIM_MARGIN_MS = 5_000;
-/** Handed-off deliveries waiting in memory, at most (more are left to their claim's end, then the table). */
+/** Deliveries of handed-off envelopes waiting in memory, at most (more are left to their claim's end, then the table). */
 const LOCAL_QUEUE_MAX = 20_000;
+/** An envelope with more deliveries than this is not sent from memory: it becomes pending deliveries first. */
+const MAX_ENVELOPE_SENT = 512;
+/** Envelopes made into deliveries per transaction. */
+const EXPAND_BATCH = 64;
+
+const deliveriesIn = (envelope: Envelope) => envelope.events.reduce((n, e) => n + e.deliveries.length, 0);
 
 /**
- * Sends, one pass at a time: the deliveries this process wrote, handed to it after their commit
- * (gathered for `lingerMs` while fewer than a pass), and every `intervalMs` what is due in the table
- * (retries, and deliveries whose claim ran out). Returns stop(); handed-off deliveries not sent by
- * then are sent when their claim has run out, by whichever dispatcher looks first.
+ * Sends, one pass at a time: the envelopes this process wrote, handed to it after their commit
+ * (gathered for `lingerMs` while they hold fewer deliveries than a pass), and every `intervalMs`
+ * what waits in the table (envelopes no dispatcher holds, retries). Returns stop(); envelopes
+ * handed off and not sent by then are sent when their claim has run out, by whichever dispatcher
+ * looks first.
  */
 export function startWebhookDispatcher(ctx: AppContext, log: Log, options: DispatcherOptions = {}) {
   const interval = options.intervalMs ?? 500;
@@ -242,7 +249,8 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
   // Requests are made on a thread of their own (started at the first delivery).
   const sender = options.sender ?? threadedSender(log);
   const passOptions = { ...options, sender };
-  const queue: HandedOff[] = [];
+  const queue: Envelope[] = [];
+  let queued = 0;
   let running: Promise<void> | null = null;
   let fromTable = true;
   let stopped = false;
@@ -250,12 +258,20 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
     while (!stopped) {
       let worked = false;
       if (queue.length > 0) {
-        if (queue.length < batch) await new Promise((resolve) => setTimeout(resolve, linger));
+        if (queued < batch) await new Promise((resolve) => setTimeout(resolve, linger));
         if (stopped) return;
-        await dispatchDue(ctx, log, { ...passOptions, handedOff: queue });
+        // Whole envelopes, up to a pass's worth of deliveries (at least one envelope).
+        const envelopes: Envelope[] = [];
+        for (let n = 0; queue.length > 0 && (envelopes.length === 0 || n + deliveriesIn(queue[0]!) <= batch);) {
+          const next = queue.shift()!;
+          n += deliveriesIn(next);
+          queued -= deliveriesIn(next);
+          envelopes.push(next);
+        }
+        await dispatchDue(ctx, log, { ...passOptions, envelopes });
         worked = true;
       }
-      // The table between hand-offs too, so retries are not starved by a steady load.
+      // The table between hand-offs too, so that retries are not starved by a steady load.
       if (fromTable && !stopped) {
         fromTable = false;
         if ((await dispatchDue(ctx, log, passOptions)) >= batch) fromTable = true;
@@ -269,9 +285,10 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
   };
   ctx.webhooks.local = {
     claimMs: timeout + CLAIM_MARGIN_MS,
-    take(items) {
-      if (stopped || queue.length >= LOCAL_QUEUE_MAX) return;
-      for (const item of items) queue.push(item);
+    take(envelope) {
+      if (stopped || queued >= LOCAL_QUEUE_MAX) return;
+      queue.push(envelope);
+      queued += deliveriesIn(envelope);
       run();
     },
   };
@@ -290,7 +307,7 @@ export function startWebhookDispatcher(ctx: AppContext, log: Log, options: Dispa
   };
 }
 
-/** A delivery to attempt in a pass, with the claim it is held under. */
+/** A delivery to attempt in a pass. */
 interface Due {
   id: string;
   attempts: number;
@@ -302,53 +319,72 @@ interface Due {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_until: number | null;
-  claim: number;
   /** The endpoint's failing mark as this process last read it (undefined: not read). */
   failingSince?: number | null;
 }
 
+/** What one attempt came to. */
+interface Sent {
+  d: Due;
+  attempt: AttemptOutcome;
+  outcome: ReturnType<typeof outcomeOf>;
+  /** When the attempt was made. */
+  at: number;
+}
+
 /**
- * One pass: up to `concurrency` deliveries — taken from `handedOff` (written by this process and
- * claimed for it; what is needed to send them is at hand) or else claimed from the table — sent at
- * once, and every outcome recorded in one transaction, in one statement whatever the outcomes
- * (a transaction per attempt cost as much as the sale that caused it). Returns how many it took.
+ * One pass. With `envelopes` (handed off by this process, claimed for it): their deliveries are
+ * sent, then their events and deliveries written with each first attempt's outcome and the
+ * envelopes deleted, in one transaction. Otherwise: envelopes no dispatcher holds are made into
+ * pending deliveries, and up to `concurrency` due deliveries are claimed, sent, and their outcomes
+ * recorded in one statement whatever they are (a transaction per attempt cost as much as the sale
+ * that caused it). Returns how many deliveries it took.
  */
-export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions & { handedOff?: HandedOff[] } = {}): Promise<number> {
+export async function dispatchDue(ctx: AppContext, log: Log, options: DispatcherOptions & { envelopes?: Envelope[] } = {}): Promise<number> {
+  if (options.envelopes) return sendEnvelopes(ctx, log, options.envelopes, options);
+  const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const now = Date.now();
+  try {
+    await expandDue(ctx, now);
+  } catch (error) {
+    // Tried again next pass; what is already pending is sent meanwhile.
+    log.warn({ err: error }, 'webhook envelopes could not be made into deliveries');
+  }
+  const until = now + timeout + CLAIM_MARGIN_MS;
+  const ids = await claimDue(ctx.db, ctx.dialect, 'webhook_deliveries', now, until, options.concurrency ?? PASS_SIZE);
+  if (ids.length === 0) return 0;
+  const due: Due[] = [];
+  for (const d of await repo.deliveriesToSend(ctx.db, ids)) {
+    if (d.status !== 'pending') continue;
+    due.push({
+      id: d.id, attempts: Number(d.attempts), endpoint_id: d.endpoint_id, event_id: d.event_id, body: d.body, url: d.url, endpoint_status: d.endpoint_status,
+      secret_sealed: d.secret_sealed, previous_secret_sealed: d.previous_secret_sealed, previous_until: d.previous_until === null ? null : Number(d.previous_until),
+    });
+  }
+  const sent = await attempt(ctx, due, options);
+  let forget = false;
+  try {
+    await ctx.uow.run(async (tx) => {
+      const mine = new Set(await repo.settleAttempts(tx.q, sent.map(({ d, attempt: a, outcome, at }): repo.Settled => {
+        const ok = outcome.status === 'succeeded';
+        return { id: d.id, claim: until, status: outcome.status, next: outcome.next, code: a.statusCode, at: ok ? at : null, ms: ok ? a.durationMs : null };
+      }), Date.now()));
+      // The claim ran out and another instance took the delivery: its attempt is the one recorded.
+      forget = await recordAttempts(ctx, tx, sent.filter((s) => mine.has(s.d.id)));
+    });
+  } catch (error) {
+    // Not recorded: the claims run out and the deliveries are sent again (at least once).
+    log.warn({ err: error, deliveries: sent.length }, 'webhook attempts could not be recorded');
+  }
+  if (forget) ctx.webhooks.forget();
+  return ids.length;
+}
+
+/** Signs and sends `due` (a disabled endpoint's deliveries fail unsent); the outcome of each. */
+async function attempt(ctx: AppContext, due: Due[], options: DispatcherOptions): Promise<Sent[]> {
   const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
-  const limit = options.concurrency ?? PASS_SIZE;
   const now = Date.now();
-  const due: Due[] = [];
-  let taken: number;
-  if (options.handedOff) {
-    const items = options.handedOff.splice(0, limit);
-    taken = items.length;
-    const unknown = new Map<string, number>();
-    for (const h of items) {
-      // Too late to be answered within its claim: left for the claim to run out (then the table has it).
-      if (h.claimedUntil - now < timeout + 1_000) continue;
-      const ep = await ctx.webhooks.endpoint(ctx.db, h.endpointId);
-      if (ep) {
-        due.push({
-          id: h.id, attempts: 0, endpoint_id: h.endpointId, event_id: h.eventId, body: h.body, url: ep.url, endpoint_status: 'enabled',
-          secret_sealed: ep.secret_sealed, previous_secret_sealed: ep.previous_secret_sealed, previous_until: ep.previous_until, claim: h.claimedUntil, failingSince: ep.failing_since,
-        });
-      } else {
-        unknown.set(h.id, h.claimedUntil);
-      }
-    }
-    // Their endpoint was disabled or deleted meanwhile: what the table says decides.
-    if (unknown.size > 0) {
-      for (const d of await repo.deliveriesToSend(ctx.db, [...unknown.keys()])) if (d.status === 'pending') due.push(dueOf(d, unknown.get(d.id)!));
-    }
-  } else {
-    const until = now + timeout + CLAIM_MARGIN_MS;
-    const ids = await claimDue(ctx.db, ctx.dialect, 'webhook_deliveries', now, until, limit);
-    taken = ids.length;
-    if (ids.length === 0) return 0;
-    for (const d of await repo.deliveriesToSend(ctx.db, ids)) if (d.status === 'pending') due.push(dueOf(d, until));
-  }
-  if (due.length === 0) return taken;
   const secretsOf = new Map<string, string[]>();
   const sendable = due.filter((d) => d.endpoint_status === 'enabled');
   const items = sendable.map((d) => {
@@ -360,74 +396,173 @@ export async function dispatchDue(ctx: AppContext, log: Log, options: Dispatcher
     }
     return { eventId: d.event_id, url: d.url, body: d.body, secrets };
   });
-  const outcomes = await (options.sender ?? inlineSender).send(items, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
+  const outcomes = items.length === 0 ? [] : await (options.sender ?? inlineSender).send(items, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
   const answeredAt = Date.now();
   const outcomeById = new Map(sendable.map((d, i) => [d.id, outcomes[i]!]));
-  const sent = due.map((d) => {
-    const attempt: AttemptOutcome = outcomeById.get(d.id) ?? { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
+  return due.map((d) => {
+    const a: AttemptOutcome = outcomeById.get(d.id) ?? { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
     const outcome = d.endpoint_status !== 'enabled'
       ? { status: 'failed' as const, attempts: d.attempts + 1, next: answeredAt, disable: false }
-      : outcomeOf(attempt, d.attempts, answeredAt, delays);
+      : outcomeOf(a, d.attempts, answeredAt, delays);
     // An attempt is logged at the moment it was made.
-    return { d, attempt, outcome, at: answeredAt - attempt.durationMs };
+    return { d, attempt: a, outcome, at: answeredAt - a.durationMs };
   });
+}
+
+/**
+ * After the deliveries of `sent` are recorded: the attempts that did not succeed as rows of their
+ * own (a successful one is kept on its delivery), an endpoint that answered 410 disabled, and each
+ * endpoint's failing mark kept — disabled after FAILING_DISABLE_MS of nothing but failures. Returns
+ * whether the endpoints cache must be read again.
+ */
+async function recordAttempts(ctx: AppContext, tx: Tx, sent: Sent[]): Promise<boolean> {
+  const q = tx.q;
+  let forget = false;
+  /** Per enabled endpoint: whether every attempt of this pass at it failed. */
+  const health = new Map<string, { failed: boolean; at: number; known: number | null | undefined }>();
+  const attempts: WebhookAttemptsTable[] = [];
+  const gone = new Set<string>();
+  for (const { d, attempt: a, outcome: o, at } of sent) {
+    if (o.status !== 'succeeded') attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
+    if (o.disable) {
+      // Once per endpoint, however many of its deliveries were answered 410 in this pass.
+      if (!gone.has(d.endpoint_id)) {
+        gone.add(d.endpoint_id);
+        await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
+        await tellAdmins(ctx, tx, d.url, 'gone');
+      }
+      forget = true;
+    } else if (d.endpoint_status === 'enabled') {
+      // Failing in this pass when none of its attempts succeeded.
+      health.set(d.endpoint_id, { failed: (health.get(d.endpoint_id)?.failed ?? true) && o.status !== 'succeeded', at, known: d.failingSince });
+    }
+  }
+  await repo.insertAttempts(q, attempts);
+  for (const [endpointId, { failed, at, known }] of health) {
+    if (gone.has(endpointId)) continue;
+    // Known not to be failing, and it did not fail now: nothing to change.
+    if (!failed && known === null) continue;
+    await repo.markEndpointHealth(q, endpointId, failed, at);
+    const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
+    if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
+      await repo.updateEndpoint(q, endpointId, { status: 'disabled', disabled_reason: 'failing', updated_at: at });
+      await tellAdmins(ctx, tx, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
+      forget = true;
+    }
+    // Its mark changed: read it again with the next pass.
+    if (failed !== (known != null)) forget = true;
+  }
+  return forget;
+}
+
+/** The event rows of envelopes' events. */
+const eventRows = (events: EnvelopeEvent[]): WebhookEventsTable[] => events.map((e) => ({ id: e.id, type: e.type, body: e.body, created_at: e.createdAt }));
+
+/** A delivery row as an envelope makes it: pending, or with its first attempt's outcome. */
+function deliveryRow(event: EnvelopeEvent, delivery: { id: string; endpointId: string }, now: number, sent?: Sent): WebhookDeliveriesTable {
+  const row: WebhookDeliveriesTable = {
+    // Due since its event (a pass that expands envelopes claims what was due when it started).
+    id: delivery.id, event_id: event.id, endpoint_id: delivery.endpointId, status: 'pending', attempts: 0, next_attempt_at: event.createdAt, claimed_until: null,
+    last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: event.createdAt, updated_at: now,
+  };
+  if (sent) {
+    const ok = sent.outcome.status === 'succeeded';
+    Object.assign(row, { status: sent.outcome.status, attempts: 1, next_attempt_at: sent.outcome.next, last_status_code: sent.attempt.statusCode, last_attempt_at: ok ? sent.at : null, last_duration_ms: ok ? sent.attempt.durationMs : null });
+  }
+  return row;
+}
+
+/**
+ * The local pass: sends the deliveries of envelopes this process wrote (what is needed to send
+ * them is at hand), then — while each envelope's claim holds — writes their events and deliveries
+ * with the outcomes and deletes the envelopes. An envelope too late to be answered within its claim
+ * is left to it (the table has it when it runs out); one with very many deliveries is made into
+ * pending deliveries first.
+ */
+async function sendEnvelopes(ctx: AppContext, log: Log, envelopes: Envelope[], options: DispatcherOptions): Promise<number> {
+  const timeout = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+  const now = Date.now();
+  const fresh = envelopes.filter((e) => e.claimedUntil - now >= timeout + 1_000);
+  const large = fresh.filter((e) => deliveriesIn(e) > MAX_ENVELOPE_SENT);
+  if (large.length > 0) await expandEnvelopes(ctx, large.map((e) => ({ id: e.id, claimed_until: e.claimedUntil, events: e.events })));
+  const sending = fresh.filter((e) => deliveriesIn(e) <= MAX_ENVELOPE_SENT);
+  const due: Due[] = [];
+  /** Deliveries to endpoints not enabled now (disabled or deleted since): decided in the transaction. */
+  const elsewhere: { event: EnvelopeEvent; delivery: { id: string; endpointId: string } }[] = [];
+  const endpoints = new Map<string, CachedEndpoint | undefined>();
+  for (const envelope of sending) {
+    for (const event of envelope.events) {
+      for (const delivery of event.deliveries) {
+        if (!endpoints.has(delivery.endpointId)) endpoints.set(delivery.endpointId, await ctx.webhooks.endpoint(ctx.db, delivery.endpointId));
+        const ep = endpoints.get(delivery.endpointId);
+        if (!ep) {
+          elsewhere.push({ event, delivery });
+          continue;
+        }
+        due.push({
+          id: delivery.id, attempts: 0, endpoint_id: ep.id, event_id: event.id, body: event.body, url: ep.url, endpoint_status: 'enabled',
+          secret_sealed: ep.secret_sealed, previous_secret_sealed: ep.previous_secret_sealed, previous_until: ep.previous_until, failingSince: ep.failing_since,
+        });
+      }
+    }
+  }
+  const sent = await attempt(ctx, due, options);
+  const sentById = new Map(sent.map((s) => [s.d.id, s]));
   let forget = false;
   try {
     await ctx.uow.run(async (tx) => {
-      const q = tx.q;
-      const mine = new Set(await repo.settleAttempts(q, sent.map(({ d, attempt, outcome, at }): repo.Settled => {
-        const ok = outcome.status === 'succeeded';
-        return { id: d.id, claim: d.claim, status: outcome.status, next: outcome.next, code: attempt.statusCode, at: ok ? at : null, ms: ok ? attempt.durationMs : null };
-      }), answeredAt));
-      /** Per enabled endpoint: whether every attempt of this pass at it failed. */
-      const health = new Map<string, { failed: boolean; at: number; known: number | null | undefined }>();
-      const attempts: WebhookAttemptsTable[] = [];
-      const gone = new Set<string>();
-      for (const { d, attempt: a, outcome: o, at } of sent) {
-        // The claim ran out and another instance took the delivery: its attempt is the one recorded.
-        if (!mine.has(d.id)) continue;
-        // A successful attempt is kept on the delivery; the others are rows of their own.
-        if (o.status !== 'succeeded') attempts.push({ id: newId(at), delivery_id: d.id, at, status_code: a.statusCode, duration_ms: a.durationMs, error: a.error });
-        if (o.disable) {
-          // Once per endpoint, however many of its deliveries were answered 410 in this pass.
-          if (!gone.has(d.endpoint_id)) {
-            gone.add(d.endpoint_id);
-            await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
-            await tellAdmins(ctx, tx, d.url, 'gone');
+      const mine = new Set(await repo.takeEnvelopes(tx.q, sending.map((e) => ({ id: e.id, claimed_until: e.claimedUntil }))));
+      if (mine.size === 0) return;
+      const recordedAt = Date.now();
+      const ours = sending.filter((e) => mine.has(e.id));
+      const events = ours.flatMap((e) => e.events);
+      const existing = elsewhere.length > 0 ? new Set(await repo.endpointIdsAmong(tx.q, [...new Set(elsewhere.map((x) => x.delivery.endpointId))])) : new Set<string>();
+      const deliveries: WebhookDeliveriesTable[] = [];
+      const recorded: Sent[] = [];
+      for (const event of events) {
+        for (const delivery of event.deliveries) {
+          const s = sentById.get(delivery.id);
+          if (s) {
+            deliveries.push(deliveryRow(event, delivery, recordedAt, s));
+            recorded.push(s);
+          } else if (existing.has(delivery.endpointId)) {
+            // Its endpoint was disabled meanwhile: failed unsent, as a claimed delivery would.
+            deliveries.push({ ...deliveryRow(event, delivery, recordedAt), status: 'failed', attempts: 1 });
           }
-          forget = true;
-        } else if (d.endpoint_status === 'enabled') {
-          // Failing in this pass when none of its attempts succeeded.
-          health.set(d.endpoint_id, { failed: (health.get(d.endpoint_id)?.failed ?? true) && o.status !== 'succeeded', at, known: d.failingSince });
+          // Its endpoint was deleted meanwhile: no delivery (deleting an endpoint deletes its deliveries).
         }
       }
-      await repo.insertAttempts(q, attempts);
-      for (const [endpointId, { failed, at, known }] of health) {
-        if (gone.has(endpointId)) continue;
-        // Known not to be failing, and it did not fail now: nothing to change.
-        if (!failed && known === null) continue;
-        await repo.markEndpointHealth(q, endpointId, failed, at);
-        const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
-        if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
-          await repo.updateEndpoint(q, endpointId, { status: 'disabled', disabled_reason: 'failing', updated_at: at });
-          await tellAdmins(ctx, tx, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
-          forget = true;
-        }
-        // Its mark changed: read it again with the next pass.
-        if (failed !== (known != null)) forget = true;
-      }
+      await repo.insertEvents(tx.q, eventRows(events));
+      await repo.insertDeliveries(tx.q, deliveries);
+      forget = await recordAttempts(ctx, tx, recorded);
     });
   } catch (error) {
-    // Not recorded: the claims run out and the deliveries are sent again (at least once).
+    // Not recorded: the envelopes' claims run out and their deliveries are sent again (at least once).
     log.warn({ err: error, deliveries: sent.length }, 'webhook attempts could not be recorded');
   }
   if (forget) ctx.webhooks.forget();
-  return taken;
+  return envelopes.reduce((n, e) => n + deliveriesIn(e), 0);
 }
 
-function dueOf(d: Awaited<ReturnType<typeof repo.deliveriesToSend>>[number], claim: number): Due {
-  return {
-    id: d.id, attempts: Number(d.attempts), endpoint_id: d.endpoint_id, event_id: d.event_id, body: d.body, url: d.url, endpoint_status: d.endpoint_status,
-    secret_sealed: d.secret_sealed, previous_secret_sealed: d.previous_secret_sealed, previous_until: d.previous_until === null ? null : Number(d.previous_until), claim,
-  };
+/** Makes envelopes no dispatcher holds (never claimed, or their claim ran out) into pending deliveries. */
+export async function expandDue(ctx: AppContext, now: number) {
+  for (;;) {
+    const rows = await repo.dueEnvelopes(ctx.db, now, EXPAND_BATCH);
+    if (rows.length === 0) return;
+    await expandEnvelopes(ctx, rows.map((r) => ({ id: r.id, claimed_until: r.claimed_until === null ? null : Number(r.claimed_until), events: (typeof r.events === 'string' ? JSON.parse(r.events) : r.events) as EnvelopeEvent[] })));
+    if (rows.length < EXPAND_BATCH) return;
+  }
+}
+
+/** Writes envelopes' events and pending deliveries and deletes them, each while it is as it was read (one instance does each). */
+async function expandEnvelopes(ctx: AppContext, envelopes: { id: string; claimed_until: number | null; events: EnvelopeEvent[] }[]) {
+  await ctx.uow.run(async ({ q }) => {
+    const mine = new Set(await repo.takeEnvelopes(q, envelopes));
+    if (mine.size === 0) return;
+    const events = envelopes.filter((e) => mine.has(e.id)).flatMap((e) => e.events);
+    const existing = new Set(await repo.endpointIdsAmong(q, [...new Set(events.flatMap((e) => e.deliveries.map((d) => d.endpointId)))]));
+    const now = Date.now();
+    await repo.insertEvents(q, eventRows(events));
+    await repo.insertDeliveries(q, events.flatMap((e) => e.deliveries.filter((d) => existing.has(d.endpointId)).map((d) => deliveryRow(e, d, now))));
+  });
 }

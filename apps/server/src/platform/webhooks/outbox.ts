@@ -1,21 +1,24 @@
 /**
- * The webhook outbox (issue 16): an event is stored, with one delivery per enabled endpoint that
- * takes its type, by the transaction of the change that caused it — a collector of the unit of
- * work, so no event goes without its change and no change without its event. Sending is
- * modules/webhooks' dispatcher's (docs/webhooks.md).
+ * The webhook outbox (issue 16): what a transaction has to send is written by that transaction — a
+ * collector of the unit of work, so no event goes without its change and no change without its
+ * event — as one row, an envelope: its events (id, type, the exact body) and the deliveries to make
+ * (one per enabled endpoint that takes the type), as JSON. A row per event and per delivery in the
+ * change's transaction made a sale's write statement twice as long on PostgreSQL
+ * (docs/benchmarks.md). Sending is modules/webhooks' dispatcher's (docs/webhooks.md): it writes the
+ * events and deliveries from the envelope, with the outcome of their first attempt, and deletes it.
  *
  * Which endpoints take which types (and where they are) is read at most every SUBSCRIBERS_CACHE_MS
  * per process (through the transaction asking), and at once after a change on this instance: with
  * no endpoint, a sale costs a map look-up. An endpoint registered on another instance gets this
  * instance's events from its next read on (as API keys do, platform/api-keys.ts).
  *
- * While this process runs a dispatcher (`local`), the deliveries it writes are written already
- * claimed by it (`claimed_until`, as a dispatcher's claim would) and handed to it after the commit:
- * no second query finds and claims them. If the process dies first, the claim runs out and any
- * dispatcher takes them from the table (at least once, never two at once).
+ * While this process runs a dispatcher (`local`), its envelopes are written already claimed by it
+ * (`claimed_until`, as a dispatcher's claim would be) and handed to it after the commit: no query
+ * finds and claims them. If the process dies first, the claim runs out and any dispatcher takes
+ * the envelope from the table (at least once, never two at once).
  */
 import type { WebhookEventType } from '@pa/shared';
-import type { Db, WebhookDeliveriesTable, WebhookEventsTable } from '../../db/types';
+import type { Db } from '../../db/types';
 import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
@@ -32,21 +35,28 @@ export interface CachedEndpoint {
   failing_since: number | null;
 }
 
-/** A delivery written by this process and handed to its dispatcher after the commit. */
-export interface HandedOff {
+/** One event of an envelope, as stored in it. */
+export interface EnvelopeEvent {
   id: string;
-  eventId: string;
-  endpointId: string;
+  type: string;
   body: string;
-  /** The claim it was written with: the dispatcher records its attempt only while this still holds. */
+  createdAt: number;
+  deliveries: { id: string; endpointId: string }[];
+}
+
+/** An envelope written by this process, handed to its dispatcher after the commit. */
+export interface Envelope {
+  id: string;
+  /** The claim it was written with: its dispatcher records what it sent only while this still holds. */
   claimedUntil: number;
+  events: EnvelopeEvent[];
 }
 
 /** This process's dispatcher, as the outbox sees it. */
 export interface LocalDispatcher {
-  /** How long a delivery written here stays claimed for the dispatcher (longer than an attempt can take). */
+  /** How long an envelope written here stays claimed for the dispatcher (longer than an attempt can take). */
   claimMs: number;
-  take(items: HandedOff[]): void;
+  take(envelope: Envelope): void;
 }
 
 export class WebhookSubscribers {
@@ -106,45 +116,35 @@ interface OutboxEvent {
   local?: LocalDispatcher | null;
 }
 
-/** Events of a transaction, written with their deliveries at its flush (writes only). */
+/** Events of a transaction, written as one envelope at its flush (writes only). */
 export class WebhookOutbox implements Collector {
   readonly events: OutboxEvent[] = [];
-  private handOff: { to: LocalDispatcher; items: HandedOff[] }[] = [];
+  private handOff: { to: LocalDispatcher; envelope: Envelope } | null = null;
   merge(other: WebhookOutbox) {
     this.events.push(...other.events);
   }
   async flush(q: Db, tx: TxInfo) {
-    const events: WebhookEventsTable[] = [];
-    const deliveries: WebhookDeliveriesTable[] = [];
-    const handOff = new Map<LocalDispatcher, HandedOff[]>();
+    if (this.events.length === 0) return;
     const timestamp = new Date(tx.now).toISOString();
-    for (const e of this.events) {
-      const id = `msg_${newId(tx.now)}`;
-      const body = JSON.stringify({ type: e.type, timestamp, data: e.data });
-      events.push({ id, type: e.type, body, created_at: tx.now });
-      // Whole seconds: the deliveries of a few commits share a claim, and their outcomes one statement.
-      const claimedUntil = e.local ? Math.ceil((tx.now + e.local.claimMs) / 1000) * 1000 : null;
-      for (const endpointId of e.endpointIds) {
-        const delivery: WebhookDeliveriesTable = {
-          id: newId(tx.now), event_id: id, endpoint_id: endpointId, status: 'pending', attempts: 0, next_attempt_at: tx.now,
-          claimed_until: claimedUntil, last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: tx.now, updated_at: tx.now,
-        };
-        deliveries.push(delivery);
-        if (e.local && claimedUntil !== null) {
-          const list = handOff.get(e.local) ?? [];
-          list.push({ id: delivery.id, eventId: id, endpointId, body, claimedUntil });
-          handOff.set(e.local, list);
-        }
-      }
-    }
-    // Through writeRows like the other collectors: on PostgreSQL they join the batch's one write
-    // statement (a separate insert made the batch a transaction of several round trips).
-    await writeRows(q, 'webhook_events', events);
-    await writeRows(q, 'webhook_deliveries', deliveries);
-    this.handOff = [...handOff].map(([to, items]) => ({ to, items }));
+    const events: EnvelopeEvent[] = this.events.map((e) => ({
+      id: `msg_${newId(tx.now)}`,
+      type: e.type,
+      body: JSON.stringify({ type: e.type, timestamp, data: e.data }),
+      createdAt: tx.now,
+      deliveries: e.endpointIds.map((endpointId) => ({ id: newId(tx.now), endpointId })),
+    }));
+    // Every event of a transaction comes from one instance's work: one dispatcher, or none.
+    const local = this.events.find((e) => e.local)?.local ?? null;
+    // Whole seconds: the envelopes of a few commits share a claim, and the statement that ends them.
+    const claimedUntil = local ? Math.ceil((tx.now + local.claimMs) / 1000) * 1000 : null;
+    const id = newId(tx.now);
+    // Through writeRows like the other collectors: on PostgreSQL it joins the batch's one write
+    // statement, the events as JSON inside it (a json column), not a string escaped twice.
+    await writeRows(q, 'webhook_outbox', [{ id, events: tx.dialect === 'postgres' ? events : JSON.stringify(events), claimed_until: claimedUntil, created_at: tx.now }]);
+    this.handOff = local && claimedUntil !== null ? { to: local, envelope: { id, claimedUntil, events } } : null;
   }
   committed() {
-    for (const { to, items } of this.handOff) to.take(items);
+    this.handOff?.to.take(this.handOff.envelope);
   }
 }
 /** After the business rows, journals, rollups and notifications. */
