@@ -45,6 +45,11 @@ export async function takeEnvelopes(db: Db, list: { id: string; claimed_until: n
   return rows.map((r) => r.id);
 }
 
+/** Gives up a claim on deliveries (they are due for any dispatcher at once). */
+export async function releaseDeliveries(db: Db, ids: string[], claim: number): Promise<void> {
+  if (ids.length > 0) await db.updateTable('webhook_deliveries').set({ claimed_until: null }).where('id', 'in', ids).where('claimed_until', '=', claim).execute();
+}
+
 /** Envelopes no dispatcher holds: never claimed, or their claim ran out (oldest first). */
 export function dueEnvelopes(db: Db, now: number, limit: number) {
   return db

@@ -484,10 +484,18 @@ async function sendEnvelopes(ctx: AppContext, log: Log, envelopes: Envelope[], o
   const now = Date.now();
   const fresh = envelopes.filter((e) => e.claimedUntil - now >= timeout + 1_000);
   const large = fresh.filter((e) => deliveriesIn(e) > MAX_ENVELOPE_SENT);
-  if (large.length > 0) await expandEnvelopes(ctx, large.map((e) => ({ id: e.id, claimed_until: e.claimedUntil, events: e.events })));
+  const largeRows = large.filter((e) => !e.written);
+  if (largeRows.length > 0) await expandEnvelopes(ctx, largeRows.map((e) => ({ id: e.id, claimed_until: e.claimedUntil, events: e.events })));
+  const largeWritten = large.filter((e) => e.written);
+  if (largeWritten.length > 0) {
+    await ctx.uow.run(async ({ q }) => {
+      for (const e of largeWritten) await repo.releaseDeliveries(q, e.events.flatMap((ev) => ev.deliveries.map((d) => d.id)), e.claimedUntil);
+    });
+  }
   const sending = fresh.filter((e) => deliveriesIn(e) <= MAX_ENVELOPE_SENT);
   const due: Due[] = [];
-  /** Deliveries to endpoints not enabled now (disabled or deleted since): decided in the transaction. */
+  const claimOf = new Map<string, number>();
+  /** Deliveries (not yet rows) to endpoints not enabled now (disabled or deleted since): decided in the transaction. */
   const elsewhere: { event: EnvelopeEvent; delivery: { id: string; endpointId: string } }[] = [];
   const endpoints = new Map<string, CachedEndpoint | undefined>();
   for (const envelope of sending) {
@@ -496,9 +504,11 @@ async function sendEnvelopes(ctx: AppContext, log: Log, envelopes: Envelope[], o
         if (!endpoints.has(delivery.endpointId)) endpoints.set(delivery.endpointId, await ctx.webhooks.endpoint(ctx.db, delivery.endpointId));
         const ep = endpoints.get(delivery.endpointId);
         if (!ep) {
-          elsewhere.push({ event, delivery });
+          // A written one is left to its claim: then the table path decides.
+          if (!envelope.written) elsewhere.push({ event, delivery });
           continue;
         }
+        claimOf.set(delivery.id, envelope.claimedUntil);
         due.push({
           id: delivery.id, attempts: 0, endpoint_id: ep.id, event_id: event.id, body: event.body, url: ep.url, endpoint_status: 'enabled',
           secret_sealed: ep.secret_sealed, previous_secret_sealed: ep.previous_secret_sealed, previous_until: ep.previous_until, failingSince: ep.failing_since,
@@ -511,33 +521,45 @@ async function sendEnvelopes(ctx: AppContext, log: Log, envelopes: Envelope[], o
   let forget = false;
   try {
     await ctx.uow.run(async (tx) => {
-      const mine = new Set(await repo.takeEnvelopes(tx.q, sending.map((e) => ({ id: e.id, claimed_until: e.claimedUntil }))));
-      if (mine.size === 0) return;
-      const recordedAt = Date.now();
-      const ours = sending.filter((e) => mine.has(e.id));
-      const events = ours.flatMap((e) => e.events);
-      const existing = elsewhere.length > 0 ? new Set(await repo.endpointIdsAmong(tx.q, [...new Set(elsewhere.map((x) => x.delivery.endpointId))])) : new Set<string>();
-      const deliveries: WebhookDeliveriesTable[] = [];
       const recorded: Sent[] = [];
-      for (const event of events) {
-        for (const delivery of event.deliveries) {
-          const s = sentById.get(delivery.id);
-          if (s) {
-            deliveries.push(deliveryRow(event, delivery, recordedAt, s));
-            recorded.push(s);
-          } else if (existing.has(delivery.endpointId)) {
-            // Its endpoint was disabled meanwhile: failed unsent, as a claimed delivery would.
-            deliveries.push({ ...deliveryRow(event, delivery, recordedAt), status: 'failed', attempts: 1 });
-          }
-          // Its endpoint was deleted meanwhile: no delivery (deleting an endpoint deletes its deliveries).
-        }
+      // Deliveries that are rows already: their outcome, while their claim holds.
+      const written = sending.filter((e) => e.written).flatMap((e) => e.events.flatMap((ev) => ev.deliveries.map((d) => d.id))).filter((id) => sentById.has(id));
+      if (written.length > 0) {
+        const mine = new Set(await repo.settleAttempts(tx.q, written.map((id): repo.Settled => {
+          const { attempt: a, outcome, at } = sentById.get(id)!;
+          const ok = outcome.status === 'succeeded';
+          return { id, claim: claimOf.get(id)!, status: outcome.status, next: outcome.next, code: a.statusCode, at: ok ? at : null, ms: ok ? a.durationMs : null };
+        }), Date.now()));
+        for (const id of mine) recorded.push(sentById.get(id)!);
       }
-      await repo.insertEvents(tx.q, eventRows(events));
-      await repo.insertDeliveries(tx.q, deliveries);
+      // Envelopes: their events and deliveries, while the envelope's claim holds.
+      const envelopesSent = sending.filter((e) => !e.written);
+      const mine = new Set(await repo.takeEnvelopes(tx.q, envelopesSent.map((e) => ({ id: e.id, claimed_until: e.claimedUntil }))));
+      if (mine.size > 0) {
+        const recordedAt = Date.now();
+        const events = envelopesSent.filter((e) => mine.has(e.id)).flatMap((e) => e.events);
+        const existing = elsewhere.length > 0 ? new Set(await repo.endpointIdsAmong(tx.q, [...new Set(elsewhere.map((x) => x.delivery.endpointId))])) : new Set<string>();
+        const deliveries: WebhookDeliveriesTable[] = [];
+        for (const event of events) {
+          for (const delivery of event.deliveries) {
+            const s = sentById.get(delivery.id);
+            if (s) {
+              deliveries.push(deliveryRow(event, delivery, recordedAt, s));
+              recorded.push(s);
+            } else if (existing.has(delivery.endpointId)) {
+              // Its endpoint was disabled meanwhile: failed unsent, as a claimed delivery would.
+              deliveries.push({ ...deliveryRow(event, delivery, recordedAt), status: 'failed', attempts: 1, next_attempt_at: recordedAt });
+            }
+            // Its endpoint was deleted meanwhile: no delivery (deleting an endpoint deletes its deliveries).
+          }
+        }
+        await repo.insertEvents(tx.q, eventRows(events));
+        await repo.insertDeliveries(tx.q, deliveries);
+      }
       forget = await recordAttempts(ctx, tx, recorded);
     });
   } catch (error) {
-    // Not recorded: the envelopes' claims run out and their deliveries are sent again (at least once).
+    // Not recorded: the claims run out and the deliveries are sent again (at least once).
     log.warn({ err: error, deliveries: sent.length }, 'webhook attempts could not be recorded');
   }
   if (forget) ctx.webhooks.forget();

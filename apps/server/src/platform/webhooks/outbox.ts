@@ -18,7 +18,7 @@
  * the envelope from the table (at least once, never two at once).
  */
 import type { WebhookEventType } from '@pa/shared';
-import type { Db } from '../../db/types';
+import type { Db, WebhookDeliveriesTable } from '../../db/types';
 import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
@@ -47,6 +47,12 @@ export interface EnvelopeEvent {
 /** An envelope written by this process, handed to its dispatcher after the commit. */
 export interface Envelope {
   id: string;
+  /**
+   * Its events and deliveries are rows already, written by the transaction instead of an envelope
+   * row (SQLite: one thread does all the database work there, so the work itself is what counts,
+   * and an envelope would write every body twice).
+   */
+  written: boolean;
   /** The claim it was written with: its dispatcher records what it sent only while this still holds. */
   claimedUntil: number;
   events: EnvelopeEvent[];
@@ -138,10 +144,19 @@ export class WebhookOutbox implements Collector {
     // Whole seconds: the envelopes of a few commits share a claim, and the statement that ends them.
     const claimedUntil = local ? Math.ceil((tx.now + local.claimMs) / 1000) * 1000 : null;
     const id = newId(tx.now);
-    // Through writeRows like the other collectors: on PostgreSQL it joins the batch's one write
-    // statement, the events as JSON inside it (a json column), not a string escaped twice.
-    await writeRows(q, 'webhook_outbox', [{ id, events: tx.dialect === 'postgres' ? events : JSON.stringify(events), claimed_until: claimedUntil, created_at: tx.now }]);
-    this.handOff = local && claimedUntil !== null ? { to: local, envelope: { id, claimedUntil, events } } : null;
+    const written = tx.dialect === 'sqlite';
+    if (written) {
+      await writeRows(q, 'webhook_events', events.map((e) => ({ id: e.id, type: e.type, body: e.body, created_at: e.createdAt })));
+      await writeRows(q, 'webhook_deliveries', events.flatMap((e) => e.deliveries.map((d): WebhookDeliveriesTable => ({
+        id: d.id, event_id: e.id, endpoint_id: d.endpointId, status: 'pending', attempts: 0, next_attempt_at: tx.now, claimed_until: claimedUntil,
+        last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: tx.now, updated_at: tx.now,
+      }))));
+    } else {
+      // Through writeRows like the other collectors: it joins the batch's one write statement, the
+      // events as JSON inside it (a json column), not a string escaped twice.
+      await writeRows(q, 'webhook_outbox', [{ id, events, claimed_until: claimedUntil, created_at: tx.now }]);
+    }
+    this.handOff = local && claimedUntil !== null ? { to: local, envelope: { id, written, claimedUntil, events } } : null;
   }
   committed() {
     this.handOff?.to.take(this.handOff.envelope);
