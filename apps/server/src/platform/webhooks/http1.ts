@@ -41,7 +41,8 @@ const IDLE_MS = 30_000;
 const MAX_HEAD = 64 * 1024;
 
 interface Request {
-  bytes: Buffer;
+  /** The whole request, head and body (ASCII head; the body's UTF-8 is encoded with the write). */
+  text: string;
   deadline: number;
   timeoutMs: number;
   started: number;
@@ -62,7 +63,6 @@ class Connection {
   private remaining = 0;
   private status = 0;
   private closeAfter = false;
-  private timer: NodeJS.Timeout | null = null;
   private idle: NodeJS.Timeout | null = null;
 
   constructor(private readonly origin: Origin) {
@@ -95,21 +95,19 @@ class Connection {
       r.started = now;
       this.inflight.push(r);
     }
-    this.socket.write(requests.length === 1 ? requests[0]!.bytes : Buffer.concat(requests.map((r) => r.bytes)));
-    this.arm();
+    let text = '';
+    for (const r of requests) text += r.text;
+    this.socket.write(text);
+    watch();
   }
 
-  /** One timer per connection, for its oldest request: answers come in order. */
-  private arm() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  /** Called by the sweep: its oldest request (answers come in order) has had its time. */
+  expire(now: number) {
     const head = this.inflight[0];
-    if (!head) return;
-    this.timer = setTimeout(() => {
-      const timedOut = this.inflight.shift();
-      timedOut?.done({ statusCode: null, durationMs: Math.round(performance.now() - timedOut.started), error: `no answer within ${timedOut.timeoutMs} ms` });
-      this.close(new Error('connection closed behind an unanswered request'));
-    }, Math.max(0, head.deadline - performance.now()));
+    if (!head || now < head.deadline) return;
+    this.inflight.shift();
+    head.done({ statusCode: null, durationMs: Math.round(now - head.started), error: `no answer within ${head.timeoutMs} ms` });
+    this.close(new Error('connection closed behind an unanswered request'));
   }
 
   private read(chunk: Buffer) {
@@ -212,7 +210,6 @@ class Connection {
       this.close(new Error('connection closed before an answer'));
       return;
     }
-    this.arm();
     if (this.inflight.length === 0) {
       this.idle = setTimeout(() => this.close(null), IDLE_MS);
       this.idle.unref();
@@ -224,7 +221,6 @@ class Connection {
   close(error: Error | null) {
     if (this.closed) return;
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.idle) clearTimeout(this.idle);
     this.socket.destroy();
     this.origin.forget(this);
@@ -309,6 +305,31 @@ class Origin {
 
 const origins = new Map<string, Origin>();
 
+/**
+ * Time-outs: one sweep every SWEEP_MS while anything is in flight, rather than a timer re-armed on
+ * every answer (a request's time runs out up to SWEEP_MS late).
+ */
+const SWEEP_MS = 200;
+let sweeper: NodeJS.Timeout | null = null;
+function watch() {
+  if (sweeper) return;
+  sweeper = setInterval(() => {
+    const now = performance.now();
+    let inFlight = false;
+    for (const origin of origins.values()) {
+      for (const c of [...origin.connections]) {
+        c.expire(now);
+        if (c.inflight.length > 0) inFlight = true;
+      }
+    }
+    if (!inFlight && sweeper) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  }, SWEEP_MS);
+  sweeper.unref();
+}
+
 /** POSTs `body` with `headers` to `url` (already checked by the outbound policy). */
 export function post(url: URL, allowPrivate: boolean, headers: Record<string, string>, body: string, timeoutMs: number): Promise<PostOutcome> {
   const key = `${allowPrivate ? 1 : 0}${url.protocol}//${url.host}`;
@@ -318,13 +339,12 @@ export function post(url: URL, allowPrivate: boolean, headers: Record<string, st
     origin = new Origin(url, allowPrivate);
     origins.set(key, origin);
   }
-  const payload = Buffer.from(body);
-  let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-length: ${payload.length}\r\n`;
-  for (const name in headers) head += `${name}: ${headers[name]}\r\n`;
-  const bytes = Buffer.concat([Buffer.from(`${head}\r\n`, 'latin1'), payload]);
+  let text = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`;
+  for (const name in headers) text += `${name}: ${headers[name]}\r\n`;
+  text += `\r\n${body}`;
   return new Promise((resolve) => {
     const now = performance.now();
-    origin.add({ bytes, deadline: now + timeoutMs, timeoutMs, started: now, resent: false, done: resolve });
+    origin.add({ text, deadline: now + timeoutMs, timeoutMs, started: now, resent: false, done: resolve });
   });
 }
 

@@ -10,7 +10,7 @@
  * the header carries one signature per secret, separated by spaces, so receivers holding either
  * secret verify.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -19,10 +19,18 @@ export function newWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
-function keyOf(secret: string): Buffer {
-  if (!secret.startsWith(SECRET_PREFIX)) throw new Error('not a webhook secret');
-  const key = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
-  if (key.length < 24) throw new Error('webhook secret too short');
+/** Keys by secret (the few endpoints' secrets sign every delivery). */
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    if (!secret.startsWith(SECRET_PREFIX)) throw new Error('not a webhook secret');
+    const bytes = Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
+    if (bytes.length < 24) throw new Error('webhook secret too short');
+    if (keys.size >= 1000) keys.clear();
+    key = createSecretKey(bytes);
+    keys.set(secret, key);
+  }
   return key;
 }
 
