@@ -5,7 +5,7 @@
  * checks that every acknowledged sale is stored exactly once, runs the full ledger check and
  * compares the rollups with a rebuild from the rows.
  *
- * One run measures six configurations, interleaved (A B C D E F A B …) so that the machine's
+ * One run measures seven configurations, interleaved (A B C D E F G A B …) so that the machine's
  * drift falls on all of them alike, each round on a fresh database:
  *   A  SQLite, this checkout ("current")
  *   B  SQLite, the previous build ("baseline": BENCH_BASELINE, default acfcdc7, the last commit
@@ -18,6 +18,9 @@
  *      in a process of its own (bench/webhook-receiver.ts) that verifies every delivery
  *      (`standardwebhooks`) and answers 204; the round waits until every event has arrived
  *   F  C with the same endpoint
+ *   G  A with no endpoint, while the receiver is kept as busy as E kept it (its requests from
+ *      bench/webhook-feeder.ts, at E's rate of that round): what the receiver alone costs the server
+ *      on this machine
  * then prints every round (with the CPU each request cost over the measured seconds: the server
  * processes and, for PostgreSQL, every `postgres` process, read from /proc), the medians per
  * configuration and the ratios against their targets
@@ -96,6 +99,8 @@ interface Configuration {
   instances: number;
   /** With a webhook endpoint taking conversion.created and commission.created, at a receiver in this process. */
   webhook?: boolean;
+  /** No endpoint; the receiver fed from outside as busily as E's deliveries kept it (bench/webhook-feeder.ts). */
+  feed?: boolean;
 }
 
 /**
@@ -233,7 +238,7 @@ async function verify(code: ServerCode, config: ConfigModule.Config, campaignId:
 const interrupted = new Set<() => Promise<void>>();
 
 /** One round of one configuration on a fresh database: fixtures, servers, warm-up, measured load, checks. */
-async function runRound(conf: Configuration, round: number) {
+async function runRound(conf: Configuration, round: number, feedRate = 0) {
   const database = await freshPostgres(conf.postgres ? PG_URL : '');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-bench-conv-'));
   const removeDatabase = async () => {
@@ -255,16 +260,26 @@ async function runRound(conf: Configuration, round: number) {
     /** CPU µs per request over the measured load: the server processes, PostgreSQL's processes. */
     const cpu: { server: number | null; database: number | null } = { server: null, database: null };
     let latency;
+    let feeder: ChildProcess | null = null;
+    let fed: { rate: number; verified: number } | null = null;
     try {
       if (conf.webhook) await receiver.reset();
+      if (conf.feed && feedRate > 0) {
+        receiver.secret = `whsec_${randomBytes(32).toString('base64')}`;
+        await receiver.reset();
+        feeder = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-feeder.ts'), [receiver.url, receiver.secret, String(Math.round(feedRate))], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+        await new Promise((resolve) => feeder!.once('message', resolve));
+      }
       for (let i = 0; i < conf.instances; i++) servers.push(await startServer(conf.build.root, env, prof));
       const urls = servers.map((s) => s.url);
       const stream = new SaleStream(fixture);
       await drive(urls, fixture, stream, WARM_UP, null);
       const pids = servers.map((s) => s.child.pid!);
       const cpuBefore = cpuTimes(pids);
+      const verifiedBefore = feeder ? (await receiver.stats()).delivered : 0;
       latency = await drive(urls, fixture, stream, DURATION, tally);
       const cpuAfter = cpuTimes(pids);
+      if (feeder) fed = { rate: feedRate, verified: ((await receiver.stats()).delivered - verifiedBefore) / DURATION };
       if (conf.webhook) {
         // Deliveries that wait behind the load arrive after it: until nothing new arrives for 2 s (at most 120 s).
         duringLoad = (await receiver.stats()).distinct;
@@ -287,6 +302,12 @@ async function runRound(conf: Configuration, round: number) {
         cpu.database = conf.postgres ? Math.round(((cpuAfter.postgres - cpuBefore.postgres) * 1000) / requests) : null;
       }
     } finally {
+      if (feeder) {
+        const done = new Promise((resolve) => feeder!.once('message', resolve));
+        feeder.send({ type: 'stop' });
+        await done;
+        feeder.disconnect();
+      }
       // Stopped before the checks: a graceful stop writes whatever batch is still open.
       await Promise.all(servers.map((s) => stop(s.child)));
     }
@@ -295,7 +316,7 @@ async function runRound(conf: Configuration, round: number) {
     const webhooks = received ? { ...received, expected: checks.conversions + checks.commissions, duringLoad, drainSeconds } : null;
     const ok = tally.failed === 0 && checks.stored === tally.acked.size && checks.breaches === 0 && checks.rollupDifferences === 0 && (webhooks ? webhooks.unverified === 0 && webhooks.distinct === webhooks.expected : true);
     return {
-      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu, webhooks,
+      conf, round, ok, ...latency, ...checks, errors: tally.failed, acknowledged: tally.acked.size, cpu, webhooks, fed,
       salesPerSecond: tally.created / DURATION, repeatsPerSecond: tally.repeated / DURATION,
     };
   } finally {
@@ -334,6 +355,7 @@ try {
     { id: 'D', label: 'PostgreSQL, current × 2 instances', build: current, code: currentCode, postgres: true, instances: 2 },
     { id: 'E', label: 'SQLite, current, webhook endpoint', build: current, code: currentCode, postgres: false, instances: 1, webhook: true },
     { id: 'F', label: 'PostgreSQL, current, webhook endpoint', build: current, code: currentCode, postgres: true, instances: 1, webhook: true },
+    { id: 'G', label: 'SQLite, current, the receiver fed from outside', build: current, code: currentCode, postgres: false, instances: 1, feed: true },
   ];
   receiver.child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   receiver.url = await new Promise<string>((resolve) => receiver.child!.once('message', (m: { url: string }) => resolve(m.url)));
@@ -347,7 +369,7 @@ try {
     // Not allowed here: it runs at the bench's priority.
   }
 
-  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
+  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F G), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
   console.log(`current:  ${current.description}${current.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`baseline: ${baseline.description}${baseline.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`PostgreSQL: ${new URL(PG_URL).host} (a fresh database per round)\n`);
@@ -355,7 +377,9 @@ try {
   const rounds: Round[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     for (const conf of configurations.filter((c) => ONLY.length === 0 || ONLY.includes(c.id))) {
-      const result = await runRound(conf, r);
+      // G feeds the receiver as many deliveries per second as this round's E sent (conversion and commissions per sale).
+      const e = rounds.find((x) => x.round === r && x.conf.id === 'E');
+      const result = await runRound(conf, r, e && e.webhooks && e.conversions > 0 ? (e.webhooks.expected / e.conversions) * e.salesPerSecond : 0);
       rounds.push(result);
       const cpuNote = result.cpu.server === null ? '' : `, CPU per request ${result.cpu.server} µs server${result.cpu.database === null ? '' : ` + ${result.cpu.database} µs PostgreSQL`}`;
       console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms${cpuNote}, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
@@ -369,7 +393,8 @@ try {
     'CPU µs/req server': x.cpu.server ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
-    webhooks: x.webhooks ? `${x.webhooks.distinct}/${x.webhooks.expected} events (${x.webhooks.duringLoad} during the load, the rest ${x.webhooks.drainSeconds.toFixed(1)} s after)${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}` : '–',
+    webhooks: x.webhooks ? `${x.webhooks.distinct}/${x.webhooks.expected} events (${x.webhooks.duringLoad} during the load, the rest ${x.webhooks.drainSeconds.toFixed(1)} s after)${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}`
+      : x.fed ? `receiver fed ${n(x.fed.rate)}/s, verified ${n(x.fed.verified)}/s` : '–',
   }])));
 
   const ran = configurations.filter((conf) => rounds.some((x) => x.conf === conf));
@@ -389,6 +414,7 @@ try {
   target('SQLite current / baseline (A / B)', sales('A') / sales('B'), 0.95);
   target('SQLite with a webhook endpoint / without (E / A)', sales('E') / sales('A'), 0.9);
   target('PostgreSQL with a webhook endpoint / without (F / C)', sales('F') / sales('C'), 0.9);
+  console.log(`The receiver alone, fed from outside as busily as by E (G / A): ${(sales('G') / sales('A')).toFixed(2)} — what sharing the machine with it costs, with no webhook work in the server`);
   console.log(`PostgreSQL, two instances (D): ${n(sales('D'))} new sales/s; D / A (SQLite) ${(sales('D') / sales('A')).toFixed(2)}, D / C (one instance) ${(sales('D') / sales('C')).toFixed(2)}`);
   console.log(`SQLite ≥ 2,000 new sales/s (A, the earlier target): ${sales('A') >= 2000 ? 'met' : 'NOT met'} (${n(sales('A'))}/s)`);
 
