@@ -153,6 +153,30 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     }
   });
 
+  it('a running dispatcher signs with a rotated secret at once (and with the previous one beside it)', async () => {
+    const { endpoint, secret: first } = await register();
+    receiver.received = [];
+    const stop = startWebhookDispatcher(env.ctx, log, { intervalMs: 50 });
+    const waitFor = async (n: number) => {
+      for (let waited = 0; receiver.received.length < n && waited < 10_000; waited += 25) await new Promise((r) => setTimeout(r, 25));
+    };
+    try {
+      // The first delivery reads the endpoint (and its secret) into this instance's cache.
+      expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
+      await waitFor(1);
+      const rotated = (await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/rotate-secret`)).json().secret as string;
+      receiver.secret = rotated;
+      expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
+      await waitFor(2);
+      receiver.secret = first;
+      expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
+      await waitFor(3);
+      expect(receiver.received.map((r) => r.verified)).toEqual([true, true, true]);
+    } finally {
+      await stop();
+    }
+  });
+
   it('two dispatchers at once never send the same attempt twice', async () => {
     const { endpoint } = await register();
     receiver.received = [];

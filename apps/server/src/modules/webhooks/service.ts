@@ -138,6 +138,8 @@ export async function rotateSecret(ctx: AppContext, actor: Actor, id: string): P
     await audit(q, { actorId: actor.userId, action: 'webhook.rotate_secret', entity: 'webhook', entityId: id, after: { previousUntil: now + WEBHOOK_PREVIOUS_SECRET_MS }, ip: actor.ip }, now);
     return (await repo.endpointById(q, id))!;
   });
+  // Deliveries sent from memory sign with the endpoints' cached secrets: both secrets from now on.
+  ctx.webhooks.forget();
   return { endpoint: toEndpoint(row), secret };
 }
 
