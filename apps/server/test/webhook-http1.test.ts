@@ -133,6 +133,20 @@ describe('the webhook HTTP/1.1 client', () => {
     }
   });
 
+  it('a server that closes after every answer: more requests than connections are all answered', async () => {
+    const server = await rawServer((_, socket) => {
+      socket.end('HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return null;
+    });
+    try {
+      const outcomes = await send(server.url, ids(80, 'z'));
+      expect(outcomes.map((o) => o.statusCode)).toEqual(Array(80).fill(200));
+      expect(new Set(server.received.map((r) => r.id)).size).toBe(80);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('an answer that never comes: that request times out, the ones behind it are sent again and answered', async () => {
     const server = await rawServer((request) => (request.id === 't0' && request.connection === 1 ? null : 'HTTP/1.1 204 No Content\r\n\r\n'));
     try {

@@ -225,7 +225,11 @@ class Connection {
     this.socket.destroy();
     this.origin.forget(this);
     const unanswered = this.inflight.splice(0);
-    if (unanswered.length === 0) return;
+    if (unanswered.length === 0) {
+      // Its place may go to what waits for a connection.
+      this.origin.pump();
+      return;
+    }
     const message = error instanceof ForbiddenAddressError ? `address forbidden: ${error.address}` : (error?.message ?? 'connection closed');
     // Never connected: nothing was sent, and another connection would meet the same refusal.
     if (!this.connected) {
@@ -248,6 +252,7 @@ class Origin {
 
   add(request: Request) {
     this.queue.push(request);
+    watch();
     // Everything asked for in this turn goes out together.
     if (!this.scheduled) {
       this.scheduled = true;
@@ -321,6 +326,12 @@ function watch() {
         c.expire(now);
         if (c.inflight.length > 0) inFlight = true;
       }
+      // Waiting for a connection all this time (a receiver that takes none): no answer either.
+      for (const r of origin.queue.filter((q) => now >= q.deadline)) {
+        origin.queue.splice(origin.queue.indexOf(r), 1);
+        r.done({ statusCode: null, durationMs: Math.round(now - r.started), error: `no answer within ${r.timeoutMs} ms` });
+      }
+      if (origin.queue.length > 0) inFlight = true;
     }
     if (!inFlight && sweeper) {
       clearInterval(sweeper);
