@@ -172,6 +172,16 @@ describe('the webhook HTTP/1.1 client', () => {
     }
   });
 
+  it('nobody listening: more requests than connections all fail at once with the refusal, none by time-out', async () => {
+    const server = await rawServer(() => null);
+    const url = server.url;
+    await server.close();
+    const started = Date.now();
+    const outcomes = await send(url, ids(200, 'r'), 5_000);
+    expect(outcomes.every((o) => o.statusCode === null && /ECONNREFUSED/.test(o.error ?? ''))).toBe(true);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
   it('bytes that are not HTTP are an error, not an answer', async () => {
     const server = await rawServer(() => 'SSH-2.0-OpenSSH_9.2\r\n\r\n');
     try {

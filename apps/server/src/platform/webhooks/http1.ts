@@ -234,6 +234,8 @@ class Connection {
     // Never connected: nothing was sent, and another connection would meet the same refusal.
     if (!this.connected) {
       for (const r of unanswered) r.done({ statusCode: null, durationMs: Math.round(performance.now() - r.started), error: message.slice(0, 300) });
+      // What waits gets a connection of its own, and its own answer (the same refusal, normally).
+      this.origin.pump();
       return;
     }
     this.origin.singleUntil = Date.now() + SINGLE_FOR_MS;
