@@ -19,12 +19,12 @@
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointPatch, WebhookEventType } from '@pa/shared';
 import { WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookEventsTable } from '../../db/types';
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
-import { WEBHOOK_OUTBOX, type CachedEndpoint, type Envelope, type EnvelopeEvent } from '../../platform/webhooks/outbox';
+import { WEBHOOK_OUTBOX, eventRows, pendingDelivery, type CachedEndpoint, type Envelope, type EnvelopeEvent } from '../../platform/webhooks/outbox';
 import { mailUser } from '../../platform/mail/outbox';
 import { DISABLED_REASONS } from '../../platform/mail/templates';
 import type { Tx } from '../../db/unit-of-work';
@@ -457,21 +457,12 @@ async function recordAttempts(ctx: AppContext, tx: Tx, sent: Sent[]): Promise<bo
   return forget;
 }
 
-/** The event rows of envelopes' events. */
-const eventRows = (events: EnvelopeEvent[]): WebhookEventsTable[] => events.map((e) => ({ id: e.id, type: e.type, body: e.body, created_at: e.createdAt }));
-
-/** A delivery row as an envelope makes it: pending, or with its first attempt's outcome. */
+/** A delivery row as an envelope makes it: pending (due since its event), or with its first attempt's outcome. */
 function deliveryRow(event: EnvelopeEvent, delivery: { id: string; endpointId: string }, now: number, sent?: Sent): WebhookDeliveriesTable {
-  const row: WebhookDeliveriesTable = {
-    // Due since its event (a pass that expands envelopes claims what was due when it started).
-    id: delivery.id, event_id: event.id, endpoint_id: delivery.endpointId, status: 'pending', attempts: 0, next_attempt_at: event.createdAt, claimed_until: null,
-    last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: event.createdAt, updated_at: now,
-  };
-  if (sent) {
-    const ok = sent.outcome.status === 'succeeded';
-    Object.assign(row, { status: sent.outcome.status, attempts: 1, next_attempt_at: sent.outcome.next, last_status_code: sent.attempt.statusCode, last_attempt_at: ok ? sent.at : null, last_duration_ms: ok ? sent.attempt.durationMs : null });
-  }
-  return row;
+  const row = pendingDelivery(event, delivery, null, now);
+  if (!sent) return row;
+  const ok = sent.outcome.status === 'succeeded';
+  return { ...row, status: sent.outcome.status, attempts: 1, next_attempt_at: sent.outcome.next, last_status_code: sent.attempt.statusCode, last_attempt_at: ok ? sent.at : null, last_duration_ms: ok ? sent.attempt.durationMs : null };
 }
 
 /**

@@ -29,12 +29,12 @@ export interface PostOutcome {
 }
 
 /** Requests in flight on one connection while the origin answers promptly. */
-export const DEPTH = 16;
+const DEPTH = 16;
 /** Connections per origin: pipelining, and one request at a time. */
 const MAX_PIPELINED_CONNECTIONS = 8;
 const MAX_CONNECTIONS = 64;
 /** An answer slower than this sends the origin one request at a time for SINGLE_FOR_MS. */
-export const SLOW_MS = 1_000;
+const SLOW_MS = 1_000;
 const SINGLE_FOR_MS = 10 * 60_000;
 const IDLE_MS = 30_000;
 /** A head of an answer larger than this is not HTTP we talk. */

@@ -1,11 +1,12 @@
 /**
  * The webhook outbox (issue 16): what a transaction has to send is written by that transaction — a
  * collector of the unit of work, so no event goes without its change and no change without its
- * event — as one row, an envelope: its events (id, type, the exact body) and the deliveries to make
- * (one per enabled endpoint that takes the type), as JSON. A row per event and per delivery in the
- * change's transaction made a sale's write statement twice as long on PostgreSQL
- * (docs/benchmarks.md). Sending is modules/webhooks' dispatcher's (docs/webhooks.md): it writes the
- * events and deliveries from the envelope, with the outcome of their first attempt, and deletes it.
+ * event. On PostgreSQL as one row, an envelope: its events (id, type, the exact body) and the
+ * deliveries to make (one per enabled endpoint that takes the type), as JSON — a row per event and
+ * per delivery made a sale's write statement twice as long there (docs/benchmarks.md); the
+ * dispatcher writes the events and deliveries from it, with their first attempt's outcome, and
+ * deletes it. On SQLite the transaction writes the events and deliveries themselves
+ * (`Envelope.written`). Sending is modules/webhooks' dispatcher's (docs/webhooks.md).
  *
  * Which endpoints take which types (and where they are) is read at most every SUBSCRIBERS_CACHE_MS
  * per process (through the transaction asking), and at once after a change on this instance: with
@@ -18,7 +19,7 @@
  * the envelope from the table (at least once, never two at once).
  */
 import type { WebhookEventType } from '@pa/shared';
-import type { Db, WebhookDeliveriesTable } from '../../db/types';
+import type { Db, WebhookDeliveriesTable, WebhookEventsTable } from '../../db/types';
 import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
@@ -56,6 +57,17 @@ export interface Envelope {
   /** The claim it was written with: its dispatcher records what it sent only while this still holds. */
   claimedUntil: number;
   events: EnvelopeEvent[];
+}
+
+/** The event rows of envelopes' events. */
+export const eventRows = (events: EnvelopeEvent[]): WebhookEventsTable[] => events.map((e) => ({ id: e.id, type: e.type, body: e.body, created_at: e.createdAt }));
+
+/** A delivery not yet attempted, due since its event, held until `claimedUntil` (null: by nobody). */
+export function pendingDelivery(event: EnvelopeEvent, delivery: { id: string; endpointId: string }, claimedUntil: number | null, updatedAt: number): WebhookDeliveriesTable {
+  return {
+    id: delivery.id, event_id: event.id, endpoint_id: delivery.endpointId, status: 'pending', attempts: 0, next_attempt_at: event.createdAt, claimed_until: claimedUntil,
+    last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: event.createdAt, updated_at: updatedAt,
+  };
 }
 
 /** This process's dispatcher, as the outbox sees it. */
@@ -146,11 +158,8 @@ export class WebhookOutbox implements Collector {
     const id = newId(tx.now);
     const written = tx.dialect === 'sqlite';
     if (written) {
-      await writeRows(q, 'webhook_events', events.map((e) => ({ id: e.id, type: e.type, body: e.body, created_at: e.createdAt })));
-      await writeRows(q, 'webhook_deliveries', events.flatMap((e) => e.deliveries.map((d): WebhookDeliveriesTable => ({
-        id: d.id, event_id: e.id, endpoint_id: d.endpointId, status: 'pending', attempts: 0, next_attempt_at: tx.now, claimed_until: claimedUntil,
-        last_status_code: null, last_attempt_at: null, last_duration_ms: null, created_at: tx.now, updated_at: tx.now,
-      }))));
+      await writeRows(q, 'webhook_events', eventRows(events));
+      await writeRows(q, 'webhook_deliveries', events.flatMap((e) => e.deliveries.map((d) => pendingDelivery(e, d, claimedUntil, tx.now))));
     } else {
       // Through writeRows like the other collectors: it joins the batch's one write statement, the
       // events as JSON inside it (a json column), not a string escaped twice.
