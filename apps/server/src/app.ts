@@ -8,6 +8,7 @@ import type { AppContext } from './context';
 import { registerBodyParsers, JSON_BODY_LIMIT } from './platform/body-parser';
 import { clientErrorHandler, frameworkErrorHandler, registerErrorHandling, registerNotFound } from './platform/errors';
 import { InFlight } from './platform/in-flight';
+import { API_DESCRIPTION, completeDocument, securitySchemes } from './platform/openapi';
 import { registerBoundary } from './platform/boundary';
 import { registerSecurityHeaders } from './platform/security';
 import { hitRateLimit } from './platform/rate-limit';
@@ -98,11 +99,12 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   // The OpenAPI description, first: it records every route registered after it, here and below.
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Promotion Assistant API', version: ctx.config.version, description: 'JSON over HTTP. Browser calls use the session cookie plus X-CSRF-Token and Content-Digest headers; see docs/api.md.' },
+      info: { title: 'Promotion Assistant API', version: ctx.config.version, description: API_DESCRIPTION },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'API key made by an admin (api/admin/api-keys)' } } },
+      components: { securitySchemes },
     },
     transform: jsonSchemaTransform,
+    transformObject: (documents) => completeDocument('openapiObject' in documents ? documents.openapiObject : documents.swaggerObject),
   });
 
   // The tracked redirect, the hottest route, stays out of the site's context below: none of the

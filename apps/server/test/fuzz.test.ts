@@ -9,28 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { ERROR_CODES, FIELD_CODES } from '@pa/shared';
 import { campaignBody, Client, DIALECTS, makeEnv, signedIn, type TestEnv } from './helpers';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: Json[];
-  const?: Json;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  minimum?: number;
-  minLength?: number;
-  minItems?: number;
-  nullable?: boolean;
-  pattern?: string;
-  format?: string;
-  default?: Json;
-}
-interface Parameter { in: 'path' | 'query' | 'header'; name: string; required?: boolean; schema?: JsonSchema }
-interface Operation { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }
+import { sample, type Json, type Operation } from './openapi-samples';
 
 const LONG = 'x'.repeat(5000);
 /** Values put in one body field at a time. */
@@ -39,39 +18,6 @@ const BODY_VALUES: Json[] = ['\u0000', 'a\u0000b', LONG, '', -1, -5, 1e20, 2 ** 
 const QUERY_VALUES = ['%00', 'a%00b', '%ff', '%E0%A4%A', '2024-13-45', '2024-00-01', '9999-99-99', '-1', '1e309', '99999999999999999999999', '1.5', encodeURIComponent(LONG.slice(0, 3000)), '', 'true'];
 /** Values put in one path parameter at a time (already percent-encoded). */
 const PATH_VALUES = ['%00', 'a%00b', '%ff', '%c0%af', '-1', '99999999999999999999999', 'x'.repeat(300), 'missing'];
-
-/** A plausible value for a schema: what a well-formed request would send, so one bad field stands out. */
-function sample(schema: JsonSchema | undefined, name = ''): Json {
-  if (!schema) return 'sample';
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum?.length) return schema.enum[0]!;
-  if (schema.default !== undefined) return schema.default;
-  const alt = schema.anyOf ?? schema.oneOf;
-  if (alt?.length) return sample(alt.find((s) => s.type !== 'null') ?? alt[0], name);
-  if (schema.allOf?.length) return sample(schema.allOf[0], name);
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
-  switch (type) {
-    case 'object': {
-      const out: Record<string, Json> = {};
-      for (const key of schema.required ?? []) out[key] = sample(schema.properties?.[key], key);
-      return out;
-    }
-    case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => sample(schema.items, name));
-    case 'integer':
-    case 'number':
-      return Math.max(schema.minimum ?? 1, 1);
-    case 'boolean':
-      return false;
-    case 'string':
-      if (schema.pattern === '^[0-9a-fA-F]{64}$') return 'a'.repeat(64);
-      if (/url/i.test(name)) return 'https://shop.example.com/fuzz';
-      if (/account/i.test(name)) return 'fuzz@example.com';
-      return 'fuzz-value'.padEnd(schema.minLength ?? 0, 'z');
-    default:
-      return 'sample';
-  }
-}
 
 type Caller = 'nobody' | 'promoter' | 'operator' | 'admin' | 'apiKey';
 const CALLERS: Caller[] = ['nobody', 'promoter', 'operator', 'admin', 'apiKey'];

@@ -66,8 +66,8 @@ export const AuditEntrySchema = z.object({
   action: z.string(),
   entityType: z.string(),
   entityId: z.string().nullable(),
-  before: JsonValueSchema.nullable(),
-  after: JsonValueSchema.nullable(),
+  before: JsonValueSchema,
+  after: JsonValueSchema,
   /** The client's address; null for the scheduler and the command line. */
   ip: z.string().nullable(),
 });

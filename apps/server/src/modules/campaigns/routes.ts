@@ -9,7 +9,7 @@ import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
 import { actorOf } from '../../platform/audit';
 import { AppError, requestLocale } from '../../platform/errors';
-import { errorResponses } from '../../platform/openapi';
+import { PUBLIC, errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
 import {
   addImage, adminCampaign, adminCampaigns, adminEnrollments, campaignImage, createCampaign, decideEnrollment, join, promoterCampaign, promoterCampaigns,
@@ -70,7 +70,7 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     /** Images are immutable (a new upload gets a new id): cached for a year, revalidated by ETag. */
     app.get('/api/images/:id', {
-      schema: { tags: ['campaigns'], summary: 'A campaign image', params: IdParamsSchema },
+      schema: { security: PUBLIC, tags: ['campaigns'], summary: 'A campaign image', params: IdParamsSchema },
     }, async (request, reply) => {
       const image = await campaignImage(ctx, request.params.id);
       const etag = `"${image.sha256}"`;

@@ -10,7 +10,7 @@ import { apiKeyAuth } from '../../platform/api-keys';
 import { actorOf } from '../../platform/audit';
 import { sendCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
-import { errorResponses } from '../../platform/openapi';
+import { API_KEY, errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
 import { commissionDetail, conversionAnswer, conversionByKey, exportMyCommissions, ledgerCheck, ledgerFor, listCommissions, listConversions, myCommissions, walletFor } from './reads';
 import { decideCommission, recordConversion } from './service';
@@ -28,7 +28,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         tags: ['conversions'],
         summary: 'Report a lead, sale or refund (idempotent on campaignId + kind + externalId)',
         description: 'Bearer API key with the conversions:write scope; optional X-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>. A repeated externalId returns the stored result with 200.',
-        security: [{ apiKey: [] }],
+        security: API_KEY,
         body: ConversionCreateSchema,
         response: { 200: ConversionResultSchema, 201: ConversionResultSchema, ...errorResponses },
       },
@@ -43,7 +43,7 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       schema: {
         tags: ['conversions'],
         summary: 'A reported conversion and its commissions',
-        security: [{ apiKey: [] }],
+        security: API_KEY,
         params: z.strictObject({ externalId: z.string().min(1).max(128) }),
         querystring: z.strictObject({ campaignId: z.string().min(1).max(64), kind: ConversionKindSchema.default('sale') }),
         response: { 200: ConversionResultSchema, ...errorResponses },

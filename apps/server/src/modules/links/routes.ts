@@ -8,7 +8,7 @@ import { requestLocale } from '../../platform/errors';
 import { renderErrorPage } from '../../platform/html-pages';
 import { ERROR_PAGE_CSP } from '../../platform/security';
 import { newId } from '../../platform/ids';
-import { errorResponses } from '../../platform/openapi';
+import { PUBLIC, errorResponses } from '../../platform/openapi';
 import { authenticated, requireAuth } from '../../platform/session';
 import { classifyUserAgent } from '../../platform/visitor';
 import { addLink, editLink, linkView, listLinks, visibleLinkStats } from './service';
@@ -26,7 +26,7 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       // One logger for every redirect, not a child per request (a visitor has no request id worth
       // a logger; what the redirect logs is rare: a click it could not store).
       childLoggerFactory: redirectLogger,
-      schema: { tags: ['links'], summary: 'Tracked redirect (302 with pa_click)', params: z.object({ code: z.string().max(200) }) },
+      schema: { security: PUBLIC, tags: ['links'], summary: 'Tracked redirect (302 with pa_click)', params: z.object({ code: z.string().max(200) }) },
       // The schema documents the code; the handler checks it (a pattern stricter than the schema),
       // so the per-request validation step is skipped on this, the busiest route.
       validatorCompiler: () => (params) => ({ value: params }),

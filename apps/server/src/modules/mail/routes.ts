@@ -4,7 +4,7 @@ import {
   MailSettingsSchema, MailTestBodySchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
-import { errorResponses } from '../../platform/openapi';
+import { PUBLIC_WRITE, errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth } from '../../platform/session';
 import { forgotPassword, mailMessages, mailPreferences, mailSettings, sendTestMail, setMailPreference } from './service';
 
@@ -39,7 +39,7 @@ export function mailRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // Public, so limited like sign-in. Always 202: the answer says nothing about the account.
     app.post('/api/auth/forgot-password', {
       config: { authRateLimit: true },
-      schema: { tags: ['auth'], summary: 'Mail a one-time password link to the account, when it exists and is an e-mail address (always 202)', body: ForgotPasswordBodySchema, response: { 202: AcceptedSchema, ...errorResponses } },
+      schema: { security: PUBLIC_WRITE, tags: ['auth'], summary: 'Mail a one-time password link to the account, when it exists and is an e-mail address (always 202)', body: ForgotPasswordBodySchema, response: { 202: AcceptedSchema, ...errorResponses } },
     }, async (request, reply) => {
       await forgotPassword(ctx, request.body.account);
       return reply.status(202).send({ ok: true as const });
