@@ -31,6 +31,7 @@ import { overviewRoutes } from './modules/overview/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { linkRoutes, redirectRoutes } from './modules/links/routes';
 import { meRoutes } from './modules/me/routes';
+import { integrationRoutes, snippetRoutes } from './modules/integrations/routes';
 import { systemRoutes } from './modules/system/routes';
 import { webRoutes } from './modules/web/routes';
 
@@ -110,6 +111,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   // The tracked redirect, the hottest route, stays out of the site's context below: none of the
   // page headers, cookie, rate-limit or session hooks run for it.
   await app.register(redirectRoutes(ctx));
+  // The landing-page snippet is loaded by merchants' pages, also outside the site's context.
+  await app.register(snippetRoutes());
 
   await app.register(async (site) => {
     await registerSecurityHeaders(site);
@@ -152,6 +155,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(campaignRoutes(ctx));
     await site.register(linkRoutes(ctx));
     await site.register(apiKeyRoutes(ctx));
+    await site.register(integrationRoutes());
     await site.register(webhookRoutes(ctx));
     await site.register(mailRoutes(ctx));
     await site.register(commissionRoutes(ctx));

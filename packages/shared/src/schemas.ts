@@ -419,6 +419,9 @@ export const ApiKeyCreatedSchema = z.object({ id: z.string(), secret: z.string()
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ items: z.array(ApiKeySchema) });
 export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
+/** The landing-page snippet as the console shows it (`<base>/pa.js?v=<version>`). */
+export const SnippetInfoSchema = z.object({ version: z.string(), bytes: z.number().int(), gzipBytes: z.number().int() });
+export type SnippetInfo = z.infer<typeof SnippetInfoSchema>;
 
 export const ConversionKindSchema = z.enum(['lead', 'sale', 'refund']);
 export const ConversionCreateSchema = z
