@@ -13,7 +13,7 @@ import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { checkLedger } from '../apps/server/src/platform/ledger';
-import { checkScreen, createStaff, phoneContext, proseText, registerThroughForm, screenshot, setLanguage, startJourney, UNTRANSLATED, watchProblems } from './harness';
+import { checkDesk, checkScreen, createStaff, phoneContext, proseText, registerThroughForm, screenshot, setLanguage, startJourney, UNTRANSLATED, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -32,12 +32,6 @@ function deskContext(locale = 'en-US'): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale });
 }
 
-/** A staff screen at a desk: recorded, no untranslated key, nothing wider than the window. */
-async function checkDesk(page: Page, name: string) {
-  await screenshot(page, name);
-  expect(await proseText(page), name).not.toMatch(UNTRANSLATED);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), `${name}: wider than the window`).toBe(false);
-}
 
 /** Signs in at `#/login` as staff and waits for the overview, where staff land. */
 async function staffSignIn(page: Page, account: string, password: string) {

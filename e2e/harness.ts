@@ -188,6 +188,13 @@ export async function checkScreen(page: Page, name: string, { fit }: { fit?: str
   expect(wide, name).toEqual([]);
 }
 
+/** A staff screen at a desk (a mouse, not a finger): recorded, no untranslated key, nothing wider than the window. */
+export async function checkDesk(page: Page, name: string) {
+  await screenshot(page, name);
+  expect(await proseText(page), name).not.toMatch(UNTRANSLATED);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), `${name}: wider than the window`).toBe(false);
+}
+
 /**
  * Words of Latin script (CJK breaks between characters by design) that the browser broke across
  * two lines inside the elements matching `selector`: each word's text range must lie on one line.

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiKeyCreate, ApiKeyCreated, ApiKeyList, Ok } from '@pa/shared';
+import type { ApiKeyCreate, ApiKeyCreated, ApiKeyList, Ok, SnippetInfo } from '@pa/shared';
 // From rules, not the package root: the page must not pull the zod schemas into its bundle.
 import { API_SCOPES, type ApiScope } from '@pa/shared/rules';
 import { api } from '../../../lib/api-client';
@@ -29,3 +29,12 @@ export function useRevokeApiKey() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKeysQuery.queryKey }),
   });
 }
+
+/** The landing-page snippet's version (for its cacheable address) and size. */
+export const snippetQuery = queryOptions({
+  queryKey: ['admin', 'integrations', 'snippet'] as const,
+  queryFn: ({ signal }) => api<SnippetInfo>('GET', 'admin/integrations/snippet', undefined, { signal }),
+  staleTime: Infinity,
+});
+
+export const useSnippetInfo = () => useQuery(snippetQuery);

@@ -14,7 +14,9 @@ import { csvFilename, csvId, csvTime, exportList } from '../../../lib/csv-export
 import { useDesk } from '../../../lib/desk';
 import { errorText } from '../../../lib/errors';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import { API_SCOPES, useApiKeys, useCreateApiKey, useRevokeApiKey, type ApiKeyCreated, type ApiScope } from '../api/api-keys';
+import { API_SCOPES, useApiKeys, useCreateApiKey, useRevokeApiKey, useSnippetInfo, type ApiKeyCreated, type ApiScope } from '../api/api-keys';
+import { useCampaigns } from '../api/campaigns';
+import { campaignName } from '../lib/campaign-form';
 import { DeskToolbar, ExportButton, StatusFilter } from '../components/desk-toolbar';
 import { useUrlFilter } from '../lib/url-filter';
 import '../components/api-keys-desk.css';
@@ -257,6 +259,40 @@ function ConnectHelp() {
   );
 }
 
+/**
+ * The landing-page snippet: a script tag to paste into the merchant's pages, its cookie kept for the
+ * chosen campaign's attribution window, and what the checkout does with the click id.
+ */
+function SnippetHelp() {
+  const { t, i18n } = useTranslation();
+  const info = useSnippetInfo();
+  const campaigns = useCampaigns('active');
+  const items = campaigns.data?.pages.flatMap((p) => p.items) ?? [];
+  const [chosen, setChosen] = useState<string | null>(null);
+  const campaign = items.find((c) => c.id === chosen) ?? items[0];
+  const days = campaign?.attributionWindowDays ?? 30;
+  const src = new URL(`pa.js${info.data ? `?v=${info.data.version}` : ''}`, document.baseURI).href;
+  const tag = `<script async src="${src}" data-days="${days}"></script>`;
+  return (
+    <section className="card ca-help" data-testid="snippet-help">
+      <h2>{t('moneyAdmin.apiKeys.snippet.title')}</h2>
+      <p className="hint">{t('moneyAdmin.apiKeys.snippet.intro')}</p>
+      {items.length > 1 ? (
+        <label className="ca-snippet-campaign">
+          <span>{t('moneyAdmin.apiKeys.snippet.campaign')}</span>
+          <select value={campaign?.id ?? ''} onChange={(e) => setChosen(e.target.value)} data-testid="snippet-campaign">
+            {items.map((c) => <option key={c.id} value={c.id}>{campaignName(c.names, i18n.language)}</option>)}
+          </select>
+        </label>
+      ) : null}
+      <CopyField label={t('moneyAdmin.apiKeys.snippet.tagLabel', { days })} value={tag} buttonLabel={t('app.copy')} testId="snippet-tag" />
+      <p className="hint">{t('moneyAdmin.apiKeys.snippet.checkout')}</p>
+      <pre className="ca-pre">{'const clickId = window.PromotionAssistant?.clickId() ?? null;'}</pre>
+      <p className="hint">{t('moneyAdmin.apiKeys.snippet.server')}</p>
+    </section>
+  );
+}
+
 /** `/admin/api-keys` (admins): keys for the business's systems to report conversions. */
 export default function ApiKeysPage() {
   const { t } = useTranslation();
@@ -285,6 +321,7 @@ export default function ApiKeysPage() {
         <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
         {form ? <div className="ca-keys-desk-form">{form}</div> : null}
         <KeysDesk toolbarAction={form ? null : newButton} />
+        <SnippetHelp />
         <ConnectHelp />
       </div>
     );
@@ -294,6 +331,7 @@ export default function ApiKeysPage() {
       <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
       {form ?? <div className="ca-toolbar">{newButton}</div>}
       <KeyList />
+      <SnippetHelp />
       <ConnectHelp />
     </div>
   );
