@@ -76,6 +76,8 @@ export default tseslint.config(
           { from: [['server-module', { module: 'overview' }]], allow: [['server-module', { module: 'stats' }]] },
           // The one scheduler ends campaigns at their endsAt as well as approving due commissions.
           { from: [['server-module', { module: 'commissions' }]], allow: [['server-module', { module: 'campaigns' }]] },
+          // The Stripe receiver records conversions and ends customers' bindings through the commissions service.
+          { from: [['server-module', { module: 'integrations' }]], allow: [['server-module', { module: 'commissions' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],

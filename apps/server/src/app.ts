@@ -155,7 +155,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(campaignRoutes(ctx));
     await site.register(linkRoutes(ctx));
     await site.register(apiKeyRoutes(ctx));
-    await site.register(integrationRoutes());
+    await site.register(integrationRoutes(ctx));
     await site.register(webhookRoutes(ctx));
     await site.register(mailRoutes(ctx));
     await site.register(commissionRoutes(ctx));

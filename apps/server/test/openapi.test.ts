@@ -71,7 +71,7 @@ describe.each(DIALECTS)('the API document on %s', (dialect) => {
       expect(op.tags?.length, `${method} ${p}`).toBeGreaterThan(0);
       for (const tag of op.tags!) expect(declared.has(tag), `${method} ${p} tag ${tag}`).toBe(true);
     }
-    expect(Object.keys(doc.components?.securitySchemes ?? {}).sort()).toEqual(['apiKey', 'csrf', 'session', 'signature']);
+    expect(Object.keys(doc.components?.securitySchemes ?? {}).sort()).toEqual(['apiKey', 'csrf', 'session', 'signature', 'stripeSignature']);
     expect(doc.info.description).toMatch(/^JSON over HTTP[\s\S]*## Quick start: report a sale[\s\S]*api\/v1\/conversions/);
   });
 
@@ -88,7 +88,7 @@ describe.each(DIALECTS)('the API document on %s', (dialect) => {
       // A public write takes the CSRF header, so the caller sends it; so does every write here.
       const res = await nobody.request(method.toUpperCase() as 'GET', url, undefined, body === undefined ? {} : { rawBody: body });
       const refused = res.statusCode === 401;
-      const needsProof = schemes.has('session') || schemes.has('apiKey');
+      const needsProof = schemes.has('session') || schemes.has('apiKey') || schemes.has('stripeSignature');
       if (needsProof) protectedCount++;
       if (refused !== needsProof) mismatches.push(`${method.toUpperCase()} ${p}: declares ${JSON.stringify(op.security)}, answered ${res.statusCode} to nobody`);
       // Sessions are for browsers, keys for servers: no operation takes both.

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'settings.update', 'crypto.rotate_key',
   'api_key.create', 'api_key.revoke',
   'webhook.create', 'webhook.update', 'webhook.rotate_secret', 'webhook.delete', 'webhook.test', 'webhook.retry',
+  'integration.stripe_secret',
   // Programme content.
   'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.image_add', 'campaign.image_remove',
   'announcement.create', 'announcement.update', 'announcement.publish', 'announcement.archive', 'announcement.delete',

@@ -234,6 +234,8 @@ const campaignFields = {
   tiers: z.array(TierSchema).max(10),
   overrideBps: z.number().int().min(0).max(10_000),
   attributionWindowDays: z.number().int().min(1).max(365),
+  /** How long a customer stays with the promoter who brought them: 0 (the window only), 1–120 months, or 'lifetime'. */
+  customerBinding: z.union([z.number().int().min(0).max(120), z.literal('lifetime')]),
   holdDays: z.number().int().min(0).max(90),
   approvalMode: z.enum(['auto', 'manual']),
   joinMode: z.enum(['open', 'approval']),
@@ -252,6 +254,7 @@ export const CampaignCreateSchema = z.strictObject({
   tiers: campaignFields.tiers.default([]),
   overrideBps: campaignFields.overrideBps.default(0),
   attributionWindowDays: campaignFields.attributionWindowDays.default(30),
+  customerBinding: campaignFields.customerBinding.default(0),
   holdDays: campaignFields.holdDays.default(7),
   approvalMode: campaignFields.approvalMode.default('auto'),
   joinMode: campaignFields.joinMode.default('open'),
@@ -281,6 +284,7 @@ const campaignTerms = {
   tiers: z.array(TierSchema),
   overrideBps: z.number().int(),
   attributionWindowDays: z.number().int(),
+  customerBinding: z.union([z.number().int(), z.literal('lifetime')]),
   holdDays: z.number().int(),
   joinMode: z.enum(['open', 'approval']),
   cover: ImageSchema.nullable(),
@@ -419,6 +423,27 @@ export const ApiKeyCreatedSchema = z.object({ id: z.string(), secret: z.string()
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 export const ApiKeyListSchema = z.object({ items: z.array(ApiKeySchema) });
 export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
+/** A campaign's Stripe signing secret (`whsec_…`, from the Stripe dashboard's webhook endpoint). */
+export const StripeSecretSchema = z.strictObject({ signingSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=_-]{8,200}$/) });
+export type StripeSecret = z.input<typeof StripeSecretSchema>;
+export const StripeEventOutcomeSchema = z.enum(['recorded', 'ignored', 'rejected']);
+/** A Stripe event as received and what came of it (`detail`: why it was ignored or rejected). */
+export const StripeEventSchema = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  outcome: StripeEventOutcomeSchema,
+  detail: z.string().nullable(),
+  conversionId: z.string().nullable(),
+  receivedAt: z.number().int(),
+});
+export type StripeEvent = z.infer<typeof StripeEventSchema>;
+/** A campaign's Stripe receiver: whether a secret is set (never the secret), and the latest events. */
+export const StripeStatusSchema = z.object({ campaignId: z.string(), configured: z.boolean(), updatedAt: z.number().int().nullable(), events: z.array(StripeEventSchema) });
+export type StripeStatus = z.infer<typeof StripeStatusSchema>;
+/** The receiver's answer to Stripe. */
+export const StripeReceiptSchema = z.object({ received: z.literal(true), replayed: z.boolean(), event: StripeEventSchema });
+export const CampaignIdParamsSchema = z.strictObject({ campaignId: z.string().min(1).max(64) });
+
 /** The landing-page snippet as the console shows it (`<base>/pa.js?v=<version>`). */
 export const SnippetInfoSchema = z.object({ version: z.string(), bytes: z.number().int(), gzipBytes: z.number().int() });
 export type SnippetInfo = z.infer<typeof SnippetInfoSchema>;
@@ -501,6 +526,8 @@ export const CommissionSchema = z.object({
   createdAt: z.number().int(),
   decidedAt: z.number().int().nullable(),
   reason: z.string().nullable(),
+  /** Earned through a customer binding (a recurring or lifetime campaign): month `month` of `of` (null: lifetime). */
+  recurring: z.object({ month: z.number().int(), of: z.number().int().nullable() }).nullable(),
 });
 export type Commission = z.infer<typeof CommissionSchema>;
 export const ConversionResultSchema = z.object({ conversion: ConversionSchema, commissions: z.array(CommissionSchema) });

@@ -134,6 +134,10 @@ export interface Database {
   notification_marks: NotificationMarksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_outbox: WebhookOutboxTable;
+  customer_bindings: CustomerBindingsTable;
+  stripe_endpoints: StripeEndpointsTable;
+  stripe_events: StripeEventsTable;
+  stripe_refs: StripeRefsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -255,6 +259,8 @@ export interface CampaignsTable {
   /** JSON { locale: template } with {link} {code} {name} */
   share_texts_json: string;
   cover_image_id: string | null;
+  /** How long a customer stays bound to the promoter who brought them: 0 (the window only), months, or null (lifetime). */
+  binding_months: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -440,6 +446,9 @@ export interface CommissionsTable {
   decided_at: number | null;
   decided_by: string | null;
   reason: string | null;
+  /** Earned through a customer binding: its month (1 = the first), of `binding_months` (null: lifetime). */
+  binding_month: number | null;
+  binding_months: number | null;
 }
 
 export interface CommissionEventsTable {
@@ -536,4 +545,46 @@ export interface NotificationMarksTable {
   user_id: string;
   /** Every notification of the user with an id below this one is read. */
   unread_from: string;
+}
+
+/** A customer bound to the promoter who brought them (issue 17: recurring and lifetime commissions). */
+export interface CustomerBindingsTable {
+  campaign_id: string;
+  customer_external_id: string;
+  promoter_id: string;
+  link_id: string | null;
+  /** The conversion that started it. */
+  conversion_id: string;
+  started_at: number;
+  /** null: for the customer's lifetime. */
+  months: number | null;
+  /** When it was ended early (the subscription was cancelled). */
+  ended_at: number | null;
+  created_at: number;
+}
+
+export interface StripeEndpointsTable {
+  campaign_id: string;
+  secret_sealed: string;
+  updated_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StripeEventsTable {
+  campaign_id: string;
+  event_id: string;
+  type: string;
+  outcome: 'recorded' | 'ignored' | 'rejected';
+  detail: string | null;
+  conversion_id: string | null;
+  received_at: number;
+}
+
+export interface StripeRefsTable {
+  campaign_id: string;
+  /** A payment intent or an invoice id. */
+  ref: string;
+  /** The sale's externalId. */
+  external_id: string;
 }

@@ -171,3 +171,36 @@ export function isSelfReferral(customerEmailSha256: string | null | undefined, p
   if (!customerEmailSha256 || !promoterEmailSha256) return false;
   return customerEmailSha256.toLowerCase() === promoterEmailSha256.toLowerCase();
 }
+
+/**
+ * Whole months from `startDay` to `day` (both `YYYY-MM-DD` in the installation's time zone): a
+ * month is complete on the same day of the month, or on the last day of a shorter month (a
+ * subscription started on 31 January renews on 28 February: its second month). Negative before the start.
+ */
+export function monthsBetween(startDay: string, day: string): number {
+  const [y1, m1, d1] = startDay.split('-').map(Number) as [number, number, number];
+  const [y2, m2, d2] = day.split('-').map(Number) as [number, number, number];
+  const lastOfMonth = new Date(Date.UTC(y2, m2, 0)).getUTCDate();
+  const months = (y2 - y1) * 12 + (m2 - m1);
+  return d2 >= d1 || d2 === lastOfMonth ? months : months - 1;
+}
+
+/** A customer's binding to the promoter who brought them, as attribution reads it. */
+export interface Binding {
+  startedAt: number;
+  startDay: string;
+  /** null: for the customer's lifetime. */
+  months: number | null;
+  endedAt: number | null;
+}
+
+/**
+ * Where a conversion on `day` (at `occurredAt`) stands in the binding: its month, from 1, while the
+ * binding holds — from its start, before it was ended, within its months — and null otherwise.
+ */
+export function bindingMonth(binding: Binding, occurredAt: number, day: string): number | null {
+  if (occurredAt < binding.startedAt || (binding.endedAt !== null && occurredAt >= binding.endedAt)) return null;
+  const month = monthsBetween(binding.startDay, day);
+  if (month < 0 || (binding.months !== null && month >= binding.months)) return null;
+  return month + 1;
+}

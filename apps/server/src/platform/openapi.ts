@@ -14,9 +14,12 @@ export const securitySchemes = {
   session: { type: 'apiKey', in: 'cookie', name: 'pa_session', description: 'The session cookie set by `POST api/auth/login` (browser calls).' },
   csrf: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'The readable `pa_csrf` cookie repeated in this header: every POST, PATCH, PUT and DELETE of a browser call.' },
   apiKey: { type: 'http', scheme: 'bearer', description: 'An API key made by an admin (`POST api/admin/api-keys`): server-to-server calls under `api/v1/`.' },
+  stripeSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: "Stripe's signature of the event with the campaign's signing secret (`PUT api/admin/integrations/stripe/:campaignId`): the Stripe receiver's only authentication." },
   signature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: '`t=<unix seconds>,v1=<hex HMAC-SHA256(key secret, t + "." + body)>`: optional beside the API key; when sent, it must hold (docs/api.md).' },
 } as const;
 
+/** The Stripe receiver: Stripe sends no key of ours, its signature is the proof. */
+export const STRIPE_SIGNATURE: Security = [{ stripeSignature: [] }];
 /** A server-to-server route: the API key, with or without a signature of the body. */
 export const API_KEY: Security = [{ apiKey: [] }, { apiKey: [], signature: [] }];
 

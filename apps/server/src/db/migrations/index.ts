@@ -14,6 +14,7 @@ import { liabilityIndexes } from './011-liability-index';
 import { webhookTables } from './012-webhooks';
 import { mailTables } from './013-mail';
 import { webhookOutbox } from './014-webhook-outbox';
+import { stripeRecurring } from './015-stripe-recurring';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -37,6 +38,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '012-webhooks': webhookTables(dialect),
         '013-mail': mailTables(dialect),
         '014-webhook-outbox': webhookOutbox(dialect),
+        '015-stripe-recurring': stripeRecurring(dialect),
       };
     },
   };

@@ -10,10 +10,10 @@ export const CAMPAIGN_COLUMNS = [
   'campaigns.allowed_hosts_json', 'campaigns.starts_at', 'campaigns.ends_at', 'campaigns.lead_reward', 'campaigns.sale_reward_type',
   'campaigns.sale_reward', 'campaigns.tiers_json', 'campaigns.override_bps', 'campaigns.attribution_window_days', 'campaigns.hold_days',
   'campaigns.approval_mode', 'campaigns.join_mode', 'campaigns.share_texts_json', 'campaigns.cover_image_id', 'campaigns.created_at',
-  'campaigns.updated_at',
+  'campaigns.updated_at', 'campaigns.binding_months',
 ] as const;
 
-export type CampaignRow = Pick<CampaignsTable, 'id' | 'status' | 'names_json' | 'descriptions_json' | 'landing_url' | 'allowed_hosts_json' | 'starts_at' | 'ends_at' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'tiers_json' | 'override_bps' | 'attribution_window_days' | 'hold_days' | 'approval_mode' | 'join_mode' | 'share_texts_json' | 'cover_image_id' | 'created_at' | 'updated_at'>;
+export type CampaignRow = Pick<CampaignsTable, 'id' | 'status' | 'names_json' | 'descriptions_json' | 'landing_url' | 'allowed_hosts_json' | 'starts_at' | 'ends_at' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'tiers_json' | 'override_bps' | 'attribution_window_days' | 'hold_days' | 'approval_mode' | 'join_mode' | 'share_texts_json' | 'cover_image_id' | 'created_at' | 'updated_at' | 'binding_months'>;
 
 export const imageUrl = (id: string) => `api/images/${id}`;
 
@@ -56,6 +56,7 @@ function terms(row: CampaignRow, images: ImageRow[]) {
     tiers: JSON.parse(row.tiers_json) as { minSales: number; bps: number }[],
     overrideBps: row.override_bps,
     attributionWindowDays: row.attribution_window_days,
+    customerBinding: row.binding_months === null ? ('lifetime' as const) : Number(row.binding_months),
     holdDays: row.hold_days,
     joinMode: row.join_mode,
     cover: cover ? toImage(cover) : null,

@@ -39,6 +39,7 @@ export interface CampaignValues {
   tiers: { minSales: number; bps: number }[];
   overrideBps: number;
   attributionWindowDays: number;
+  customerBinding: number | 'lifetime';
   holdDays: number;
   approvalMode: 'auto' | 'manual';
   joinMode: 'open' | 'approval';
@@ -77,6 +78,7 @@ function columns(v: Partial<CampaignValues>) {
     ...(v.tiers !== undefined ? { tiers_json: JSON.stringify([...v.tiers].sort((a, b) => a.minSales - b.minSales)) } : {}),
     ...(v.overrideBps !== undefined ? { override_bps: v.overrideBps } : {}),
     ...(v.attributionWindowDays !== undefined ? { attribution_window_days: v.attributionWindowDays } : {}),
+    ...(v.customerBinding !== undefined ? { binding_months: v.customerBinding === 'lifetime' ? null : v.customerBinding } : {}),
     ...(v.holdDays !== undefined ? { hold_days: v.holdDays } : {}),
     ...(v.approvalMode !== undefined ? { approval_mode: v.approvalMode } : {}),
     ...(v.joinMode !== undefined ? { join_mode: v.joinMode } : {}),

@@ -4,17 +4,17 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { hot, onPostgres, writeRows } from '../../db/hot';
-import type { CommissionsTable, ConversionsTable, Db } from '../../db/types';
+import type { CommissionsTable, ConversionsTable, CustomerBindingsTable, Db } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
 export type ConversionRow = ConversionsTable;
 export type CommissionRow = CommissionsTable;
 
 export const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
-export const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason'] as const;
+export const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months'] as const;
 /** A promoter as attribution needs them (users as u, their inviter as i). */
 const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'] as const;
-const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps'] as const;
+const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months'] as const;
 
 /** The id of the conversion recorded under (campaign, kind, externalId), if any. */
 export async function conversionIdByKey(q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<string | undefined> {
@@ -71,6 +71,34 @@ export function customerEarlier(q: Db, campaignId: string, customerExternalId: s
     .orderBy('v.occurred_at', 'desc')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** The customer's binding to a promoter in the campaign (recurring campaigns), with its link's code. */
+export function bindingOf(q: Db, campaignId: string, customerExternalId: string) {
+  return q
+    .selectFrom('customer_bindings as b')
+    .leftJoin('links as l', 'l.id', 'b.link_id')
+    .select(['b.promoter_id', 'b.link_id', 'b.started_at', 'b.months', 'b.ended_at', 'l.code'])
+    .where('b.campaign_id', '=', campaignId)
+    .where('b.customer_external_id', '=', customerExternalId)
+    .executeTakeFirst();
+}
+
+/** Starts a binding, or replaces one that no longer holds (a new promoter brought the customer back). */
+export async function upsertBindings(q: Db, rows: CustomerBindingsTable[]) {
+  for (const row of rows) {
+    await q.insertInto('customer_bindings').values(row)
+      .onConflict((oc) => oc.columns(['campaign_id', 'customer_external_id']).doUpdateSet({ promoter_id: row.promoter_id, link_id: row.link_id, conversion_id: row.conversion_id, started_at: row.started_at, months: row.months, ended_at: null, created_at: row.created_at }))
+      .execute();
+  }
+}
+
+/** Ends the customer's binding at `at` (their subscription ended); false when none held. */
+export async function endBinding(q: Db, campaignId: string, customerExternalId: string, at: number): Promise<boolean> {
+  const r = await q.updateTable('customer_bindings').set({ ended_at: at })
+    .where('campaign_id', '=', campaignId).where('customer_external_id', '=', customerExternalId).where('ended_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }
 
 const link = hot((q: Db, campaignId: string, codeKey: string) => q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code']).where('code_key', '=', codeKey).where('campaign_id', '=', campaignId));

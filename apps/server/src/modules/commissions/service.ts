@@ -15,9 +15,10 @@ import { createHash } from 'node:crypto';
 import type { ConversionCreateSchema, ConversionReason } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import type { CustomerBindingsTable } from '../../db/types';
 import type { Collector, CollectorKind, Preloader, Tx } from '../../db/unit-of-work';
 import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
-import { attribute, availableAt, isSelfReferral, level1Commission, overrideCommission, refundReversal, type AttributionCandidates } from '../../domain/commission';
+import { attribute, availableAt, bindingMonth, isSelfReferral, level1Commission, overrideCommission, refundReversal, type Attribution, type AttributionCandidates, type Binding } from '../../domain/commission';
 import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } from '../../domain/commission-lifecycle';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
@@ -73,13 +74,17 @@ export function conversionBatchStats(ctx: AppContext) {
 class MoneyRows implements Collector {
   readonly conversions: ConversionRow[] = [];
   readonly commissions: CommissionRow[] = [];
+  /** Customers bound to the promoter who brought them (recurring campaigns). */
+  readonly bindings: CustomerBindingsTable[] = [];
   merge(other: MoneyRows) {
     this.conversions.push(...other.conversions);
     this.commissions.push(...other.commissions);
+    this.bindings.push(...other.bindings);
   }
   async flush(q: Tx['q']) {
     await repo.insertConversions(q, this.conversions);
     await repo.insertCommissions(q, this.commissions);
+    if (this.bindings.length > 0) await repo.upsertBindings(q, this.bindings);
   }
 }
 const MONEY_ROWS: CollectorKind<MoneyRows> = { order: 10, create: () => new MoneyRows() };
@@ -102,12 +107,15 @@ interface BatchState {
   customers: Map<string, { promoterId: string; linkId: string | null; at: number; code: string | null }[]>;
   /** promoter|campaign|month → level-1 sales counting towards a tier. */
   tierSales: Map<string, number>;
+  /** campaign|customer → the customer's binding (recurring campaigns; null: looked up, none). */
+  bindings: Map<string, StoredBinding | null>;
 }
+type StoredBinding = Binding & { promoterId: string; linkId: string | null; code: string | null };
 const STATE = Symbol('commissions');
 function stateOf(tx: Tx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
   if (!state) {
-    state = { campaigns: new Map(), looked: new Set(), stored: new Map(), answers: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map() };
+    state = { campaigns: new Map(), looked: new Set(), stored: new Map(), answers: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map(), bindings: new Map() };
     tx.shared.set(STATE, state);
   }
   return state;
@@ -195,6 +203,20 @@ const READ_AHEAD: Preloader<ConversionInput> = {
   },
 };
 
+/** The customer's binding in the campaign (this batch's first), or null. */
+async function bindingFor(tx: Tx, state: BatchState, campaignId: string, customerExternalId: string, zone: string): Promise<StoredBinding | null> {
+  const key = `${campaignId}|${customerExternalId}`;
+  let binding = state.bindings.get(key);
+  if (binding === undefined) {
+    const row = await repo.bindingOf(tx.q, campaignId, customerExternalId);
+    binding = row
+      ? { promoterId: row.promoter_id, linkId: row.link_id, code: row.code, startedAt: Number(row.started_at), startDay: dayKey(Number(row.started_at), zone), months: row.months, endedAt: row.ended_at === null ? null : Number(row.ended_at) }
+      : null;
+    state.bindings.set(key, binding);
+  }
+  return binding;
+}
+
 /** A lead or a sale: idempotency, the campaign's state, attribution, then the commissions — written through collectors. */
 async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   const state = stateOf(tx);
@@ -207,8 +229,24 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const occurredAt = checkOccurredAt(input, now);
   // Outside the campaign's schedule nothing is attributed: stored for the operators with its reason.
   const offSchedule = outsideSchedule(campaign, occurredAt);
+  const zone = zoneOf(ctx);
+  const day = dayKey(occurredAt, zone);
+  // A recurring campaign: a customer bound to a promoter earns them the rate while the binding
+  // holds, whatever the window; and once it has run out, the window no longer brings them back.
+  const recurring = campaign.binding_months !== 0 && !!input.customerExternalId && !offSchedule;
+  const binding = recurring ? await bindingFor(tx, state, campaign.id, input.customerExternalId!, zone) : null;
+  const month = binding ? bindingMonth(binding, occurredAt, day) : null;
   const candidates = offSchedule ? { codes: new Map<string, string>() } : await candidatesFor(tx, state, input, campaign, occurredAt);
-  const found = offSchedule ? null : attribute(candidates, occurredAt, campaign.attribution_window_days);
+  if (binding) candidates.customer = null;
+  let found: Attribution | null = null;
+  if (binding && month !== null) {
+    found = { promoterId: binding.promoterId, linkId: binding.linkId, by: 'customer' };
+    if (binding.linkId && binding.code) candidates.codes.set(binding.linkId, binding.code);
+  } else if (!offSchedule) {
+    found = attribute(candidates, occurredAt, campaign.attribution_window_days);
+  }
+  // Where a commission stands in the binding: this month of one that holds, or the first of a new one.
+  const bound = !recurring || !found ? null : month !== null ? { month, of: binding!.months, starts: false } : { month: 1, of: campaign.binding_months, starts: true };
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: ConversionReason | null = found ? null : (offSchedule ?? 'no_match');
   const known = found ? state.promoters.get(`${campaign.id}|${found.promoterId}`) : undefined;
@@ -230,17 +268,16 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode, promoterName: promoter?.display_name ?? null };
   const rows: CommissionRow[] = [];
   const kind = input.kind as 'lead' | 'sale';
-  const day = dayKey(occurredAt, zoneOf(ctx));
-  const month = day.slice(0, 7);
-  const tierKey = promoter ? `${promoter.id}|${campaign.id}|${month}` : '';
+  const tierMonth = day.slice(0, 7);
+  const tierKey = promoter ? `${promoter.id}|${campaign.id}|${tierMonth}` : '';
   if (status === 'attributed' && found && promoter) {
     const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
     // Only volume tiers need this month's count of sales (those of this batch included).
-    const salesThisMonth = kind === 'sale' && tiers.length > 0 ? (await repo.countTierSales(tx.q, promoter.id, campaign.id, month)) + (state.tierSales.get(tierKey) ?? 0) : 0;
+    const salesThisMonth = kind === 'sale' && tiers.length > 0 ? (await repo.countTierSales(tx.q, promoter.id, campaign.id, tierMonth)) + (state.tierSales.get(tierKey) ?? 0) : 0;
     const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers };
     const level1 = level1Commission(terms, { kind, amount: input.amount ?? 0 }, salesThisMonth);
     if (level1) {
-      const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month, available_at: availableAt(occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null };
+      const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month: tierMonth, available_at: availableAt(occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: bound?.month ?? null, binding_months: bound ? bound.of : null };
       rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: level1.rule, base: level1.base, rate_bps: level1.rateBps, amount: level1.amount });
       // Level 2: the inviter earns the override while their account is active.
       const override = promoter.parent_id && promoter.inviter_status === 'active' ? overrideCommission(level1.amount, campaign.override_bps) : 0;
@@ -265,6 +302,11 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
       state.customers.set(ckey, [...(state.customers.get(ckey) ?? []), { promoterId: found.promoterId, linkId: found.linkId, at: occurredAt, code: linkCode }]);
     }
     if (kind === 'sale' && rows.length > 0) state.tierSales.set(tierKey, (state.tierSales.get(tierKey) ?? 0) + 1);
+    if (bound?.starts && input.customerExternalId) {
+      const months = campaign.binding_months;
+      money.bindings.push({ campaign_id: campaign.id, customer_external_id: input.customerExternalId, promoter_id: found.promoterId, link_id: found.linkId, conversion_id: id, started_at: occurredAt, months, ended_at: null, created_at: now });
+      state.bindings.set(`${campaign.id}|${input.customerExternalId}`, { promoterId: found.promoterId, linkId: found.linkId, code: linkCode, startedAt: occurredAt, startDay: day, months, endedAt: null });
+    }
   }
   if (rows.length > 0) {
     money.commissions.push(...rows);
@@ -379,4 +421,15 @@ export async function approveDue(ctx: AppContext, now = Date.now(), batch = 500)
     for (const id of due) if (await decideCommission(ctx, id, 'approve', null, null, now)) approved++;
     if (due.length < batch) return approved;
   }
+}
+
+/** Ends a customer's binding in a campaign at `at` (their subscription ended): later sales earn by the window only. */
+export async function endCustomerBinding(ctx: AppContext, campaignId: string, customerExternalId: string, at: number): Promise<boolean> {
+  return repo.endBinding(ctx.db, campaignId, customerExternalId, at);
+}
+
+/** A stored sale by its externalId: its amount and what refunds have taken from it so far. */
+export async function saleAmounts(ctx: AppContext, campaignId: string, externalId: string): Promise<{ amount: number; refundedAmount: number } | undefined> {
+  const sale = await repo.findConversion(ctx.db, campaignId, 'sale', externalId);
+  return sale ? { amount: Number(sale.amount), refundedAmount: Number(sale.refunded_amount) } : undefined;
 }

@@ -54,5 +54,6 @@ export const toCommission = (r: CommissionView, locale: string): Commission => (
   createdAt: Number(r.created_at),
   decidedAt: r.decided_at === null ? null : Number(r.decided_at),
   reason: r.reason,
+  recurring: r.binding_month === null ? null : { month: r.binding_month, of: r.binding_months },
 });
 

@@ -26,7 +26,7 @@
       url.searchParams.delete(NAME);
       history.replaceState(history.state, '', url.pathname + url.search + url.hash);
     }
-  } catch (e) {
+  } catch {
     // A browser without URL or history: the id stays in the address, where the page can still read it.
   }
 

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SnippetInfoSchema } from '@pa/shared';
-import { errorResponses, PUBLIC } from '../../platform/openapi';
-import { staffOnly } from '../../platform/session';
+import { CampaignIdParamsSchema, SnippetInfoSchema, StripeReceiptSchema, StripeSecretSchema, StripeStatusSchema } from '@pa/shared';
+import type { AppContext } from '../../context';
+import { actorOf } from '../../platform/audit';
+import { errorResponses, PUBLIC, STRIPE_SIGNATURE } from '../../platform/openapi';
+import { adminOnly, staffOnly } from '../../platform/session';
 import { snippet } from './snippet';
+import { receiveStripe, setStripeSecret, stripeStatus } from './stripe';
 
 /**
  * `GET /pa.js`, the landing-page snippet, for merchants' pages on other sites: outside the site's
@@ -37,9 +40,38 @@ export function snippetRoutes(): FastifyPluginAsyncZod {
   };
 }
 
-/** What the console's copy-paste block needs: the snippet's version (for its cacheable address) and size. */
-export function integrationRoutes(): FastifyPluginAsyncZod {
+/**
+ * What the console's copy-paste block needs (the snippet's version, for its cacheable address);
+ * a campaign's Stripe receiver: its secret (admins), its events (staff), and the receiver itself.
+ */
+export function integrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    app.put('/api/admin/integrations/stripe/:campaignId', {
+      preValidation: adminOnly,
+      schema: { tags: ['integrations'], summary: "Set the campaign's Stripe signing secret (stored sealed, never shown again; audited)", params: CampaignIdParamsSchema, body: StripeSecretSchema, response: { 200: StripeStatusSchema, ...errorResponses } },
+    }, async (request) => setStripeSecret(ctx, actorOf(request), request.params.campaignId, request.body));
+
+    app.get('/api/admin/integrations/stripe/:campaignId', {
+      preValidation: staffOnly,
+      schema: { tags: ['integrations'], summary: "Whether the campaign takes Stripe events, and the latest 50 with what came of each", params: CampaignIdParamsSchema, response: { 200: StripeStatusSchema, ...errorResponses } },
+    }, async (request) => stripeStatus(ctx, request.params.campaignId));
+
+    app.post('/api/v1/integrations/stripe/:campaignId', {
+      schema: {
+        security: STRIPE_SIGNATURE,
+        tags: ['integrations'],
+        summary: "Stripe's webhook events for a campaign: checkout.session.completed, invoice.paid, charge.refunded, customer.subscription.deleted (others acknowledged and ignored)",
+        description: 'Verified with the signing secret set for the campaign (Stripe-Signature, 5 minutes of tolerance); idempotent on the event id. docs/integrations.md.',
+        params: CampaignIdParamsSchema,
+        response: { 200: StripeReceiptSchema, ...errorResponses },
+      },
+    }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const signature = request.headers['stripe-signature'];
+      const { replayed, event } = await receiveStripe(ctx, request.params.campaignId, request.rawBody, Array.isArray(signature) ? signature.join(',') : signature, request.body);
+      return { received: true as const, replayed, event };
+    });
+
     app.get('/api/admin/integrations/snippet', {
       preValidation: staffOnly,
       schema: { tags: ['integrations'], summary: "The landing-page snippet's version and size", response: { 200: SnippetInfoSchema, ...errorResponses } },

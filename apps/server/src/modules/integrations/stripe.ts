@@ -1,0 +1,182 @@
+/**
+ * The Stripe receiver (issue 17; docs/integrations.md): `POST api/v1/integrations/stripe/:campaignId`
+ * takes Stripe's webhook events for one campaign, verified with the signing secret an admin set for
+ * it (`Stripe-Signature`, 5 minutes' tolerance) — the signature is the only authentication — and
+ * turns them into the same conversions the API records:
+ * - `checkout.session.completed`: a paid one-off checkout is a sale (externalId = the session id);
+ *   a subscription checkout is a lead (the sign-up: it binds the customer on a recurring campaign),
+ *   its invoices being the sales;
+ * - `invoice.paid`: a sale per paid invoice (externalId = the invoice id);
+ * - `charge.refunded`: a refund of what was newly refunded, of the sale the payment became;
+ * - `customer.subscription.deleted`: ends the customer's binding.
+ * The click comes from `client_reference_id` or `metadata.pa_click` (a subscription's invoices: its
+ * metadata), the coupon from an expanded promotion code or `metadata.pa_coupon`. Each event is
+ * acted on once (its id); others are acknowledged and ignored. What came of each is kept for operators.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { StripeEvent, StripeSecret, StripeStatus } from '@pa/shared';
+import type { AppContext } from '../../context';
+import type { StripeEventsTable } from '../../db/types';
+import { audit, type Actor } from '../../platform/audit';
+import { AppError } from '../../platform/errors';
+import { readSettings } from '../../platform/settings';
+import { endCustomerBinding, recordConversion, saleAmounts, type ConversionInput } from '../commissions/service';
+import * as repo from './repository';
+
+const SECRET_AAD = 'stripe-signing-secret';
+export const STRIPE_TOLERANCE_S = 300;
+const LATEST_EVENTS = 50;
+
+/** Sets (or replaces) a campaign's signing secret; it is never shown again. */
+export async function setStripeSecret(ctx: AppContext, actor: Actor, campaignId: string, body: StripeSecret): Promise<StripeStatus> {
+  if (!(await repo.campaignExists(ctx.db, campaignId))) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
+  const now = Date.now();
+  await ctx.db.transaction().execute(async (q) => {
+    const replaced = await repo.upsertStripeEndpoint(q, { campaign_id: campaignId, secret_sealed: ctx.master.encrypt(body.signingSecret.trim(), SECRET_AAD), updated_by: actor.userId, now });
+    await audit(q, { actorId: actor.userId, action: 'integration.stripe_secret', entity: 'campaign', entityId: campaignId, after: { stripe: replaced ? 'replaced' : 'set' }, ip: actor.ip }, now);
+  });
+  return stripeStatus(ctx, campaignId);
+}
+
+const toEvent = (r: StripeEventsTable): StripeEvent => ({ eventId: r.event_id, type: r.type, outcome: r.outcome, detail: r.detail, conversionId: r.conversion_id, receivedAt: Number(r.received_at) });
+
+/** Whether the campaign takes Stripe events, and the latest ones with what came of them. */
+export async function stripeStatus(ctx: AppContext, campaignId: string): Promise<StripeStatus> {
+  if (!(await repo.campaignExists(ctx.db, campaignId))) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
+  const endpoint = await repo.stripeEndpoint(ctx.db, campaignId);
+  const events = await repo.latestStripeEvents(ctx.db, campaignId, LATEST_EVENTS);
+  return { campaignId, configured: !!endpoint, updatedAt: endpoint ? Number(endpoint.updated_at) : null, events: events.map(toEvent) };
+}
+
+/** Stripe's scheme: `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`, possibly several v1 (a secret being rolled). */
+function verify(header: string | undefined, secret: string, body: Buffer, nowS: number) {
+  const parts = (header ?? '').split(',').map((p) => p.trim().split('=')).filter((p) => p.length === 2) as [string, string][];
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  const given = parts.filter(([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/i.test(v)).map(([, v]) => Buffer.from(v, 'hex'));
+  if (!Number.isInteger(t) || given.length === 0) throw new AppError('SIGNATURE_INVALID', { 'Stripe-Signature': 'invalid' });
+  if (Math.abs(nowS - t) > STRIPE_TOLERANCE_S) throw new AppError('SIGNATURE_INVALID', { 'Stripe-Signature': 'stale' });
+  const expected = createHmac('sha256', secret).update(`${t}.`).update(body).digest();
+  if (!given.some((g) => timingSafeEqual(g, expected))) throw new AppError('SIGNATURE_INVALID', { 'Stripe-Signature': 'mismatch' });
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
+/** An id of Stripe's, or the id of an expanded object. */
+const idOf = (v: unknown) => str(v) ?? str(obj(v).id);
+const emailDigest = (email: string | undefined) => (email ? createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : undefined);
+/** What our API takes as a click id / coupon code (longer or odd values are left out, not refused). */
+const clickOf = (v: unknown) => { const s = str(v)?.trim(); return s && /^[0-9A-Za-z_-]{1,64}$/.test(s) ? s : undefined; };
+const couponOf = (v: unknown) => { const s = str(v)?.trim(); return s && s.length <= 64 ? s : undefined; };
+
+interface Outcome { outcome: StripeEventsTable['outcome']; detail: string | null; conversionId: string | null }
+const ignored = (detail: string): Outcome => ({ outcome: 'ignored', detail, conversionId: null });
+const rejected = (detail: string): Outcome => ({ outcome: 'rejected', detail, conversionId: null });
+
+async function record(ctx: AppContext, input: ConversionInput): Promise<Outcome> {
+  try {
+    const result = await recordConversion(ctx, null, input);
+    return { outcome: 'recorded', detail: result.created ? null : 'already_recorded', conversionId: result.conversionId };
+  } catch (error) {
+    // Refused by the rules (a paused campaign, a refund larger than what is left): kept, not retried.
+    if (error instanceof AppError) return rejected(error.fields ? `${error.code} ${Object.entries(error.fields).map(([k, v]) => `${k}:${v}`).join(' ')}` : error.code);
+    throw error;
+  }
+}
+
+/** The sale a Stripe payment became: the payment intent, invoice or charge it names. */
+async function saleOf(ctx: AppContext, campaignId: string, charge: Obj) {
+  const refs = [idOf(charge.payment_intent), idOf(charge.invoice), str(charge.id)].filter((r): r is string => !!r);
+  const externalId = await repo.saleOfRef(ctx.db, campaignId, refs);
+  return externalId ? { externalId, amounts: await saleAmounts(ctx, campaignId, externalId) } : undefined;
+}
+
+async function act(ctx: AppContext, campaignId: string, event: { type: string; created: number }, object: Obj, currency: string): Promise<Outcome> {
+  const occurredAt = event.created * 1000;
+  const wrongCurrency = (o: Obj) => str(o.currency) !== undefined && str(o.currency)!.toUpperCase() !== currency;
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      if (wrongCurrency(object)) return rejected('currency_mismatch');
+      const sessionId = str(object.id);
+      if (!sessionId) return rejected('invalid_object');
+      const metadata = obj(object.metadata);
+      const discount = obj((object.discounts as unknown[] | undefined)?.[0]);
+      const shared = {
+        campaignId, externalId: sessionId, occurredAt,
+        clickId: clickOf(object.client_reference_id) ?? clickOf(metadata.pa_click),
+        couponCode: couponOf(obj(discount.promotion_code).code) ?? couponOf(metadata.pa_coupon),
+        customerExternalId: idOf(object.customer),
+        customerEmailSha256: emailDigest(str(obj(object.customer_details).email) ?? str(object.customer_email)),
+      };
+      if (object.mode === 'subscription') return record(ctx, { ...shared, kind: 'lead' } as ConversionInput);
+      if (object.mode !== 'payment') return ignored(`mode_${String(object.mode)}`);
+      if (object.payment_status !== 'paid') return ignored('not_paid');
+      const amount = int(object.amount_total);
+      if (!amount || amount <= 0) return ignored('no_amount');
+      const outcome = await record(ctx, { ...shared, kind: 'sale', amount } as ConversionInput);
+      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, [sessionId, idOf(object.payment_intent)].filter((r): r is string => !!r), sessionId);
+      return outcome;
+    }
+    case 'invoice.paid': {
+      if (wrongCurrency(object)) return rejected('currency_mismatch');
+      const invoiceId = str(object.id);
+      if (!invoiceId) return rejected('invalid_object');
+      const amount = int(object.amount_paid);
+      if (!amount || amount <= 0) return ignored('no_amount');
+      // A subscription's metadata reaches its invoices (older API versions: subscription_details; newer: parent).
+      const metadata = { ...obj(object.metadata), ...obj(obj(object.subscription_details).metadata), ...obj(obj(obj(object.parent).subscription_details).metadata) };
+      const paidAt = int(obj(object.status_transitions).paid_at);
+      const outcome = await record(ctx, {
+        campaignId, kind: 'sale', externalId: invoiceId, amount, occurredAt: paidAt ? paidAt * 1000 : occurredAt,
+        clickId: clickOf(metadata.pa_click), couponCode: couponOf(metadata.pa_coupon),
+        customerExternalId: idOf(object.customer), customerEmailSha256: emailDigest(str(object.customer_email)),
+      } as ConversionInput);
+      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, [invoiceId, idOf(object.payment_intent), idOf(object.charge)].filter((r): r is string => !!r), invoiceId);
+      return outcome;
+    }
+    case 'charge.refunded': {
+      if (wrongCurrency(object)) return rejected('currency_mismatch');
+      const chargeId = str(object.id);
+      const refunded = int(object.amount_refunded);
+      if (!chargeId || refunded === undefined) return rejected('invalid_object');
+      const sale = await saleOf(ctx, campaignId, object);
+      if (!sale?.amounts) return ignored('sale_unknown');
+      // amount_refunded is the charge's total so far: what is new is the rest.
+      const amount = Math.min(refunded, sale.amounts.amount) - sale.amounts.refundedAmount;
+      if (amount <= 0) return ignored('already_refunded');
+      return record(ctx, { campaignId, kind: 'refund', externalId: `${chargeId}/${refunded}`, refundOf: sale.externalId, amount, occurredAt } as ConversionInput);
+    }
+    case 'customer.subscription.deleted': {
+      const customer = idOf(object.customer);
+      if (!customer) return rejected('invalid_object');
+      const endedAt = int(object.ended_at) ?? int(object.canceled_at) ?? event.created;
+      return (await endCustomerBinding(ctx, campaignId, customer, endedAt * 1000)) ? { outcome: 'recorded', detail: 'binding_ended', conversionId: null } : ignored('no_binding');
+    }
+    default:
+      return ignored('type_not_handled');
+  }
+}
+
+/** One delivery from Stripe: verified, then acted on once per event id. */
+export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody: Buffer | undefined, signature: string | undefined, body: unknown): Promise<{ replayed: boolean; event: StripeEvent }> {
+  const endpoint = await repo.stripeEndpoint(ctx.db, campaignId);
+  if (!endpoint) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
+  verify(signature, ctx.master.decrypt(endpoint.secret_sealed, SECRET_AAD).toString('utf8'), rawBody ?? Buffer.alloc(0), Math.floor(Date.now() / 1000));
+  const event = obj(body);
+  const eventId = str(event.id);
+  const type = str(event.type);
+  const created = int(event.created);
+  if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
+  const earlier = await repo.stripeEvent(ctx.db, campaignId, eventId);
+  if (earlier) return { replayed: true, event: toEvent(earlier) };
+  const { currency } = await readSettings(ctx.db);
+  const outcome = await act(ctx, campaignId, { type, created }, obj(obj(event.data).object), currency.toUpperCase());
+  const row: StripeEventsTable = { campaign_id: campaignId, event_id: eventId, type, outcome: outcome.outcome, detail: outcome.detail, conversion_id: outcome.conversionId, received_at: Date.now() };
+  if (!(await repo.insertStripeEvent(ctx.db, row))) {
+    // Another delivery of the same event got there first (what it did is idempotent too).
+    const stored = await repo.stripeEvent(ctx.db, campaignId, eventId);
+    if (stored) return { replayed: true, event: toEvent(stored) };
+  }
+  return { replayed: false, event: toEvent(row) };
+}
