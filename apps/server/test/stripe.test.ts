@@ -1,0 +1,225 @@
+/**
+ * The Stripe receiver and recurring commissions (issue 17), on each database: events built in
+ * Stripe's documented shapes and signed with the official `stripe` package
+ * (`webhooks.generateTestHeaderString`), posted to `api/v1/integrations/stripe/:campaignId`.
+ */
+import { createHash } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../src/platform/ledger';
+import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+
+const stripe = new Stripe('sk_test_not_used_for_calls');
+const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
+const DAY = 86_400_000;
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialect) => {
+  let env: TestEnv;
+  let admin: Client;
+  let seq = 0;
+  const uid = (prefix: string) => `${prefix}_${Date.now().toString(36)}${seq++}`;
+
+  /** An event as Stripe sends it (the fields we read, in Stripe's shape). */
+  const event = (type: string, object: Record<string, unknown>, created = Math.floor(Date.now() / 1000)) => ({ id: uid('evt'), object: 'event', api_version: '2024-06-20', created, livemode: false, pending_webhooks: 1, type, data: { object } });
+
+  /** Posts an event signed with `secret` (as Stripe would); `signature` overrides the header. */
+  function deliver(campaignId: string, secret: string, body: unknown, options: { timestamp?: number; signature?: string } = {}) {
+    const payload = JSON.stringify(body);
+    const header = options.signature ?? stripe.webhooks.generateTestHeaderString({ payload, secret, ...(options.timestamp ? { timestamp: options.timestamp } : {}) });
+    return env.app.inject({ method: 'POST', url: `/api/v1/integrations/stripe/${campaignId}`, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header, 'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)' }, payload });
+  }
+
+  /** An active campaign (overrides: its terms) with a Stripe secret, and a promoter enrolled with a link. */
+  async function setUp(overrides: Record<string, unknown> = {}) {
+    const created = await admin.request('POST', '/api/admin/campaigns', campaignBody({ leadReward: 0, saleRewardType: 'bps', saleReward: 1000, holdDays: 0, ...overrides }));
+    expect(created.statusCode, created.body).toBe(201);
+    const campaignId = created.json().campaign.id as string;
+    await admin.request('PATCH', `/api/admin/campaigns/${campaignId}`, { status: 'active' });
+    const secret = `whsec_${Buffer.from(uid('secret')).toString('base64')}`;
+    const set = await admin.request('PUT', `/api/admin/integrations/stripe/${campaignId}`, { signingSecret: secret });
+    expect(set.statusCode, set.body).toBe(200);
+    const { client, user } = await signedIn(env, 'promoter');
+    await client.request('POST', `/api/campaigns/${campaignId}/join`);
+    const link = ((await client.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === campaignId)!;
+    return { campaignId, secret, promoter: client, promoterId: user.id, link };
+  }
+
+  /** A visit through the tracked redirect; `ago`: how long ago it happened (moved back in the table). */
+  async function clickOn(code: string, ago = 0) {
+    const res = await env.app.inject({ method: 'GET', url: `/r/${code}`, headers: { 'user-agent': PHONE }, remoteAddress: `198.51.100.${(seq++ % 200) + 1}` });
+    expect(res.statusCode).toBe(302);
+    const id = new URL(res.headers.location as string).searchParams.get('pa_click')!;
+    await expect.poll(async () => !!(await env.ctx.db.selectFrom('clicks').select('id').where('id', '=', id).executeTakeFirst())).toBe(true);
+    if (ago) await env.ctx.db.updateTable('clicks').set({ at: Date.now() - ago }).where('id', '=', id).execute();
+    return id;
+  }
+
+  const conversion = (campaignId: string, kind: string, externalId: string) =>
+    env.ctx.db.selectFrom('conversions').selectAll().where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', '=', externalId).executeTakeFirst();
+  const commissionsOf = (conversionId: string) => env.ctx.db.selectFrom('commissions').selectAll().where('conversion_id', '=', conversionId).orderBy('level').execute();
+
+  /** A subscription invoice of `customer`, paid at `paidAt` (ms), carrying the subscription's metadata. */
+  const invoice = (customer: string, amount: number, paidAt: number, metadata: Record<string, string> = {}) => ({
+    id: uid('in'), object: 'invoice', customer, customer_email: 'Buyer@Example.com', currency: 'cny', amount_paid: amount, amount_due: amount, status: 'paid',
+    billing_reason: 'subscription_cycle', subscription: 'sub_123', payment_intent: uid('pi'), charge: uid('ch'),
+    status_transitions: { paid_at: Math.floor(paidAt / 1000) }, metadata: {},
+    parent: { type: 'subscription_details', subscription_details: { metadata, subscription: 'sub_123' } },
+  });
+
+  beforeAll(async () => {
+    env = await makeEnv(dialect);
+    admin = (await signedIn(env, 'admin')).client;
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('keeps a signing secret per campaign: sealed, never shown, audited, admins only', async () => {
+    const { campaignId, secret } = await setUp();
+    const status = (await admin.request('GET', `/api/admin/integrations/stripe/${campaignId}`)).json();
+    expect(status).toEqual({ campaignId, configured: true, updatedAt: expect.any(Number), events: [] });
+    const row = await env.ctx.db.selectFrom('stripe_endpoints').selectAll().where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(secret.slice(6));
+    const entry = await env.ctx.db.selectFrom('audit_entries').selectAll().where('action', '=', 'integration.stripe_secret').where('entity_id', '=', campaignId).executeTakeFirstOrThrow();
+    expect(entry.after_json ?? '').not.toContain(secret.slice(6));
+
+    const { client: operator } = await signedIn(env, 'operator');
+    expect(errorCode(await operator.request('PUT', `/api/admin/integrations/stripe/${campaignId}`, { signingSecret: 'whsec_abcdefghij' }))).toBe('FORBIDDEN');
+    expect((await operator.request('GET', `/api/admin/integrations/stripe/${campaignId}`)).statusCode).toBe(200);
+    const bad = await admin.request('PUT', `/api/admin/integrations/stripe/${campaignId}`, { signingSecret: 'sk_live_123' });
+    expect(errorCode(bad)).toBe('VALIDATION_FAILED');
+    expect(bad.json().error.fields).toEqual({ signingSecret: 'invalid' });
+    expect(errorCode(await admin.request('PUT', '/api/admin/integrations/stripe/missing', { signingSecret: 'whsec_abcdefghij' }))).toBe('NOT_FOUND');
+    // A campaign without a secret takes no events.
+    const plain = (await admin.request('POST', '/api/admin/campaigns', campaignBody())).json().campaign.id as string;
+    expect(errorCode(await deliver(plain, 'whsec_whatever1', event('invoice.paid', {})))).toBe('NOT_FOUND');
+  });
+
+  it('a paid checkout is a sale with its click, customer and e-mail digest; replays, bad signatures, stale ones, other currencies and other types change nothing', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const session = { id: uid('cs'), object: 'checkout.session', mode: 'payment', payment_status: 'paid', status: 'complete', amount_total: 25_900, currency: 'cny', client_reference_id: click, customer: 'cus_A1', customer_details: { email: 'Buyer@Example.com' }, payment_intent: uid('pi'), metadata: {} };
+    const completed = event('checkout.session.completed', session);
+
+    // Not signed with this campaign's secret, or too old, or unsigned: 401, nothing recorded.
+    const wrong = await deliver(campaignId, 'whsec_someoneelse123', completed);
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error).toMatchObject({ code: 'SIGNATURE_INVALID', fields: { 'Stripe-Signature': 'mismatch' } });
+    expect(errorCode(await deliver(campaignId, secret, completed, { timestamp: Math.floor(Date.now() / 1000) - 360 }))).toBe('SIGNATURE_INVALID');
+    expect((await deliver(campaignId, secret, completed, { timestamp: Math.floor(Date.now() / 1000) - 360 })).json().error.fields).toEqual({ 'Stripe-Signature': 'stale' });
+    expect((await deliver(campaignId, secret, completed, { signature: 'garbage' })).json().error.fields).toEqual({ 'Stripe-Signature': 'invalid' });
+    expect(await conversion(campaignId, 'sale', session.id)).toBeUndefined();
+
+    const res = await deliver(campaignId, secret, completed);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ received: true, replayed: false, event: { eventId: completed.id, type: 'checkout.session.completed', outcome: 'recorded', detail: null } });
+    const sale = (await conversion(campaignId, 'sale', session.id))!;
+    expect(sale).toMatchObject({ status: 'attributed', attributed_by: 'click', click_id: click, customer_external_id: 'cus_A1', customer_email_sha256: sha('buyer@example.com') });
+    expect(Number(sale.amount)).toBe(25_900);
+    expect((await commissionsOf(sale.id)).map((c) => Number(c.amount))).toEqual([2590]);
+
+    // The same event again (Stripe retries): the stored outcome, nothing new.
+    const again = await deliver(campaignId, secret, completed);
+    expect(again.json()).toMatchObject({ replayed: true, event: { eventId: completed.id, outcome: 'recorded', conversionId: sale.id } });
+    expect((await env.ctx.db.selectFrom('conversions').select('id').where('campaign_id', '=', campaignId).execute()).length).toBe(1);
+
+    // Another currency: acknowledged, kept as rejected, no sale.
+    const usd = event('checkout.session.completed', { ...session, id: uid('cs'), currency: 'usd' });
+    expect((await deliver(campaignId, secret, usd)).json().event).toMatchObject({ outcome: 'rejected', detail: 'currency_mismatch', conversionId: null });
+    // Types it does not act on: acknowledged and ignored.
+    expect((await deliver(campaignId, secret, event('customer.created', { id: 'cus_B2', object: 'customer' }))).json().event).toMatchObject({ outcome: 'ignored', detail: 'type_not_handled' });
+    // An applied promotion code (expanded) attributes by coupon.
+    const enrollment = await env.ctx.db.selectFrom('enrollments').select('id').where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    await admin.request('PATCH', `/api/admin/enrollments/${enrollment.id}`, { couponCode: 'TEA10' });
+    const coupon = event('checkout.session.completed', { ...session, id: uid('cs'), client_reference_id: null, discounts: [{ coupon: 'co_1', promotion_code: { id: 'promo_1', object: 'promotion_code', code: 'TEA10' } }] });
+    await deliver(campaignId, secret, coupon);
+    expect((await conversion(campaignId, 'sale', coupon.data.object.id as string))?.attributed_by).toBe('coupon');
+
+    // Operators see every event with what came of it, newest first.
+    const listed = (await admin.request('GET', `/api/admin/integrations/stripe/${campaignId}`)).json().events as { eventId: string; type: string; outcome: string }[];
+    expect(listed.map((e) => [e.type, e.outcome])).toEqual([['checkout.session.completed', 'recorded'], ['customer.created', 'ignored'], ['checkout.session.completed', 'rejected'], ['checkout.session.completed', 'recorded']]);
+    expect([listed[0]!.eventId, listed[2]!.eventId, listed[3]!.eventId]).toEqual([coupon.id, usd.id, completed.id]);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('a partial refund of an invoice takes back its share of the commission; a later one the rest of what was refunded', async () => {
+    const { campaignId, secret, link, promoter } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const paid = invoice('cus_R1', 10_000, Date.now() - 60_000, { pa_click: click });
+    expect((await deliver(campaignId, secret, event('invoice.paid', paid))).json().event.outcome).toBe('recorded');
+    const sale = (await conversion(campaignId, 'sale', paid.id))!;
+    expect(sale.attributed_by).toBe('click');
+    const [commission] = await commissionsOf(sale.id);
+    expect(Number(commission!.amount)).toBe(1000);
+
+    const charge = { id: paid.charge, object: 'charge', amount: 10_000, amount_refunded: 3000, currency: 'cny', refunded: false, invoice: paid.id, payment_intent: paid.payment_intent };
+    const first = await deliver(campaignId, secret, event('charge.refunded', charge));
+    expect(first.json().event).toMatchObject({ outcome: 'recorded' });
+    expect(Number((await conversion(campaignId, 'sale', paid.id))!.refunded_amount)).toBe(3000);
+    expect(Number((await commissionsOf(sale.id))[0]!.reversed_amount)).toBe(300);
+    // The charge's total refunded grows to 5,000: 2,000 more.
+    await deliver(campaignId, secret, event('charge.refunded', { ...charge, amount_refunded: 5000 }));
+    expect(Number((await conversion(campaignId, 'sale', paid.id))!.refunded_amount)).toBe(5000);
+    expect(Number((await commissionsOf(sale.id))[0]!.reversed_amount)).toBe(500);
+    // A refund of a payment it never saw: acknowledged, ignored.
+    expect((await deliver(campaignId, secret, event('charge.refunded', { ...charge, id: uid('ch'), invoice: null, payment_intent: uid('pi') }))).json().event).toMatchObject({ outcome: 'ignored', detail: 'sale_unknown' });
+    const wallet = (await promoter.request('GET', '/api/wallet')).json();
+    expect(wallet.available + wallet.pending).toBe(500);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  /** `count` monthly instants from `ago` months back: the 15th of each month at noon UTC (a day in any time zone). */
+  function monthly(count: number, ago = 13) {
+    const now = new Date();
+    return Array.from({ length: count }, (_, k) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - ago + k, 15, 12));
+  }
+
+  it('a 13-month subscription on a 12-month campaign earns 12 commissions, then none', async () => {
+    const { campaignId, secret, link, promoter } = await setUp({ customerBinding: 12, attributionWindowDays: 30 });
+    const months = monthly(13);
+    const click = await clickOn(link.code, Date.now() - months[0]! + 3 * DAY);
+    const invoices = months.map((at) => invoice('cus_S12', 4900, at, { pa_click: click }));
+    for (const inv of invoices) expect((await deliver(campaignId, secret, event('invoice.paid', inv))).json().event.outcome).toBe('recorded');
+    const got: (string | null)[] = [];
+    for (const inv of invoices) {
+      const sale = (await conversion(campaignId, 'sale', inv.id))!;
+      const [c] = await commissionsOf(sale.id);
+      got.push(c ? `${c.binding_month}/${c.binding_months}` : sale.status);
+    }
+    expect(got).toEqual([...Array.from({ length: 12 }, (_, i) => `${i + 1}/12`), 'unattributed']);
+    // The promoter's commission shows where it stands.
+    const listed = (await promoter.request('GET', '/api/commissions')).json().items as { recurring: unknown; amount: number }[];
+    expect(listed.length).toBe(12);
+    expect(listed.map((c) => c.recurring)).toContainEqual({ month: 3, of: 12 });
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('a lifetime binding earns every month until the subscription is cancelled; a subscription checkout is its sign-up', async () => {
+    const { campaignId, secret, link } = await setUp({ customerBinding: 'lifetime', leadReward: 100 });
+    const campaign = (await admin.request('GET', `/api/admin/campaigns/${campaignId}`)).json().campaign;
+    expect(campaign.customerBinding).toBe('lifetime');
+    const months = monthly(15, 15);
+    const click = await clickOn(link.code, Date.now() - months[0]! + DAY);
+    // The checkout of the subscription: a lead (the sign-up) with the click, binding the customer.
+    const checkout = event('checkout.session.completed', { id: uid('cs'), object: 'checkout.session', mode: 'subscription', payment_status: 'paid', amount_total: 4900, currency: 'cny', client_reference_id: click, customer: 'cus_L1', customer_details: { email: 'life@example.com' }, subscription: 'sub_L1', metadata: {} }, Math.floor(months[0]! / 1000));
+    expect((await deliver(campaignId, secret, checkout)).json().event.outcome).toBe('recorded');
+    expect((await conversion(campaignId, 'lead', checkout.data.object.id as string))?.attributed_by).toBe('click');
+    // Its invoices carry no click: the binding alone attributes them.
+    const invoices = months.slice(0, 14).map((at) => invoice('cus_L1', 4900, at + 60_000));
+    for (const inv of invoices) await deliver(campaignId, secret, event('invoice.paid', inv));
+    const got: string[] = [];
+    for (const inv of invoices) {
+      const [c] = await commissionsOf((await conversion(campaignId, 'sale', inv.id))!.id);
+      got.push(`${c?.binding_month}/${c?.binding_months}`);
+    }
+    expect(got).toEqual(Array.from({ length: 14 }, (_, i) => `${i + 1}/null`));
+    // Cancelled: the binding ends; the next invoice (after) earns nothing.
+    const endedAt = Math.floor((months[14]! - DAY) / 1000);
+    expect((await deliver(campaignId, secret, event('customer.subscription.deleted', { id: 'sub_L1', object: 'subscription', customer: 'cus_L1', status: 'canceled', ended_at: endedAt, canceled_at: endedAt }))).json().event).toMatchObject({ outcome: 'recorded', detail: 'binding_ended' });
+    const late = invoice('cus_L1', 4900, months[14]!);
+    await deliver(campaignId, secret, event('invoice.paid', late));
+    expect((await conversion(campaignId, 'sale', late.id))?.status).toBe('unattributed');
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+});
