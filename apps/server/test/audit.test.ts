@@ -284,6 +284,9 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       const id = created.res.json().campaign.id as string;
       expect(created.entry.entity_id).toBe(id);
       expect(JSON.parse(created.entry.after_json!)).toMatchObject({ leadReward: 200, saleReward: 1000 });
+      const stripe = await oneEntry(() => admin.request('PUT', `/api/admin/integrations/stripe/${id}`, { signingSecret: 'whsec_auditedSecret123' }), { actorId: adminId, action: 'integration.stripe_secret', entity: 'campaign', entityId: id, after: { stripe: 'set' }, ip: ADMIN_IP });
+      expect(JSON.stringify(stripe.entry)).not.toContain('auditedSecret123');
+      await noEntry(() => operator.request('PUT', `/api/admin/integrations/stripe/${id}`, { signingSecret: 'whsec_auditedSecret123' }), 403);
       const updated = await oneEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { leadReward: 300 }), { actorId: adminId, action: 'campaign.update', entity: 'campaign', entityId: id, after: { leadReward: 300 }, ip: ADMIN_IP });
       expect(JSON.parse(updated.entry.before_json!)).toMatchObject({ status: 'draft', leadReward: 200 });
       await oneEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' }), { actorId: adminId, action: 'campaign.activate', entity: 'campaign', entityId: id, before: { status: 'draft' }, after: { status: 'active' }, ip: ADMIN_IP });

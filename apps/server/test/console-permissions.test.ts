@@ -24,6 +24,7 @@ const TABLE: [RegExp, Who][] = [
   [/^(GET|POST|PATCH|PUT|DELETE) \/api\/admin\/webhooks/, 'admin'],
   [/^(GET|POST) \/api\/admin\/mail/, 'admin'],
   [/^(PUT) \/api\/admin\/integrations/, 'admin'],
+  [/^GET \/api\/admin\/integrations/, 'staff'],
   // Operators and admins: read everything; decide registrations, enrollments, commissions; process withdrawals; announcements; help promoters.
   [/^GET \/api\/admin\/overview$/, 'staff'],
   [/^GET \/api\/admin\/promoters/, 'staff'],

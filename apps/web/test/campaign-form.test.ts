@@ -43,6 +43,7 @@ describe('campaign editor: inputs → request body', () => {
       tiers: [{ minSales: 20, bps: 1200 }, { minSales: 50, bps: 1550 }],
       overrideBps: 250,
       attributionWindowDays: 45,
+      customerBinding: 0,
       holdDays: 0,
       approvalMode: 'manual',
       joinMode: 'approval',
@@ -106,7 +107,7 @@ describe('campaign editor: inputs → request body', () => {
 describe('campaign editor: campaign → inputs', () => {
   const campaign: AdminCampaign = {
     id: 'c1', status: 'draft', landingUrl: 'https://tea.example.com', startsAt: new Date(2026, 0, 15).getTime(), endsAt: null,
-    leadReward: 1250, saleRewardType: 'bps', saleReward: 1050, tiers: [{ minSales: 30, bps: 1200 }], overrideBps: 5, attributionWindowDays: 30, holdDays: 7,
+    leadReward: 1250, saleRewardType: 'bps', saleReward: 1050, tiers: [{ minSales: 30, bps: 1200 }], overrideBps: 5, attributionWindowDays: 30, customerBinding: 0, holdDays: 7,
     joinMode: 'open', cover: null, posters: [], names: { fr: 'Thé', en: 'Tea' }, descriptions: {}, allowedHosts: ['a.example.com', 'b.example.com'],
     approvalMode: 'auto', shareTexts: { en: 'Try {name}: {link}' }, createdAt: 0, updatedAt: 0,
   };
@@ -129,6 +130,20 @@ describe('campaign editor: campaign → inputs', () => {
     expect(v).toMatchObject({ leadReward: '12,50', saleReward: '10,5', overrideBps: '0,05' });
     expect(v.tiers[0]!.percent).toBe('12');
     expect(toBody(v, 'EUR', 'fr').body).toMatchObject({ leadReward: 1250, saleReward: 1050, overrideBps: 5 });
+  });
+
+  it('reads and writes how long a customer stays bound: the window only, months, or for life', () => {
+    expect(valuesFromCampaign(campaign, 'CNY')).toMatchObject({ bindingMode: 'window', bindingMonths: '12' });
+    expect(toBody(valuesFromCampaign(campaign, 'CNY'), 'CNY', 'en').body).toMatchObject({ customerBinding: 0 });
+    const twelve = valuesFromCampaign({ ...campaign, customerBinding: 24 }, 'CNY');
+    expect(twelve).toMatchObject({ bindingMode: 'months', bindingMonths: '24' });
+    expect(toBody(twelve, 'CNY', 'en').body).toMatchObject({ customerBinding: 24 });
+    const life = valuesFromCampaign({ ...campaign, customerBinding: 'lifetime' }, 'CNY');
+    expect(life.bindingMode).toBe('lifetime');
+    expect(toBody(life, 'CNY', 'en').body).toMatchObject({ customerBinding: 'lifetime' });
+    expect(toBody({ ...twelve, bindingMonths: '0' }, 'CNY', 'en').errors).toEqual({ customerBinding: { code: 'range', values: { min: '1', max: '120' } } });
+    // Months typed but not chosen are not sent.
+    expect(toBody({ ...twelve, bindingMode: 'window', bindingMonths: 'x' }, 'CNY', 'en').body).toMatchObject({ customerBinding: 0 });
   });
 
   it('knows unchanged values from edited ones, whatever the tier row keys', () => {

@@ -160,6 +160,8 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
 
 /** One delivery from Stripe: verified, then acted on once per event id. */
 export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody: Buffer | undefined, signature: string | undefined, body: unknown): Promise<{ replayed: boolean; event: StripeEvent }> {
+  // Unsigned is refused before anything is looked up: it tells a stranger nothing about campaigns.
+  if (!signature) throw new AppError('SIGNATURE_INVALID', { 'Stripe-Signature': 'required' });
   const endpoint = await repo.stripeEndpoint(ctx.db, campaignId);
   if (!endpoint) throw new AppError('NOT_FOUND', { campaignId: 'not_found' });
   verify(signature, ctx.master.decrypt(endpoint.secret_sealed, SECRET_AAD).toString('utf8'), rawBody ?? Buffer.alloc(0), Math.floor(Date.now() / 1000));

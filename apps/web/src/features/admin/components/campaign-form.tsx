@@ -263,6 +263,28 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
               <TextInput id="campaign-window" data-testid="campaign-window" inputMode="numeric" autoComplete="off" value={values.attributionWindowDays} onChange={(v) => set('attributionWindowDays', v)} invalid={!!errors.attributionWindowDays} disabled={!editable} />
             </WithUnit>
           </FormField>
+          <div className="field">
+            <span className="ca-field-label">{t('campaignAdmin.fields.binding')}</span>
+            <Choice
+              label={t('campaignAdmin.fields.binding')}
+              value={values.bindingMode}
+              disabled={!editable}
+              onChange={(v) => set('bindingMode', v)}
+              options={[
+                { value: 'window', label: t('campaignAdmin.binding.window'), testId: 'campaign-binding-window' },
+                { value: 'months', label: t('campaignAdmin.binding.months'), testId: 'campaign-binding-months' },
+                { value: 'lifetime', label: t('campaignAdmin.binding.lifetime'), testId: 'campaign-binding-lifetime' },
+              ]}
+            />
+            <p className="field-help">{t(`campaignAdmin.bindingHelp.${values.bindingMode}`)}</p>
+          </div>
+          {values.bindingMode === 'months' ? (
+            <FormField id="campaign-binding-months" label={t('campaignAdmin.fields.bindingMonths')} error={errors.customerBinding}>
+              <WithUnit unit={t('campaignAdmin.monthsUnit')}>
+                <TextInput id="campaign-binding-months" data-testid="campaign-binding-months-input" inputMode="numeric" autoComplete="off" value={values.bindingMonths} onChange={(v) => set('bindingMonths', v)} invalid={!!errors.customerBinding} disabled={!editable} />
+              </WithUnit>
+            </FormField>
+          ) : null}
           <FormField id="campaign-hold" label={t('campaignAdmin.fields.hold')} error={errors.holdDays} help={t('campaignAdmin.holdHelp')}>
             <WithUnit unit={t('campaignAdmin.days')}>
               <TextInput id="campaign-hold" data-testid="campaign-hold" inputMode="numeric" autoComplete="off" value={values.holdDays} onChange={(v) => set('holdDays', v)} invalid={!!errors.holdDays} disabled={!editable} />

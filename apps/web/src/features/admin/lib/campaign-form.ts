@@ -17,6 +17,9 @@ export const DESCRIPTION_MAX = 4000;
 export const SHARE_TEXT_MAX = 1000;
 export const WINDOW_DAYS = { min: 1, max: 365 } as const;
 export const HOLD_DAYS = { min: 0, max: 90 } as const;
+export const BINDING_MONTHS = { min: 1, max: 120 } as const;
+/** How long a customer stays with the promoter who brought them: the window only, some months, or for life. */
+export type BindingMode = 'window' | 'months' | 'lifetime';
 const MIN_SALES = { min: 1, max: 1_000_000 } as const;
 
 export type Texts = Record<Locale, string>;
@@ -40,6 +43,8 @@ export interface CampaignFormValues {
   tiers: TierValues[];
   overrideBps: string;
   attributionWindowDays: string;
+  bindingMode: BindingMode;
+  bindingMonths: string;
   holdDays: string;
   approvalMode: 'auto' | 'manual';
   joinMode: 'open' | 'approval';
@@ -73,6 +78,8 @@ export function emptyValues(): CampaignFormValues {
     tiers: [],
     overrideBps: '0',
     attributionWindowDays: '30',
+    bindingMode: 'window',
+    bindingMonths: '12',
     holdDays: '7',
     approvalMode: 'auto',
     joinMode: 'open',
@@ -101,6 +108,8 @@ export function valuesFromCampaign(c: AdminCampaign, currency: string, decimal =
     tiers: c.tiers.map((t) => newTier(String(t.minSales), percent(t.bps))),
     overrideBps: percent(c.overrideBps),
     attributionWindowDays: String(c.attributionWindowDays),
+    bindingMode: c.customerBinding === 'lifetime' ? 'lifetime' : c.customerBinding === 0 ? 'window' : 'months',
+    bindingMonths: typeof c.customerBinding === 'number' && c.customerBinding > 0 ? String(c.customerBinding) : '12',
     holdDays: String(c.holdDays),
     approvalMode: c.approvalMode,
     joinMode: c.joinMode,
@@ -225,6 +234,7 @@ export function toBody(v: CampaignFormValues, currency: string, locale: string):
   const overrideBps = percent('overrideBps', v.overrideBps);
   const attributionWindowDays = integer('attributionWindowDays', v.attributionWindowDays, WINDOW_DAYS);
   const holdDays = integer('holdDays', v.holdDays, HOLD_DAYS);
+  const customerBinding = v.bindingMode === 'lifetime' ? ('lifetime' as const) : v.bindingMode === 'months' ? integer('customerBinding', v.bindingMonths, BINDING_MONTHS) : 0;
   const startsAt = dateInputToEpoch(v.startsAt);
   const endsAt = dateInputToEpoch(v.endsAt);
   if (startsAt !== null && endsAt !== null && endsAt <= startsAt) errors.endsAt = { code: 'endBeforeStart' };
@@ -243,6 +253,7 @@ export function toBody(v: CampaignFormValues, currency: string, locale: string):
       tiers,
       overrideBps,
       attributionWindowDays,
+      customerBinding,
       holdDays,
       approvalMode: v.approvalMode,
       joinMode: v.joinMode,

@@ -43,6 +43,9 @@ function Detail({ data }: { data: CommissionDetail }) {
           <List.Item extra={<Link to={`/links/${encodeURIComponent(c.linkId)}`} className="list-link">{c.linkCode}</Link>}>{t('commissions.link')}</List.Item>
         ) : null}
         {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`commissions.by.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
+        {c.recurring ? (
+          <List.Item extra={<span className="list-value" data-testid="commission-recurring">{c.recurring.of === null ? t('commissions.recurring.lifetime', { month: c.recurring.month }) : t('commissions.recurring.months', { month: c.recurring.month, of: c.recurring.of })}</span>}>{t('commissions.recurring.title')}</List.Item>
+        ) : null}
         <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
       </List>
       <StatusTimeline
