@@ -13,14 +13,18 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import Stripe from 'stripe';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { checkDesk, createShopKey, createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, ROOT, setLanguage, startServer, tr, watchProblems } from './harness';
+import { checkDesk, checkScreen, createShopKey, createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, ROOT, setLanguage, startServer, tr, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
 let shop: Awaited<ReturnType<typeof startShop>>;
+/** What the first journey leaves for the console's: its campaign. */
+const state = { campaignId: '' };
+const stripe = new Stripe('sk_test_not_used_for_calls');
 
 /**
  * The merchant: a landing page and a checkout page that load the snippet from `snippetSrc`, and the
@@ -55,7 +59,7 @@ document.getElementById('buy').addEventListener('click', async () => {
           const answer = await fetch(`${snippetSrc.replace(/pa\.js.*$/, '')}api/v1/conversions`, {
             method: 'POST',
             headers: { authorization: `Bearer ${state.secret}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ campaignId: state.campaignId, kind: 'sale', externalId: order.orderId, amount: order.amount, ...(order.clickId ? { clickId: order.clickId } : {}) }),
+            body: JSON.stringify({ campaignId: state.campaignId, kind: 'sale', externalId: order.orderId, amount: order.amount, customerExternalId: 'cus_e2e', ...(order.clickId ? { clickId: order.clickId } : {}) }),
           });
           const json = await answer.json();
           state.reported.push({ status: answer.status, clickId: order.clickId, json });
@@ -91,7 +95,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
     const run = Date.now().toString(36);
     const adminId = await createStaff(server.ctx, 'admin', `snip${run}@example.com`, 'Admin-pass-1');
     const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
-      names: { en: 'Summer Tea' }, landingUrl: shop.url, saleRewardType: 'bps', saleReward: 1000, attributionWindowDays: 30, approvalMode: 'auto',
+      names: { en: 'Summer Tea' }, landingUrl: shop.url, saleRewardType: 'bps', saleReward: 1000, attributionWindowDays: 30, customerBinding: 12, approvalMode: 'auto',
     }) as Parameters<typeof createCampaign>[2]);
     await updateCampaign(server.ctx, adminId, campaignId, { status: 'active' });
     shop.state.secret = (await createShopKey(server.ctx, adminId)).secret;
@@ -136,11 +140,77 @@ describe('the landing-page snippet on a shop of another origin', () => {
     expect(visitorProblems).toEqual([]);
     await visitorContext.close();
 
-    // The promoter sees the commission: 10 % of 259.00.
+    // The promoter sees the commission: 10 % of 259.00, the first month of the customer's twelve.
     await promoter.goto(`${server.url}#/wallet`);
     await expect.poll(() => promoter.getByTestId('wallet-pending').textContent()).toBe('CN¥25.90');
+    const commissionId = (shop.state.reported[0] as { json: { commissions: { id: string }[] } }).json.commissions[0]!.id;
+    for (const locale of LOCALES) {
+      await setLanguage(promoter, server.url, locale);
+      await promoter.goto(`${server.url}#/commissions/${commissionId}`);
+      await expect.poll(() => promoter.getByTestId('commission-recurring').textContent()).toBe(tr(readLocale(locale), 'commissions.recurring.months', { month: '1', of: '12' }));
+      await checkScreen(promoter, `integrations-commission-recurring-${locale}`);
+    }
     expect(promoterProblems).toEqual([]);
     await promoterContext.close();
+    state.campaignId = campaignId;
+  });
+
+  it('an admin connects the campaign to Stripe in the console; a signed event shows recorded (1280×800, five languages)', async () => {
+    const run = Date.now().toString(36);
+    await createStaff(server.ctx, 'admin', `stripe${run}@example.com`, 'Admin-pass-1');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-US' });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${server.url}#/login`);
+    await page.locator('#account').fill(`stripe${run}@example.com`);
+    await page.locator('#password').fill('Admin-pass-1');
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('overview').waitFor();
+    await page.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
+    const card = page.getByTestId('stripe-card');
+    await expect.poll(() => page.getByTestId('stripe-state').textContent()).toBe(tr(en, 'integrations.stripe.notConnected'));
+    expect(await page.getByTestId('stripe-endpoint').textContent()).toBe(`${server.url}api/v1/integrations/stripe/${state.campaignId}`);
+    await page.getByTestId('stripe-secret').fill('whsec_e2eSigningSecret0123');
+    await page.getByTestId('stripe-save').click();
+    await expect.poll(() => page.getByTestId('stripe-state').textContent()).toMatch(/^Connected/);
+    expect(await page.getByTestId('stripe-secret').inputValue()).toBe('');
+    expect(await page.locator('body').innerText()).not.toContain('e2eSigningSecret');
+
+    // Stripe sends a paid invoice of the bound customer, signed with that secret.
+    const payload = JSON.stringify({ id: `evt_${run}`, object: 'event', type: 'invoice.paid', created: Math.floor(Date.now() / 1000), data: { object: { id: `in_${run}`, object: 'invoice', customer: 'cus_e2e', currency: 'cny', amount_paid: 4900, status: 'paid' } } });
+    const answer = await fetch(`${server.url}api/v1/integrations/stripe/${state.campaignId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_e2eSigningSecret0123' }) },
+      body: payload,
+    });
+    expect(answer.status).toBe(200);
+    for (const locale of LOCALES) {
+      await setLanguage(page, server.url, locale);
+      await page.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
+      await expect.poll(() => card.getByTestId('stripe-events').innerText()).toContain(tr(readLocale(locale), 'integrations.stripe.outcome.recorded'));
+      expect(await card.innerText()).toContain('invoice.paid');
+      await checkDesk(page, `integrations-stripe-${locale}`);
+    }
+    expect(problems).toEqual([]);
+    await context.close();
+
+    // On a phone too: nothing wider than the screen, every control big enough to tap.
+    const phone = await phoneContext(browser);
+    const phonePage = await phone.newPage();
+    const phoneProblems = watchProblems(phonePage);
+    await phonePage.goto(`${server.url}#/login`);
+    await phonePage.locator('#account').fill(`stripe${run}@example.com`);
+    await phonePage.locator('#password').fill('Admin-pass-1');
+    await phonePage.getByTestId('login-submit').click();
+    await phonePage.getByTestId('overview').waitFor();
+    for (const locale of ['en', 'zh-Hant'] as const) {
+      await setLanguage(phonePage, server.url, locale);
+      await phonePage.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
+      await phonePage.getByTestId('stripe-events').waitFor();
+      await checkScreen(phonePage, `integrations-stripe-phone-${locale}`, { fit: '.st-card *' });
+    }
+    expect(phoneProblems).toEqual([]);
+    await phone.close();
   });
 
   it('the console gives the tag to paste, with the campaign window, in every language (1280×800)', async () => {

@@ -55,7 +55,7 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     return id;
   }
 
-  const conversion = (campaignId: string, kind: string, externalId: string) =>
+  const conversion = (campaignId: string, kind: 'lead' | 'sale' | 'refund', externalId: string) =>
     env.ctx.db.selectFrom('conversions').selectAll().where('campaign_id', '=', campaignId).where('kind', '=', kind).where('external_id', '=', externalId).executeTakeFirst();
   const commissionsOf = (conversionId: string) => env.ctx.db.selectFrom('commissions').selectAll().where('conversion_id', '=', conversionId).orderBy('level').execute();
 

@@ -19,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A mutation's variables: the request body (a type from @pa/shared) and the id in the path. */
 export type WithId<Body> = Body & { id: string };

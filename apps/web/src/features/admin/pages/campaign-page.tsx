@@ -7,6 +7,7 @@ import { useMe } from '../../../lib/session';
 import { useCampaign } from '../api/campaigns';
 import { useCurrency } from '../api/currency';
 import { CampaignForm } from '../components/campaign-form';
+import { StripeCard } from '../components/stripe-card';
 import { campaignName } from '../lib/campaign-form';
 
 function NewCampaign({ currency }: { currency: string }) {
@@ -28,6 +29,7 @@ function EditCampaign({ id, currency, canEdit }: { id: string; currency: string;
       </section>
       {/* Keyed by id: the form starts from the campaign once; later saves reset it themselves. */}
       <CampaignForm key={campaign.data.id} campaign={campaign.data} currency={currency} canEdit={canEdit} />
+      <StripeCard campaignId={campaign.data.id} canEdit={canEdit} />
     </>
   );
 }
