@@ -13,7 +13,7 @@ import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { checkLedger } from '../apps/server/src/platform/ledger';
-import { checkDesk, checkScreen, createStaff, phoneContext, proseText, registerThroughForm, screenshot, setLanguage, startJourney, UNTRANSLATED, watchProblems } from './harness';
+import { checkDesk, checkScreen, createStaff, phoneContext, registerThroughForm, setLanguage, startJourney, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
