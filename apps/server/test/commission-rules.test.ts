@@ -4,8 +4,10 @@ import {
   applyRate,
   attribute,
   availableAt,
+  bindingMonth,
   DAY_MS,
   isSelfReferral,
+  monthsBetween,
   level1Commission,
   overrideCommission,
   refundReversal,
@@ -409,5 +411,59 @@ describe('isSelfReferral', () => {
     [null, null, false],
   ])('%s vs %s → %s', (customer, promoter, expected) => {
     expect(isSelfReferral(customer, promoter)).toBe(expected);
+  });
+});
+
+describe('customer bindings (recurring commissions)', () => {
+  it('counts calendar months, the last day of a shorter month completing one', () => {
+    expect(monthsBetween('2026-01-15', '2026-01-15')).toBe(0);
+    expect(monthsBetween('2026-01-15', '2026-02-14')).toBe(0);
+    expect(monthsBetween('2026-01-15', '2026-02-15')).toBe(1);
+    expect(monthsBetween('2026-01-31', '2026-02-28')).toBe(1);
+    expect(monthsBetween('2028-01-31', '2028-02-28')).toBe(0);
+    expect(monthsBetween('2028-01-31', '2028-02-29')).toBe(1);
+    expect(monthsBetween('2026-01-31', '2026-03-30')).toBe(1);
+    expect(monthsBetween('2026-01-31', '2026-03-31')).toBe(2);
+    expect(monthsBetween('2025-12-15', '2026-12-15')).toBe(12);
+    expect(monthsBetween('2026-03-15', '2026-03-01')).toBe(-1);
+  });
+
+  it('holds from its start, within its months, until it is ended', () => {
+    const start = Date.UTC(2026, 0, 15, 12);
+    const twelve = { startedAt: start, startDay: '2026-01-15', months: 12, endedAt: null };
+    expect(bindingMonth(twelve, start, '2026-01-15')).toBe(1);
+    expect(bindingMonth(twelve, start - 1, '2026-01-15')).toBeNull();
+    expect(bindingMonth(twelve, Date.UTC(2026, 3, 15), '2026-04-15')).toBe(4);
+    expect(bindingMonth(twelve, Date.UTC(2027, 0, 14), '2027-01-14')).toBe(12);
+    expect(bindingMonth(twelve, Date.UTC(2027, 0, 15), '2027-01-15')).toBeNull();
+    const lifetime = { ...twelve, months: null };
+    expect(bindingMonth(lifetime, Date.UTC(2036, 0, 15), '2036-01-15')).toBe(121);
+    const ended = { ...lifetime, endedAt: Date.UTC(2026, 5, 1) };
+    expect(bindingMonth(ended, Date.UTC(2026, 4, 31), '2026-05-31')).toBe(5);
+    expect(bindingMonth(ended, Date.UTC(2026, 5, 1), '2026-06-01')).toBeNull();
+  });
+
+  it('walks day by day through months 1..n, one step at a time, then stops for good', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 365 * 3 }), fc.integer({ min: 1, max: 24 }), (offset, months) => {
+      const start = Date.UTC(2024, 0, 1, 12) + offset * 86_400_000;
+      const startDay = new Date(start).toISOString().slice(0, 10);
+      const seen: (number | null)[] = [];
+      for (let d = 0; d <= (months + 1) * 31; d++) {
+        const at = start + d * 86_400_000;
+        seen.push(bindingMonth({ startedAt: start, startDay, months, endedAt: null }, at, new Date(at).toISOString().slice(0, 10)));
+      }
+      const last = seen.indexOf(null);
+      expect(last).toBeGreaterThan(0);
+      // Every month from 1 to n, in order, each step at most one; after the first null only nulls.
+      expect(seen.slice(last).every((m) => m === null)).toBe(true);
+      const held = seen.slice(0, last) as number[];
+      expect(held[0]).toBe(1);
+      expect(held.at(-1)).toBe(months);
+      for (let k = 1; k < held.length; k++) expect(held[k]! - held[k - 1]!).toBeGreaterThanOrEqual(0);
+      for (let k = 1; k < held.length; k++) expect(held[k]! - held[k - 1]!).toBeLessThanOrEqual(1);
+      // About months × 30.4 days long (28 to 31 days a month).
+      expect(last).toBeGreaterThanOrEqual(months * 28);
+      expect(last).toBeLessThanOrEqual(months * 31 + 1);
+    }), { numRuns: 60 });
   });
 });
