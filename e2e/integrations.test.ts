@@ -17,7 +17,7 @@ import Stripe from 'stripe';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
-import { checkDesk, checkScreen, createShopKey, createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, ROOT, setLanguage, startServer, tr, watchProblems } from './harness';
+import { checkDesk, checkScreen, createShopKey, createStaff, launchBrowser, phoneContext, readLocale, registerThroughForm, ROOT, setLanguage, signInThroughForm, startServer, tr, watchProblems } from './harness';
 
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
@@ -161,11 +161,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-US' });
     const page = await context.newPage();
     const problems = watchProblems(page);
-    await page.goto(`${server.url}#/login`);
-    await page.locator('#account').fill(`stripe${run}@example.com`);
-    await page.locator('#password').fill('Admin-pass-1');
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('overview').waitFor();
+    await signInThroughForm(page, `${server.url}#/login`, `stripe${run}@example.com`, 'Admin-pass-1');
     await page.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
     const card = page.getByTestId('stripe-card');
     await expect.poll(() => page.getByTestId('stripe-state').textContent()).toBe(tr(en, 'integrations.stripe.notConnected'));
@@ -198,11 +194,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
     const phone = await phoneContext(browser);
     const phonePage = await phone.newPage();
     const phoneProblems = watchProblems(phonePage);
-    await phonePage.goto(`${server.url}#/login`);
-    await phonePage.locator('#account').fill(`stripe${run}@example.com`);
-    await phonePage.locator('#password').fill('Admin-pass-1');
-    await phonePage.getByTestId('login-submit').click();
-    await phonePage.getByTestId('overview').waitFor();
+    await signInThroughForm(phonePage, `${server.url}#/login`, `stripe${run}@example.com`, 'Admin-pass-1');
     for (const locale of ['en', 'zh-Hant'] as const) {
       await setLanguage(phonePage, server.url, locale);
       await phonePage.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
@@ -219,11 +211,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, locale: 'en-US' });
     const page = await context.newPage();
     const problems = watchProblems(page);
-    await page.goto(`${server.url}#/login`);
-    await page.locator('#account').fill(`desk${run}@example.com`);
-    await page.locator('#password').fill('Admin-pass-1');
-    await page.getByTestId('login-submit').click();
-    await page.getByTestId('overview').waitFor();
+    await signInThroughForm(page, `${server.url}#/login`, `desk${run}@example.com`, 'Admin-pass-1');
     const version = (await import('../apps/server/src/modules/integrations/snippet')).snippet().version;
     for (const locale of LOCALES) {
       await setLanguage(page, server.url, locale);
