@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 /** Runs the snippet's source on a page at `href`, its tag carrying `dataset`; returns what it left. */
-function runOnPage(source: string, href: string, dataset: Record<string, string> = {}, cookie = '') {
+function runOnPage(source: string, href: string, dataset: Record<string, string> = {}, cookie = '', cookiesAllowed = true) {
   const written: string[] = [];
   let jar = cookie;
   const replaced: string[] = [];
@@ -20,6 +20,7 @@ function runOnPage(source: string, href: string, dataset: Record<string, string>
     get cookie() { return jar; },
     set cookie(value: string) {
       written.push(value);
+      if (!cookiesAllowed) return;
       const [pair] = value.split(';');
       jar = [...jar.split('; ').filter((c) => c && !c.startsWith(`${pair!.split('=')[0]}=`)), pair].join('; ');
     },
@@ -73,9 +74,10 @@ describe.each(DIALECTS)('the landing-page snippet on %s', (dialect) => {
     const source = (await env.app.inject({ method: 'GET', url: '/pa.js' })).body;
     const id = '01JDW5C8V4Z7QK3M2N9P0R1S2T';
 
-    const landed = runOnPage(source, `https://shop.example/tea?utm_source=x&pa_click=${id}#top`, { days: '45' });
+    const landed = runOnPage(source, `https://shop.example/tea?utm_source=x&q=a%20b+c&pa_click=${id}#top`, { days: '45' });
     expect(landed.written).toEqual([`pa_click=${id}; Max-Age=${45 * 86400}; Path=/; SameSite=Lax; Secure`]);
-    expect(landed.replaced).toEqual(['/tea?utm_source=x#top']);
+    // The rest of the address stays exactly as written (no re-encoding).
+    expect(landed.replaced).toEqual(['https://shop.example/tea?utm_source=x&q=a%20b+c#top']);
     expect(landed.clickId).toBe(id);
 
     // A later page of the site (no pa_click in its address) still has it; nothing is written.
@@ -84,19 +86,30 @@ describe.each(DIALECTS)('the landing-page snippet on %s', (dialect) => {
     expect(later.replaced).toEqual([]);
     expect(later.clickId).toBe(id);
 
-    // No data-days: 30 days; out-of-range days are held to 1–365; data-domain shares it with subdomains; http: no Secure.
+    // Cookies refused: the page it landed on still knows the id.
+    const blocked = runOnPage(source, `https://shop.example/?pa_click=${id}`, {}, '', false);
+    expect(blocked.clickId).toBe(id);
+    expect(blocked.replaced).toEqual(['https://shop.example/']);
+
+    // No data-days: 30 days; days are held to 1–365 (0 is one day); http: no Secure.
     expect(runOnPage(source, `http://localhost:8080/?pa_click=${id}`).written).toEqual([`pa_click=${id}; Max-Age=${30 * 86400}; Path=/; SameSite=Lax`]);
-    expect(runOnPage(source, `https://shop.example/?pa_click=${id}`, { days: '9999', domain: 'shop.example' }).written)
-      .toEqual([`pa_click=${id}; Max-Age=${365 * 86400}; Path=/; SameSite=Lax; Domain=shop.example; Secure`]);
-    expect(runOnPage(source, `https://shop.example/?pa_click=${id}`, { days: '-5', domain: 'x; Path=/evil' }).written)
-      .toEqual([`pa_click=${id}; Max-Age=86400; Path=/; SameSite=Lax; Secure`]);
+    expect(runOnPage(source, `https://shop.example/?pa_click=${id}`, { days: '0' }).written[0]).toContain(`Max-Age=86400;`);
+    expect(runOnPage(source, `https://shop.example/?pa_click=${id}`, { days: '9999' }).written[0]).toContain(`Max-Age=${365 * 86400};`);
+    // data-domain shares it with the site's subdomains — only the page's own domain or one above it.
+    expect(runOnPage(source, `https://www.shop.example/?pa_click=${id}`, { domain: 'shop.example' }).written)
+      .toEqual([`pa_click=${id}; Max-Age=${30 * 86400}; Path=/; SameSite=Lax; Domain=shop.example; Secure`]);
+    for (const domain of ['other.example', 'x; Path=/evil', 'hop.example']) {
+      expect(runOnPage(source, `https://www.shop.example/?pa_click=${id}`, { domain }).written).toEqual([`pa_click=${id}; Max-Age=${30 * 86400}; Path=/; SameSite=Lax; Secure`]);
+    }
 
     // Something that is not a click id is not kept (but still leaves the address); a bad cookie is not given back.
     const bad = runOnPage(source, 'https://shop.example/?pa_click=%3Cscript%3E&a=1');
     expect(bad.written).toEqual([]);
-    expect(bad.replaced).toEqual(['/?a=1']);
+    expect(bad.replaced).toEqual(['https://shop.example/?a=1']);
     expect(bad.clickId).toBeNull();
     expect(runOnPage(source, 'https://shop.example/', {}, 'pa_click=a%20b').clickId).toBeNull();
     expect(runOnPage(source, 'https://shop.example/').clickId).toBeNull();
+    // A path starting with two slashes stays on this site.
+    expect(runOnPage(source, `https://shop.example//deals?pa_click=${id}`).replaced).toEqual(['https://shop.example//deals']);
   });
 });

@@ -129,17 +129,35 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     expect((await deliver(campaignId, secret, usd)).json().event).toMatchObject({ outcome: 'rejected', detail: 'currency_mismatch', conversionId: null });
     // Types it does not act on: acknowledged and ignored.
     expect((await deliver(campaignId, secret, event('customer.created', { id: 'cus_B2', object: 'customer' }))).json().event).toMatchObject({ outcome: 'ignored', detail: 'type_not_handled' });
-    // An applied promotion code (expanded) attributes by coupon.
+    // A coupon: metadata.pa_coupon (Stripe's events name a promotion code by id only), or an expanded promotion code.
     const enrollment = await env.ctx.db.selectFrom('enrollments').select('id').where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
     await admin.request('PATCH', `/api/admin/enrollments/${enrollment.id}`, { couponCode: 'TEA10' });
     const coupon = event('checkout.session.completed', { ...session, id: uid('cs'), client_reference_id: null, discounts: [{ coupon: 'co_1', promotion_code: { id: 'promo_1', object: 'promotion_code', code: 'TEA10' } }] });
     await deliver(campaignId, secret, coupon);
     expect((await conversion(campaignId, 'sale', coupon.data.object.id as string))?.attributed_by).toBe('coupon');
+    const byMetadata = event('checkout.session.completed', { ...session, id: uid('cs'), client_reference_id: null, discounts: [{ coupon: 'co_1', promotion_code: 'promo_1' }], metadata: { pa_coupon: 'tea10' } });
+    await deliver(campaignId, secret, byMetadata);
+    expect((await conversion(campaignId, 'sale', byMetadata.data.object.id as string))?.attributed_by).toBe('coupon');
+    // metadata.pa_click wins over a client_reference_id holding the merchant's own id.
+    const ownId = event('checkout.session.completed', { ...session, id: uid('cs'), client_reference_id: 'user_123', metadata: { pa_click: click } });
+    await deliver(campaignId, secret, ownId);
+    expect((await conversion(campaignId, 'sale', ownId.data.object.id as string))).toMatchObject({ attributed_by: 'click', click_id: click });
+    // Values the API would refuse are refused here too, as the event's outcome (an amount past the limit).
+    const huge = event('checkout.session.completed', { ...session, id: uid('cs'), amount_total: 10 ** 15 });
+    expect((await deliver(campaignId, secret, huge)).json().event).toMatchObject({ outcome: 'rejected', detail: 'invalid_object' });
+    // A checkout that made an invoice is that invoice's sale: its invoice.paid adds nothing.
+    const invoiced = event('checkout.session.completed', { ...session, id: uid('cs'), invoice: uid('in') });
+    await deliver(campaignId, secret, invoiced);
+    const invoiceId = invoiced.data.object.invoice as string;
+    expect((await conversion(campaignId, 'sale', invoiceId))?.attributed_by).toBe('click');
+    const samePayment = await deliver(campaignId, secret, event('invoice.paid', { ...invoice('cus_A1', 25_900, Date.now()), id: invoiceId }));
+    expect(samePayment.json().event).toMatchObject({ outcome: 'recorded', detail: 'already_recorded' });
 
     // Operators see every event with what came of it, newest first.
     const listed = (await admin.request('GET', `/api/admin/integrations/stripe/${campaignId}`)).json().events as { eventId: string; type: string; outcome: string }[];
-    expect(listed.map((e) => [e.type, e.outcome])).toEqual([['checkout.session.completed', 'recorded'], ['customer.created', 'ignored'], ['checkout.session.completed', 'rejected'], ['checkout.session.completed', 'recorded']]);
-    expect([listed[0]!.eventId, listed[2]!.eventId, listed[3]!.eventId]).toEqual([coupon.id, usd.id, completed.id]);
+    expect(listed.slice(-4).map((e) => [e.type, e.outcome])).toEqual([['checkout.session.completed', 'recorded'], ['customer.created', 'ignored'], ['checkout.session.completed', 'rejected'], ['checkout.session.completed', 'recorded']]);
+    expect([listed.at(-4)!.eventId, listed.at(-2)!.eventId, listed.at(-1)!.eventId]).toEqual([coupon.id, usd.id, completed.id]);
+    expect(listed[0]!.eventId).not.toBe(completed.id);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
   });
 
@@ -162,10 +180,36 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     await deliver(campaignId, secret, event('charge.refunded', { ...charge, amount_refunded: 5000 }));
     expect(Number((await conversion(campaignId, 'sale', paid.id))!.refunded_amount)).toBe(5000);
     expect(Number((await commissionsOf(sale.id))[0]!.reversed_amount)).toBe(500);
+    // Two reports of one charge at once (running totals 7,000 and 8,000): 8,000 refunded in all, not 3,000 + 5,000 more.
+    const [a, b] = await Promise.all([
+      deliver(campaignId, secret, event('charge.refunded', { ...charge, amount_refunded: 7000 })),
+      deliver(campaignId, secret, event('charge.refunded', { ...charge, amount_refunded: 8000 })),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(Number((await conversion(campaignId, 'sale', paid.id))!.refunded_amount)).toBe(8000);
+    expect(Number((await commissionsOf(sale.id))[0]!.reversed_amount)).toBe(800);
     // A refund of a payment it never saw: acknowledged, ignored.
     expect((await deliver(campaignId, secret, event('charge.refunded', { ...charge, id: uid('ch'), invoice: null, payment_intent: uid('pi') }))).json().event).toMatchObject({ outcome: 'ignored', detail: 'sale_unknown' });
     const wallet = (await promoter.request('GET', '/api/wallet')).json();
-    expect(wallet.available + wallet.pending).toBe(500);
+    expect(wallet.available + wallet.pending).toBe(200);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('newer API versions: the invoice names no payment; invoice_payment.paid links it, and its refund finds the sale', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const { payment_intent: _pi, charge: _ch, ...basil } = invoice('cus_B1', 6000, Date.now() - 60_000, { pa_click: click });
+    await deliver(campaignId, secret, event('invoice.paid', basil));
+    const sale = (await conversion(campaignId, 'sale', basil.id))!;
+    const paymentIntent = uid('pi');
+    const refund = event('charge.refunded', { id: uid('ch'), object: 'charge', amount: 6000, amount_refunded: 6000, currency: 'cny', refunded: true, payment_intent: paymentIntent });
+    // Before the link: the refund is not ours to match.
+    expect((await deliver(campaignId, secret, refund)).json().event).toMatchObject({ outcome: 'ignored', detail: 'sale_unknown' });
+    const linked = await deliver(campaignId, secret, event('invoice_payment.paid', { id: uid('inpay'), object: 'invoice_payment', invoice: basil.id, status: 'paid', payment: { type: 'payment_intent', payment_intent: paymentIntent } }));
+    expect(linked.json().event).toMatchObject({ outcome: 'recorded', detail: 'payment_linked' });
+    expect((await deliver(campaignId, secret, { ...refund, id: uid('evt') })).json().event).toMatchObject({ outcome: 'recorded' });
+    expect(Number((await conversion(campaignId, 'sale', basil.id))!.refunded_amount)).toBe(6000);
+    expect((await commissionsOf(sale.id))[0]!.status).toBe('reversed');
     expect(await checkLedger(env.ctx.db)).toEqual([]);
   });
 
@@ -177,9 +221,12 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
 
   it('a 13-month subscription on a 12-month campaign earns 12 commissions, then none', async () => {
     const { campaignId, secret, link, promoter } = await setUp({ customerBinding: 12, attributionWindowDays: 30 });
+    const enrollment = await env.ctx.db.selectFrom('enrollments').select('id').where('campaign_id', '=', campaignId).executeTakeFirstOrThrow();
+    await admin.request('PATCH', `/api/admin/enrollments/${enrollment.id}`, { couponCode: 'YEAR12' });
     const months = monthly(13);
     const click = await clickOn(link.code, Date.now() - months[0]! + 3 * DAY);
-    const invoices = months.map((at) => invoice('cus_S12', 4900, at, { pa_click: click }));
+    // Every invoice carries the subscription's metadata: the old click and a coupon, which have no say once the binding has run out.
+    const invoices = months.map((at) => invoice('cus_S12', 4900, at, { pa_click: click, pa_coupon: 'YEAR12' }));
     for (const inv of invoices) expect((await deliver(campaignId, secret, event('invoice.paid', inv))).json().event.outcome).toBe('recorded');
     const got: (string | null)[] = [];
     for (const inv of invoices) {
@@ -202,11 +249,12 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     const months = monthly(15, 15);
     const click = await clickOn(link.code, Date.now() - months[0]! + DAY);
     // The checkout of the subscription: a lead (the sign-up) with the click, binding the customer.
-    const checkout = event('checkout.session.completed', { id: uid('cs'), object: 'checkout.session', mode: 'subscription', payment_status: 'paid', amount_total: 4900, currency: 'cny', client_reference_id: click, customer: 'cus_L1', customer_details: { email: 'life@example.com' }, subscription: 'sub_L1', metadata: {} }, Math.floor(months[0]! / 1000));
+    // Stripe pays the first invoice before the checkout completes: the sign-up is dated when the checkout began.
+    const checkout = event('checkout.session.completed', { id: uid('cs'), object: 'checkout.session', created: Math.floor((months[0]! - 120_000) / 1000), mode: 'subscription', payment_status: 'paid', amount_total: 4900, currency: 'cny', client_reference_id: click, customer: 'cus_L1', customer_details: { email: 'life@example.com' }, subscription: 'sub_L1', metadata: {} }, Math.floor(months[0]! / 1000));
     expect((await deliver(campaignId, secret, checkout)).json().event.outcome).toBe('recorded');
     expect((await conversion(campaignId, 'lead', checkout.data.object.id as string))?.attributed_by).toBe('click');
     // Its invoices carry no click: the binding alone attributes them.
-    const invoices = months.slice(0, 14).map((at) => invoice('cus_L1', 4900, at + 60_000));
+    const invoices = months.slice(0, 14).map((at) => invoice('cus_L1', 4900, at - 60_000));
     for (const inv of invoices) await deliver(campaignId, secret, event('invoice.paid', inv));
     const got: string[] = [];
     for (const inv of invoices) {

@@ -78,17 +78,27 @@ export function bindingOf(q: Db, campaignId: string, customerExternalId: string)
   return q
     .selectFrom('customer_bindings as b')
     .leftJoin('links as l', 'l.id', 'b.link_id')
-    .select(['b.promoter_id', 'b.link_id', 'b.started_at', 'b.months', 'b.ended_at', 'l.code'])
+    .select(['b.promoter_id', 'b.link_id', 'b.conversion_id', 'b.started_at', 'b.months', 'b.ended_at', 'l.code'])
     .where('b.campaign_id', '=', campaignId)
     .where('b.customer_external_id', '=', customerExternalId)
     .executeTakeFirst();
 }
 
-/** Starts a binding, or replaces one that no longer holds (a new promoter brought the customer back). */
-export async function upsertBindings(q: Db, rows: CustomerBindingsTable[]) {
-  for (const row of rows) {
+/**
+ * Starts a binding, or replaces the one that started with `replaces` (it no longer holds). If
+ * another writer bound the customer meanwhile, theirs stays: the first binding read is replaced
+ * or nothing is.
+ */
+export async function upsertBindings(q: Db, bindings: { row: CustomerBindingsTable; replaces: string | null }[]) {
+  for (const { row, replaces } of bindings) {
     await q.insertInto('customer_bindings').values(row)
-      .onConflict((oc) => oc.columns(['campaign_id', 'customer_external_id']).doUpdateSet({ promoter_id: row.promoter_id, link_id: row.link_id, conversion_id: row.conversion_id, started_at: row.started_at, months: row.months, ended_at: null, created_at: row.created_at }))
+      .onConflict((oc) => {
+        const target = oc.columns(['campaign_id', 'customer_external_id']);
+        return replaces === null
+          ? target.doNothing()
+          : target.doUpdateSet({ promoter_id: row.promoter_id, link_id: row.link_id, conversion_id: row.conversion_id, started_at: row.started_at, months: row.months, ended_at: null, created_at: row.created_at })
+            .where('customer_bindings.conversion_id', '=', replaces);
+      })
       .execute();
   }
 }
@@ -97,6 +107,8 @@ export async function upsertBindings(q: Db, rows: CustomerBindingsTable[]) {
 export async function endBinding(q: Db, campaignId: string, customerExternalId: string, at: number): Promise<boolean> {
   const r = await q.updateTable('customer_bindings').set({ ended_at: at })
     .where('campaign_id', '=', campaignId).where('customer_external_id', '=', customerExternalId).where('ended_at', 'is', null)
+    // A late cancellation does not end a binding that started after it (the customer came back).
+    .where('started_at', '<=', at)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

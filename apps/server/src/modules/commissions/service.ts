@@ -74,8 +74,8 @@ export function conversionBatchStats(ctx: AppContext) {
 class MoneyRows implements Collector {
   readonly conversions: ConversionRow[] = [];
   readonly commissions: CommissionRow[] = [];
-  /** Customers bound to the promoter who brought them (recurring campaigns). */
-  readonly bindings: CustomerBindingsTable[] = [];
+  /** Customers bound to the promoter who brought them (recurring campaigns), each replacing the binding that started with `replaces` (null: none). */
+  readonly bindings: { row: CustomerBindingsTable; replaces: string | null }[] = [];
   merge(other: MoneyRows) {
     this.conversions.push(...other.conversions);
     this.commissions.push(...other.commissions);
@@ -110,7 +110,7 @@ interface BatchState {
   /** campaign|customer → the customer's binding (recurring campaigns; null: looked up, none). */
   bindings: Map<string, StoredBinding | null>;
 }
-type StoredBinding = Binding & { promoterId: string; linkId: string | null; code: string | null };
+type StoredBinding = Binding & { promoterId: string; linkId: string | null; code: string | null; conversionId: string };
 const STATE = Symbol('commissions');
 function stateOf(tx: Tx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
@@ -210,7 +210,7 @@ async function bindingFor(tx: Tx, state: BatchState, campaignId: string, custome
   if (binding === undefined) {
     const row = await repo.bindingOf(tx.q, campaignId, customerExternalId);
     binding = row
-      ? { promoterId: row.promoter_id, linkId: row.link_id, code: row.code, startedAt: Number(row.started_at), startDay: dayKey(Number(row.started_at), zone), months: row.months, endedAt: row.ended_at === null ? null : Number(row.ended_at) }
+      ? { promoterId: row.promoter_id, linkId: row.link_id, code: row.code, conversionId: row.conversion_id, startedAt: Number(row.started_at), startDay: dayKey(Number(row.started_at), zone), months: row.months, endedAt: row.ended_at === null ? null : Number(row.ended_at) }
       : null;
     state.bindings.set(key, binding);
   }
@@ -232,21 +232,36 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const zone = zoneOf(ctx);
   const day = dayKey(occurredAt, zone);
   // A recurring campaign: a customer bound to a promoter earns them the rate while the binding
-  // holds, whatever the window; and once it has run out, the window no longer brings them back.
+  // holds, whatever the window (docs/integrations.md).
   const recurring = campaign.binding_months !== 0 && !!input.customerExternalId && !offSchedule;
   const binding = recurring ? await bindingFor(tx, state, campaign.id, input.customerExternalId!, zone) : null;
   const month = binding ? bindingMonth(binding, occurredAt, day) : null;
   const candidates = offSchedule ? { codes: new Map<string, string>() } : await candidatesFor(tx, state, input, campaign, occurredAt);
+  // A bound customer is never brought back by the known-customer window.
   if (binding) candidates.customer = null;
   let found: Attribution | null = null;
+  /** Where the commissions stand in the binding; `starts`: this conversion binds the customer. */
+  let bound: { month: number; of: number | null; starts: boolean } | null = null;
   if (binding && month !== null) {
     found = { promoterId: binding.promoterId, linkId: binding.linkId, by: 'customer' };
     if (binding.linkId && binding.code) candidates.codes.set(binding.linkId, binding.code);
+    bound = { month, of: binding.months, starts: false };
   } else if (!offSchedule) {
-    found = attribute(candidates, occurredAt, campaign.attribution_window_days);
+    const window = campaign.attribution_window_days;
+    if (binding && occurredAt >= binding.startedAt) {
+      // The binding has run out or was ended: only a click made since brings the customer back —
+      // not the coupon or link a subscription keeps sending, nor a click from before.
+      const click = candidates.click;
+      const fresh = !!click && click.at >= binding.startedAt && bindingMonth(binding, click.at, dayKey(click.at, zone)) === null;
+      found = fresh ? attribute({ click }, occurredAt, window) : null;
+      if (found) bound = { month: 1, of: campaign.binding_months, starts: true };
+    } else {
+      found = attribute(candidates, occurredAt, window);
+      // Before a binding's start (a late report, an invoice paid just before its sign-up): its
+      // own promoter's first month; another promoter's sale binds nobody.
+      if (found && recurring) bound = !binding ? { month: 1, of: campaign.binding_months, starts: true } : found.promoterId === binding.promoterId ? { month: 1, of: binding.months, starts: false } : null;
+    }
   }
-  // Where a commission stands in the binding: this month of one that holds, or the first of a new one.
-  const bound = !recurring || !found ? null : month !== null ? { month, of: binding!.months, starts: false } : { month: 1, of: campaign.binding_months, starts: true };
   let status: ConversionRow['status'] = found ? 'attributed' : 'unattributed';
   let reason: ConversionReason | null = found ? null : (offSchedule ?? 'no_match');
   const known = found ? state.promoters.get(`${campaign.id}|${found.promoterId}`) : undefined;
@@ -304,8 +319,8 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
     if (kind === 'sale' && rows.length > 0) state.tierSales.set(tierKey, (state.tierSales.get(tierKey) ?? 0) + 1);
     if (bound?.starts && input.customerExternalId) {
       const months = campaign.binding_months;
-      money.bindings.push({ campaign_id: campaign.id, customer_external_id: input.customerExternalId, promoter_id: found.promoterId, link_id: found.linkId, conversion_id: id, started_at: occurredAt, months, ended_at: null, created_at: now });
-      state.bindings.set(`${campaign.id}|${input.customerExternalId}`, { promoterId: found.promoterId, linkId: found.linkId, code: linkCode, startedAt: occurredAt, startDay: day, months, endedAt: null });
+      money.bindings.push({ row: { campaign_id: campaign.id, customer_external_id: input.customerExternalId, promoter_id: found.promoterId, link_id: found.linkId, conversion_id: id, started_at: occurredAt, months, ended_at: null, created_at: now }, replaces: binding?.conversionId ?? null });
+      state.bindings.set(`${campaign.id}|${input.customerExternalId}`, { promoterId: found.promoterId, linkId: found.linkId, code: linkCode, conversionId: id, startedAt: occurredAt, startDay: day, months, endedAt: null });
     }
   }
   if (rows.length > 0) {
@@ -423,13 +438,32 @@ export async function approveDue(ctx: AppContext, now = Date.now(), batch = 500)
   }
 }
 
-/** Ends a customer's binding in a campaign at `at` (their subscription ended): later sales earn by the window only. */
+/** Ends a customer's binding in a campaign at `at` (their subscription ended): from then on only a new click brings them back. */
 export async function endCustomerBinding(ctx: AppContext, campaignId: string, customerExternalId: string, at: number): Promise<boolean> {
   return repo.endBinding(ctx.db, campaignId, customerExternalId, at);
 }
 
-/** A stored sale by its externalId: its amount and what refunds have taken from it so far. */
-export async function saleAmounts(ctx: AppContext, campaignId: string, externalId: string): Promise<{ amount: number; refundedAmount: number } | undefined> {
-  const sale = await repo.findConversion(ctx.db, campaignId, 'sale', externalId);
-  return sale ? { amount: Number(sale.amount), refundedAmount: Number(sale.refunded_amount) } : undefined;
+/**
+ * A refund told as the payment's running total refunded (Stripe's `amount_refunded`): records what
+ * is new, the sale locked first, so two reports of one charge arriving together take back the total
+ * once. null: nothing new to refund (or no such sale).
+ */
+export async function recordRefundToTotal(ctx: AppContext, input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number }): Promise<RecordResult | null> {
+  const earlier = await repo.conversionIdByKey(ctx.db, input.campaignId, 'refund', input.externalId);
+  if (earlier) return { created: false, conversionId: earlier };
+  try {
+    return await ctx.uow.run(async (tx) => {
+      const sale = await repo.lockSale(tx.q, tx.dialect, input.campaignId, input.refundOf);
+      if (!sale) return null;
+      const amount = Math.min(input.refundedTotal, Number(sale.amount)) - Number(sale.refunded_amount);
+      if (amount <= 0) return null;
+      return recordRefund(ctx, tx, null, { campaignId: input.campaignId, kind: 'refund', externalId: input.externalId, refundOf: input.refundOf, amount, occurredAt: input.occurredAt });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const winner = await repo.conversionIdByKey(ctx.db, input.campaignId, 'refund', input.externalId);
+      if (winner) return { created: false, conversionId: winner };
+    }
+    throw error;
+  }
 }

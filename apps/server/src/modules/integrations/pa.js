@@ -6,28 +6,40 @@
   var tag = document.currentScript;
   var data = (tag && tag.dataset) || {};
   // How long the click is kept: the campaign's attribution window (data-days, 1–365, default 30).
-  var days = Math.min(365, Math.max(1, parseInt(data.days, 10) || 30));
-  // data-domain="example.com" shares it with the site's other subdomains (checkout.example.com).
-  var domain = /^[0-9A-Za-z.-]{1,253}$/.test(data.domain || '') ? '; Domain=' + data.domain : '';
+  var asked = parseInt(data.days, 10);
+  var days = isNaN(asked) ? 30 : Math.min(365, Math.max(1, asked));
+  // data-domain="example.com" shares it with the site's other subdomains (checkout.example.com):
+  // only this page's own domain or one above it, which is all a browser would accept anyway.
+  var host = location.hostname.toLowerCase();
+  var wanted = String(data.domain || '').replace(/^\./, '').toLowerCase();
+  var shared = /^[0-9a-z.-]{1,253}$/.test(wanted) && (host === wanted || host.slice(-wanted.length - 1) === '.' + wanted);
+  // The id this page arrived with, for when cookies are refused.
+  var landed = null;
 
   function clickId() {
+    if (landed) return landed;
     var found = /(?:^|;\s*)pa_click=([^;]*)/.exec(document.cookie);
     return found && ID.test(found[1]) ? found[1] : null;
   }
 
-  try {
-    var url = new URL(location.href);
-    var id = url.searchParams.get(NAME);
-    if (id !== null) {
-      if (ID.test(id)) {
-        document.cookie = NAME + '=' + id + '; Max-Age=' + days * 86400 + '; Path=/; SameSite=Lax' + domain + (location.protocol === 'https:' ? '; Secure' : '');
-      }
-      // The address bar (and what the visitor shares or bookmarks) loses it; the page stays.
-      url.searchParams.delete(NAME);
-      history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  var query = location.search.slice(1);
+  var id = null;
+  var rest = [];
+  (query ? query.split('&') : []).forEach(function (pair) {
+    if (pair.split('=')[0] === NAME) id = pair.slice(NAME.length + 1);
+    else rest.push(pair);
+  });
+  if (id !== null) {
+    if (ID.test(id)) {
+      landed = id;
+      document.cookie = NAME + '=' + id + '; Max-Age=' + days * 86400 + '; Path=/; SameSite=Lax' + (shared ? '; Domain=' + wanted : '') + (location.protocol === 'https:' ? '; Secure' : '');
     }
-  } catch {
-    // A browser without URL or history: the id stays in the address, where the page can still read it.
+    // The address bar (and what the visitor shares or bookmarks) loses it; the rest stays as written.
+    try {
+      history.replaceState(history.state, '', location.protocol + '//' + location.host + location.pathname + (rest.length ? '?' + rest.join('&') : '') + location.hash);
+    } catch (_e) {
+      // A browser that refuses: the id stays in the address, where the page can still read it.
+    }
   }
 
   window.PromotionAssistant = { clickId: clickId };

@@ -14,13 +14,13 @@
  * acted on once (its id); others are acknowledged and ignored. What came of each is kept for operators.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { StripeEvent, StripeSecret, StripeStatus } from '@pa/shared';
+import { ConversionCreateSchema, type StripeEvent, type StripeSecret, type StripeStatus } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { StripeEventsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { readSettings } from '../../platform/settings';
-import { endCustomerBinding, recordConversion, saleAmounts, type ConversionInput } from '../commissions/service';
+import { endCustomerBinding, recordConversion, recordRefundToTotal } from '../commissions/service';
 import * as repo from './repository';
 
 const SECRET_AAD = 'stripe-signing-secret';
@@ -74,23 +74,23 @@ interface Outcome { outcome: StripeEventsTable['outcome']; detail: string | null
 const ignored = (detail: string): Outcome => ({ outcome: 'ignored', detail, conversionId: null });
 const rejected = (detail: string): Outcome => ({ outcome: 'rejected', detail, conversionId: null });
 
-async function record(ctx: AppContext, input: ConversionInput): Promise<Outcome> {
+/** Refused by the rules (a paused campaign, a value out of range): kept, not retried. */
+const refusal = (error: AppError) => rejected(error.fields ? `${error.code} ${Object.entries(error.fields).map(([k, v]) => `${k}:${v}`).join(' ')}` : error.code);
+
+/** Records what an event says through the conversions API's own rules (and its limits: the schema). */
+async function record(ctx: AppContext, input: Record<string, unknown>): Promise<Outcome> {
+  const parsed = ConversionCreateSchema.safeParse(input);
+  if (!parsed.success) return rejected('invalid_object');
   try {
-    const result = await recordConversion(ctx, null, input);
+    const result = await recordConversion(ctx, null, parsed.data);
     return { outcome: 'recorded', detail: result.created ? null : 'already_recorded', conversionId: result.conversionId };
   } catch (error) {
-    // Refused by the rules (a paused campaign, a refund larger than what is left): kept, not retried.
-    if (error instanceof AppError) return rejected(error.fields ? `${error.code} ${Object.entries(error.fields).map(([k, v]) => `${k}:${v}`).join(' ')}` : error.code);
+    if (error instanceof AppError) return refusal(error);
     throw error;
   }
 }
 
-/** The sale a Stripe payment became: the payment intent, invoice or charge it names. */
-async function saleOf(ctx: AppContext, campaignId: string, charge: Obj) {
-  const refs = [idOf(charge.payment_intent), idOf(charge.invoice), str(charge.id)].filter((r): r is string => !!r);
-  const externalId = await repo.saleOfRef(ctx.db, campaignId, refs);
-  return externalId ? { externalId, amounts: await saleAmounts(ctx, campaignId, externalId) } : undefined;
-}
+const refs = (...ids: (string | undefined)[]) => ids.filter((r): r is string => !!r);
 
 async function act(ctx: AppContext, campaignId: string, event: { type: string; created: number }, object: Obj, currency: string): Promise<Outcome> {
   const occurredAt = event.created * 1000;
@@ -101,21 +101,28 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
       const sessionId = str(object.id);
       if (!sessionId) return rejected('invalid_object');
       const metadata = obj(object.metadata);
-      const discount = obj((object.discounts as unknown[] | undefined)?.[0]);
+      const discount = obj((Array.isArray(object.discounts) ? object.discounts : [])[0]);
       const shared = {
-        campaignId, externalId: sessionId, occurredAt,
-        clickId: clickOf(object.client_reference_id) ?? clickOf(metadata.pa_click),
-        couponCode: couponOf(obj(discount.promotion_code).code) ?? couponOf(metadata.pa_coupon),
+        campaignId,
+        // metadata.pa_click first: client_reference_id may hold the merchant's own id.
+        clickId: clickOf(metadata.pa_click) ?? clickOf(object.client_reference_id),
+        // Stripe's events name a promotion code by id unless it was expanded: metadata.pa_coupon says it plainly.
+        couponCode: couponOf(metadata.pa_coupon) ?? couponOf(obj(discount.promotion_code).code),
         customerExternalId: idOf(object.customer),
         customerEmailSha256: emailDigest(str(obj(object.customer_details).email) ?? str(object.customer_email)),
       };
-      if (object.mode === 'subscription') return record(ctx, { ...shared, kind: 'lead' } as ConversionInput);
-      if (object.mode !== 'payment') return ignored(`mode_${String(object.mode)}`);
+      // A subscription's sign-up: a lead, dated when the checkout began (before its first invoice was paid).
+      const began = int(object.created);
+      if (object.mode === 'subscription') return record(ctx, { ...shared, kind: 'lead', externalId: sessionId, occurredAt: began && began <= event.created ? began * 1000 : occurredAt });
+      if (object.mode !== 'payment') return ignored(`mode_${String(object.mode).slice(0, 40)}`);
       if (object.payment_status !== 'paid') return ignored('not_paid');
       const amount = int(object.amount_total);
       if (!amount || amount <= 0) return ignored('no_amount');
-      const outcome = await record(ctx, { ...shared, kind: 'sale', amount } as ConversionInput);
-      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, [sessionId, idOf(object.payment_intent)].filter((r): r is string => !!r), sessionId);
+      // A checkout that also made an invoice (invoice_creation) is that invoice's sale: its
+      // invoice.paid is then the same sale, not a second one.
+      const externalId = idOf(object.invoice) ?? sessionId;
+      const outcome = await record(ctx, { ...shared, kind: 'sale', externalId, amount, occurredAt });
+      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, refs(sessionId, idOf(object.invoice), idOf(object.payment_intent)), externalId);
       return outcome;
     }
     case 'invoice.paid': {
@@ -128,28 +135,43 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
       const metadata = { ...obj(object.metadata), ...obj(obj(object.subscription_details).metadata), ...obj(obj(obj(object.parent).subscription_details).metadata) };
       const paidAt = int(obj(object.status_transitions).paid_at);
       const outcome = await record(ctx, {
-        campaignId, kind: 'sale', externalId: invoiceId, amount, occurredAt: paidAt ? paidAt * 1000 : occurredAt,
+        campaignId, kind: 'sale', externalId: invoiceId, amount, occurredAt: paidAt && paidAt <= event.created + 300 ? paidAt * 1000 : occurredAt,
         clickId: clickOf(metadata.pa_click), couponCode: couponOf(metadata.pa_coupon),
         customerExternalId: idOf(object.customer), customerEmailSha256: emailDigest(str(object.customer_email)),
-      } as ConversionInput);
-      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, [invoiceId, idOf(object.payment_intent), idOf(object.charge)].filter((r): r is string => !!r), invoiceId);
+      });
+      // Its payment, for refunds: named on the invoice before API version 2025-03-31; after, by invoice_payment.paid.
+      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, refs(invoiceId, idOf(object.payment_intent), idOf(object.charge)), invoiceId);
       return outcome;
+    }
+    case 'invoice_payment.paid': {
+      const invoiceId = idOf(object.invoice);
+      const payment = obj(object.payment);
+      const paymentRefs = refs(idOf(payment.payment_intent), idOf(payment.charge));
+      if (!invoiceId || paymentRefs.length === 0) return rejected('invalid_object');
+      const sale = await repo.saleOfRef(ctx.db, campaignId, [invoiceId]);
+      if (!sale) return ignored('sale_unknown');
+      await repo.insertRefs(ctx.db, campaignId, paymentRefs, sale);
+      return { outcome: 'recorded', detail: 'payment_linked', conversionId: null };
     }
     case 'charge.refunded': {
       if (wrongCurrency(object)) return rejected('currency_mismatch');
       const chargeId = str(object.id);
       const refunded = int(object.amount_refunded);
-      if (!chargeId || refunded === undefined) return rejected('invalid_object');
-      const sale = await saleOf(ctx, campaignId, object);
-      if (!sale?.amounts) return ignored('sale_unknown');
-      // amount_refunded is the charge's total so far: what is new is the rest.
-      const amount = Math.min(refunded, sale.amounts.amount) - sale.amounts.refundedAmount;
-      if (amount <= 0) return ignored('already_refunded');
-      return record(ctx, { campaignId, kind: 'refund', externalId: `${chargeId}/${refunded}`, refundOf: sale.externalId, amount, occurredAt } as ConversionInput);
+      if (!chargeId || chargeId.length > 100 || refunded === undefined || refunded < 0) return rejected('invalid_object');
+      const sale = await repo.saleOfRef(ctx.db, campaignId, refs(idOf(object.payment_intent), idOf(object.invoice), chargeId));
+      if (!sale) return ignored('sale_unknown');
+      // amount_refunded is the charge's total so far: what is new is worked out on the locked sale.
+      try {
+        const result = await recordRefundToTotal(ctx, { campaignId, refundOf: sale, externalId: `${chargeId}/${refunded}`, refundedTotal: refunded, occurredAt });
+        return result ? { outcome: 'recorded', detail: result.created ? null : 'already_recorded', conversionId: result.conversionId } : ignored('already_refunded');
+      } catch (error) {
+        if (error instanceof AppError) return refusal(error);
+        throw error;
+      }
     }
     case 'customer.subscription.deleted': {
       const customer = idOf(object.customer);
-      if (!customer) return rejected('invalid_object');
+      if (!customer || customer.length > 128) return rejected('invalid_object');
       const endedAt = int(object.ended_at) ?? int(object.canceled_at) ?? event.created;
       return (await endCustomerBinding(ctx, campaignId, customer, endedAt * 1000)) ? { outcome: 'recorded', detail: 'binding_ended', conversionId: null } : ignored('no_binding');
     }
@@ -169,7 +191,7 @@ export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody
   const eventId = str(event.id);
   const type = str(event.type);
   const created = int(event.created);
-  if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
+  if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined || created <= 0) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
   const earlier = await repo.stripeEvent(ctx.db, campaignId, eventId);
   if (earlier) return { replayed: true, event: toEvent(earlier) };
   const { currency } = await readSettings(ctx.db);
