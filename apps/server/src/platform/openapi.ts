@@ -44,7 +44,7 @@ const TAGS: Record<string, string> = {
   announcements: 'Messages from the operator to promoters.',
   admin: 'The console: overview, people, promoters, staff, settings, audit log.',
   'api-keys': 'API keys for server-to-server calls.',
-  integrations: "What merchants' sites load or call: the landing-page snippet.",
+  integrations: "What merchants' sites and payment providers load or call: the landing-page snippet, the Stripe receiver and its settings.",
   webhooks: 'Webhook endpoints and their deliveries.',
   mail: 'E-mail: settings, a test message, forgot-password.',
   system: 'Liveness and readiness.',

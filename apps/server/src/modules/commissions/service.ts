@@ -237,7 +237,7 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const binding = recurring ? await bindingFor(tx, state, campaign.id, input.customerExternalId!, zone) : null;
   const month = binding ? bindingMonth(binding, occurredAt, day) : null;
   const candidates = offSchedule ? { codes: new Map<string, string>() } : await candidatesFor(tx, state, input, campaign, occurredAt);
-  // A bound customer is never brought back by the known-customer window.
+  // A customer a binding has held is never brought back by the known-customer window.
   if (binding) candidates.customer = null;
   let found: Attribution | null = null;
   /** Where the commissions stand in the binding; `starts`: this conversion binds the customer. */

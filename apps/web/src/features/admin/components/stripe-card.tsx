@@ -11,9 +11,9 @@ import { useSetStripeSecret, useStripe } from '../api/stripe';
 import './stripe-card.css';
 
 /** The events to choose in Stripe's dashboard for this endpoint (docs/integrations.md). */
-const STRIPE_EVENTS = ['checkout.session.completed', 'invoice.paid', 'charge.refunded', 'customer.subscription.deleted'];
+const STRIPE_EVENTS = ['checkout.session.completed', 'invoice.paid', 'invoice_payment.paid', 'charge.refunded', 'customer.subscription.deleted'];
 /** Outcome details the console words (the rest, a rule's error code, is shown as it is). */
-const DETAILS = ['already_recorded', 'currency_mismatch', 'invalid_object', 'not_paid', 'no_amount', 'sale_unknown', 'already_refunded', 'binding_ended', 'no_binding', 'type_not_handled'];
+const DETAILS = ['already_recorded', 'currency_mismatch', 'invalid_object', 'not_paid', 'no_amount', 'sale_unknown', 'already_refunded', 'binding_ended', 'no_binding', 'type_not_handled', 'payment_linked'];
 
 /**
  * A campaign's Stripe connection: the address to give Stripe, the events to pick, the signing
