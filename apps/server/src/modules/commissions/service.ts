@@ -11,7 +11,6 @@
  *   each a conditional update (`… WHERE status = from`), so two instances doing the same work at
  *   once change each commission exactly once.
  */
-import { createHash } from 'node:crypto';
 import type { ConversionCreateSchema, ConversionReason } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -21,6 +20,7 @@ import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
 import { attribute, availableAt, bindingMonth, isSelfReferral, level1Commission, overrideCommission, refundReversal, type Attribution, type AttributionCandidates, type Binding } from '../../domain/commission';
 import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } from '../../domain/commission-lifecycle';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
+import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emitEvent } from '../../platform/webhooks/outbox';
@@ -39,7 +39,7 @@ export type ConversionInput = z.output<typeof ConversionCreateSchema>;
 
 const EXPENSE = 'platform:commissions';
 /** The e-mail digest the merchant would send for this account (accounts are case-folded already). */
-const emailDigest = (account: string) => (account.includes('@') ? createHash('sha256').update(account.trim().toLowerCase()).digest('hex') : null);
+const emailDigest = (account: string) => (account.includes('@') ? emailSha256(account) : null);
 
 export interface RecordResult {
   created: boolean;

@@ -13,11 +13,12 @@
  * metadata), the coupon from an expanded promotion code or `metadata.pa_coupon`. Each event is
  * acted on once (its id); others are acknowledged and ignored. What came of each is kept for operators.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConversionCreateSchema, type StripeEvent, type StripeSecret, type StripeStatus } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { StripeEventsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
+import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
 import { readSettings } from '../../platform/settings';
 import { endCustomerBinding, recordConversion, recordRefundToTotal } from '../commissions/service';
@@ -65,7 +66,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.leng
 const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
 /** An id of Stripe's, or the id of an expanded object. */
 const idOf = (v: unknown) => str(v) ?? str(obj(v).id);
-const emailDigest = (email: string | undefined) => (email ? createHash('sha256').update(email.trim().toLowerCase()).digest('hex') : undefined);
+const emailDigest = (email: string | undefined) => (email ? emailSha256(email) : undefined);
 /** What our API takes as a click id / coupon code (longer or odd values are left out, not refused). */
 const clickOf = (v: unknown) => { const s = str(v)?.trim(); return s && /^[0-9A-Za-z_-]{1,64}$/.test(s) ? s : undefined; };
 const couponOf = (v: unknown) => { const s = str(v)?.trim(); return s && s.length <= 64 ? s : undefined; };

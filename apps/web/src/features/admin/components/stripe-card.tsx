@@ -41,7 +41,13 @@ export function StripeCard({ campaignId, canEdit }: { campaignId: string; canEdi
     }
   };
 
-  const detailText = (detail: string) => (DETAILS.includes(detail) ? t(`integrations.stripe.detail.${detail}`) : detail.startsWith('mode_') ? t('integrations.stripe.detail.mode', { mode: detail.slice(5) }) : detail);
+  const detailText = (detail: string) => {
+    if (DETAILS.includes(detail)) return t(`integrations.stripe.detail.${detail}`);
+    if (detail.startsWith('mode_')) return t('integrations.stripe.detail.mode', { mode: detail.slice(5) });
+    // A rule of the conversions API refused it: its catalogue code in words, then the field codes.
+    const [code, ...fields] = detail.split(' ');
+    return i18n.exists(`errors.${code}`) ? [t(`errors.${code}`), ...fields].join(' ') : detail;
+  };
 
   return (
     <section className="card st-card" data-testid="stripe-card">
