@@ -34,7 +34,8 @@
  * server to create the databases on, default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_CURRENT (another commit to run as "current" instead of this checkout, e.g. when the
  * working tree is mid-change), BENCH_PROFILE (CPU profiles of the servers in /tmp/prof-conv), BENCH_ONLY (e.g. `A,C`: only those
- * configurations, for probing — the targets need all four).
+ * configurations, for probing — the targets need all four), BENCH_RATE (requests per second
+ * offered, in all; default 0, as many as answered: for comparing CPU per request at one load).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -62,6 +63,8 @@ const WARM_UP = 3;
 /** BENCH_ONLY=A,C runs only those configurations (for probing; the targets need all four). */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const PROMOTERS = 500;
+/** BENCH_RATE=1500: requests per second offered in all (default 0: as many as the server answers) — to compare CPU per request at one load. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 /**
  * The server code a build's database is set up (migrations) and checked with: that build's own,
@@ -190,6 +193,7 @@ async function drive(urls: string[], fixture: Fixture, stream: SaleStream, durat
     url,
     connections: Math.floor(CONNECTIONS / urls.length) + (i < CONNECTIONS % urls.length ? 1 : 0),
     duration,
+    ...(RATE > 0 ? { overallRate: Math.max(1, Math.round(RATE / urls.length)) } : {}),
     requests: [{
       method: 'POST',
       path: '/api/v1/conversions',
@@ -257,8 +261,13 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
     const prof = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-conv'] : [];
     const servers: Awaited<ReturnType<typeof startServer>>[] = [];
     const tally: Tally = { created: 0, repeated: 0, failed: 0, acked: new Set() };
-    /** CPU µs per request over the measured load: the server processes, PostgreSQL's processes. */
-    const cpu: { server: number | null; database: number | null } = { server: null, database: null };
+    /**
+     * CPU µs per request over the measured load: the server processes (and their main threads
+     * alone), PostgreSQL's processes, the receiver (E, F, G) and the load generator (this process);
+     * how busy the machine was (% of all its cores), and the % of the time the server's main
+     * thread waited for a CPU while ready to run (one instance; D: their mean).
+     */
+    const cpu: { server: number | null; main: number | null; mainWaited: number | null; database: number | null; receiver: number | null; load: number | null; machineBusy: number | null } = { server: null, main: null, mainWaited: null, database: null, receiver: null, load: null, machineBusy: null };
     let latency;
     let feeder: ChildProcess | null = null;
     let fed: { rate: number; verified: number } | null = null;
@@ -275,10 +284,11 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
       const stream = new SaleStream(fixture);
       await drive(urls, fixture, stream, WARM_UP, null);
       const pids = servers.map((s) => s.child.pid!);
-      const cpuBefore = cpuTimes(pids);
+      const others: Record<string, number> = { load: process.pid, ...(receiver.child?.pid ? { receiver: receiver.child.pid } : {}), ...(feeder?.pid ? { feeder: feeder.pid } : {}) };
+      const cpuBefore = cpuTimes(pids, others);
       const verifiedBefore = feeder ? (await receiver.stats()).delivered : 0;
       latency = await drive(urls, fixture, stream, DURATION, tally);
-      const cpuAfter = cpuTimes(pids);
+      const cpuAfter = cpuTimes(pids, others);
       if (feeder) fed = { rate: feedRate, verified: ((await receiver.stats()).delivered - verifiedBefore) / DURATION };
       if (conf.webhook) {
         // Deliveries that wait behind the load arrive after it: until nothing new arrives for 2 s (at most 120 s).
@@ -300,6 +310,13 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
       if (cpuBefore && cpuAfter && requests > 0) {
         cpu.server = Math.round(((cpuAfter.processes - cpuBefore.processes) * 1000) / requests);
         cpu.database = conf.postgres ? Math.round(((cpuAfter.postgres - cpuBefore.postgres) * 1000) / requests) : null;
+        cpu.main = Math.round(((cpuAfter.mainThreads - cpuBefore.mainThreads) * 1000) / requests);
+        const other = (k: string) => (cpuAfter.others[k] ?? 0) - (cpuBefore.others[k] ?? 0);
+        cpu.receiver = conf.webhook || conf.feed ? Math.round((other('receiver') * 1000) / requests) : null;
+        // The feeder stands in for the server's sending: counted with the load it adds, not the load generator.
+        cpu.load = Math.round((other('load') * 1000) / requests);
+        cpu.machineBusy = Math.round(((cpuAfter.machine - cpuBefore.machine) / (DURATION * 1000 * os.cpus().length)) * 100);
+        cpu.mainWaited = Math.round(((cpuAfter.mainWaited - cpuBefore.mainWaited) / (DURATION * 1000 * pids.length)) * 100);
       }
     } finally {
       if (feeder) {
@@ -381,7 +398,8 @@ try {
       const e = rounds.find((x) => x.round === r && x.conf.id === 'E');
       const result = await runRound(conf, r, e && e.webhooks && e.conversions > 0 ? (e.webhooks.expected / e.conversions) * e.salesPerSecond : 0);
       rounds.push(result);
-      const cpuNote = result.cpu.server === null ? '' : `, CPU per request ${result.cpu.server} µs server${result.cpu.database === null ? '' : ` + ${result.cpu.database} µs PostgreSQL`}`;
+      const c = result.cpu;
+      const cpuNote = c.server === null ? '' : `, CPU per request ${c.server} µs server (main thread ${c.main})${c.database === null ? '' : ` + ${c.database} µs PostgreSQL`}${c.receiver === null ? '' : ` + ${c.receiver} µs receiver`} + ${c.load} µs load generator; machine ${c.machineBusy} % busy, main thread waiting for a CPU ${c.mainWaited} % of the time`;
       console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms${cpuNote}, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
     }
   }
@@ -390,7 +408,7 @@ try {
   console.log('\nEvery round:');
   console.table(Object.fromEntries(rounds.map((x) => [`${x.conf.id}${x.round} ${x.conf.label}`, {
     'new sales/s': n(x.salesPerSecond), 'repeats/s': n(x.repeatsPerSecond), errors: x.errors, 'p50 ms': x.p50, 'p99 ms': x.p99,
-    'CPU µs/req server': x.cpu.server ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–',
+    'CPU µs/req server': x.cpu.server ?? '–', 'of it main thread': x.cpu.main ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–', 'receiver': x.cpu.receiver ?? '–', 'load gen.': x.cpu.load ?? '–', 'machine busy %': x.cpu.machineBusy ?? '–', 'main waits %': x.cpu.mainWaited ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
     webhooks: x.webhooks ? `${x.webhooks.distinct}/${x.webhooks.expected} events (${x.webhooks.duringLoad} during the load, the rest ${x.webhooks.drainSeconds.toFixed(1)} s after)${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}`

@@ -184,10 +184,16 @@ export function checkoutBuild(repo: string): Build {
  * CPU time (ms, user + system) the processes have used so far: the given pids and every process
  * named `postgres` (the database server's backends and helpers), from /proc (Linux; null elsewhere).
  */
-export function cpuTimes(pids: number[]): { processes: number; postgres: number } | null {
-  const ticks = (pid: string) => {
+/**
+ * CPU ms used so far, read from /proc (Linux): the processes `pids` (all their threads), their main
+ * threads alone, `others` (each), every `postgres` process, and the whole machine (busy, all
+ * cores); and the ms the main threads spent ready to run while another thread had the CPU
+ * (`mainWaited`, from schedstat).
+ */
+export function cpuTimes(pids: number[], others: Record<string, number> = {}): { processes: number; mainThreads: number; mainWaited: number; others: Record<string, number>; postgres: number; machine: number } | null {
+  const ticks = (file: string) => {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const stat = fs.readFileSync(file, 'utf8');
       const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // After the command: state is field 3; utime and stime are fields 14 and 15.
       return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(rest[11]) + Number(rest[12]) };
@@ -197,14 +203,29 @@ export function cpuTimes(pids: number[]): { processes: number; postgres: number 
   };
   if (!fs.existsSync('/proc/self/stat')) return null;
   const TICK_MS = 10; // USER_HZ is 100 on Linux
+  const ms = (file: string) => (ticks(file)?.ticks ?? 0) * TICK_MS;
   let processes = 0;
-  for (const pid of pids) processes += (ticks(String(pid))?.ticks ?? 0) * TICK_MS;
+  let mainThreads = 0;
+  let mainWaited = 0;
+  for (const pid of pids) {
+    processes += ms(`/proc/${pid}/stat`);
+    mainThreads += ms(`/proc/${pid}/task/${pid}/stat`);
+    try {
+      // schedstat: ns on a CPU, ns waiting on a run queue, time slices.
+      mainWaited += Number(fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      // No schedstat in this kernel: reported as 0.
+    }
+  }
   let postgres = 0;
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const t = ticks(pid);
+    const t = ticks(`/proc/${pid}/stat`);
     if (t?.name === 'postgres') postgres += t.ticks * TICK_MS;
   }
-  return { processes, postgres };
+  // /proc/stat's first line: cpu user nice system idle iowait irq softirq steal …
+  const all = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const machine = (all.reduce((a, b) => a + b, 0) - all[3]! - all[4]!) * TICK_MS;
+  return { processes, mainThreads, mainWaited, others: Object.fromEntries(Object.entries(others).map(([k, pid]) => [k, ms(`/proc/${pid}/stat`)])), postgres, machine };
 }
 
 export function machine(): string {
