@@ -267,7 +267,7 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
      * how busy the machine was (% of all its cores), and the % of the time the server's main
      * thread waited for a CPU while ready to run (one instance; D: their mean).
      */
-    const cpu: { server: number | null; main: number | null; mainWaited: number | null; database: number | null; receiver: number | null; load: number | null; machineBusy: number | null } = { server: null, main: null, mainWaited: null, database: null, receiver: null, load: null, machineBusy: null };
+    const cpu: { server: number | null; main: number | null; mainWaited: number | null; database: number | null; receiver: number | null; feeder: number | null; load: number | null; machineBusy: number | null } = { server: null, main: null, mainWaited: null, database: null, receiver: null, feeder: null, load: null, machineBusy: null };
     let latency;
     let feeder: ChildProcess | null = null;
     let fed: { rate: number; verified: number } | null = null;
@@ -313,7 +313,8 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
         cpu.main = Math.round(((cpuAfter.mainThreads - cpuBefore.mainThreads) * 1000) / requests);
         const other = (k: string) => (cpuAfter.others[k] ?? 0) - (cpuBefore.others[k] ?? 0);
         cpu.receiver = conf.webhook || conf.feed ? Math.round((other('receiver') * 1000) / requests) : null;
-        // The feeder stands in for the server's sending: counted with the load it adds, not the load generator.
+        // G: the feeder's own sending (pre-signed requests), apart from the load generator's.
+        cpu.feeder = feeder ? Math.round((other('feeder') * 1000) / requests) : null;
         cpu.load = Math.round((other('load') * 1000) / requests);
         cpu.machineBusy = Math.round(((cpuAfter.machine - cpuBefore.machine) / (DURATION * 1000 * os.cpus().length)) * 100);
         cpu.mainWaited = Math.round(((cpuAfter.mainWaited - cpuBefore.mainWaited) / (DURATION * 1000 * pids.length)) * 100);
@@ -399,7 +400,7 @@ try {
       const result = await runRound(conf, r, e && e.webhooks && e.conversions > 0 ? (e.webhooks.expected / e.conversions) * e.salesPerSecond : 0);
       rounds.push(result);
       const c = result.cpu;
-      const cpuNote = c.server === null ? '' : `, CPU per request ${c.server} µs server (main thread ${c.main})${c.database === null ? '' : ` + ${c.database} µs PostgreSQL`}${c.receiver === null ? '' : ` + ${c.receiver} µs receiver`} + ${c.load} µs load generator; machine ${c.machineBusy} % busy, main thread waiting for a CPU ${c.mainWaited} % of the time`;
+      const cpuNote = c.server === null ? '' : `, CPU per request ${c.server} µs server (main thread ${c.main})${c.database === null ? '' : ` + ${c.database} µs PostgreSQL`}${c.receiver === null ? '' : ` + ${c.receiver} µs receiver`}${c.feeder === null ? '' : ` + ${c.feeder} µs feeder`} + ${c.load} µs load generator; machine ${c.machineBusy} % busy, main thread waiting for a CPU ${c.mainWaited} % of the time`;
       console.log(`${conf.id}${r} ${conf.label}: ${Math.round(result.salesPerSecond)} new sales/s, p99 ${result.p99} ms${cpuNote}, ${result.ok ? 'correct' : 'CORRECTNESS FAILED'}`);
     }
   }
@@ -408,7 +409,7 @@ try {
   console.log('\nEvery round:');
   console.table(Object.fromEntries(rounds.map((x) => [`${x.conf.id}${x.round} ${x.conf.label}`, {
     'new sales/s': n(x.salesPerSecond), 'repeats/s': n(x.repeatsPerSecond), errors: x.errors, 'p50 ms': x.p50, 'p99 ms': x.p99,
-    'CPU µs/req server': x.cpu.server ?? '–', 'of it main thread': x.cpu.main ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–', 'receiver': x.cpu.receiver ?? '–', 'load gen.': x.cpu.load ?? '–', 'machine busy %': x.cpu.machineBusy ?? '–', 'main waits %': x.cpu.mainWaited ?? '–',
+    'CPU µs/req server': x.cpu.server ?? '–', 'of it main thread': x.cpu.main ?? '–', 'CPU µs/req PG': x.cpu.database ?? '–', 'receiver': x.cpu.receiver ?? '–', 'feeder': x.cpu.feeder ?? '–', 'load gen.': x.cpu.load ?? '–', 'machine busy %': x.cpu.machineBusy ?? '–', 'main waits %': x.cpu.mainWaited ?? '–',
     'acknowledged': x.acknowledged, stored: x.stored, commissions: x.commissions,
     ledger: x.breaches === 0 ? 'ok' : `${x.breaches} breaches`, rollups: x.rollupDifferences === 0 ? 'exact' : `${x.rollupDifferences} differences`,
     webhooks: x.webhooks ? `${x.webhooks.distinct}/${x.webhooks.expected} events (${x.webhooks.duringLoad} during the load, the rest ${x.webhooks.drainSeconds.toFixed(1)} s after)${x.webhooks.unverified ? `, ${x.webhooks.unverified} NOT VERIFIED` : ''}`
