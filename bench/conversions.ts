@@ -63,7 +63,7 @@ const WARM_UP = 3;
 /** BENCH_ONLY=A,C runs only those configurations (for probing; the targets need all four). */
 const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const PROMOTERS = 500;
-/** BENCH_RATE=1500: requests per second offered in all (default 0: as many as the server answers) — to compare CPU per request at one load. */
+/** BENCH_RATE=1200: requests per second offered in all (default 0: as many as the server answers) — to compare CPU per request at one load. */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 /**
@@ -267,7 +267,9 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
      * how busy the machine was (% of all its cores), and the % of the time the server's main
      * thread waited for a CPU while ready to run (one instance; D: their mean).
      */
-    const cpu: { server: number | null; main: number | null; mainWaited: number | null; database: number | null; receiver: number | null; feeder: number | null; load: number | null; machineBusy: number | null } = { server: null, main: null, mainWaited: null, database: null, receiver: null, feeder: null, load: null, machineBusy: null };
+    const cpu: Record<'server' | 'main' | 'mainWaited' | 'database' | 'receiver' | 'feeder' | 'load' | 'machineBusy', number | null> = {
+      server: null, main: null, mainWaited: null, database: null, receiver: null, feeder: null, load: null, machineBusy: null,
+    };
     let latency;
     let feeder: ChildProcess | null = null;
     let fed: { rate: number; verified: number } | null = null;
@@ -308,16 +310,20 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
       }
       const requests = tally.created + tally.repeated;
       if (cpuBefore && cpuAfter && requests > 0) {
-        cpu.server = Math.round(((cpuAfter.processes - cpuBefore.processes) * 1000) / requests);
-        cpu.database = conf.postgres ? Math.round(((cpuAfter.postgres - cpuBefore.postgres) * 1000) / requests) : null;
-        cpu.main = Math.round(((cpuAfter.mainThreads - cpuBefore.mainThreads) * 1000) / requests);
+        /** µs per request of `ms` spent over the measured load. */
+        const perRequest = (ms: number) => Math.round((ms * 1000) / requests);
+        /** `ms` as a % of the measured time on `cores` cores. */
+        const share = (ms: number, cores: number) => Math.round((ms / (DURATION * 1000 * cores)) * 100);
         const other = (k: string) => (cpuAfter.others[k] ?? 0) - (cpuBefore.others[k] ?? 0);
-        cpu.receiver = conf.webhook || conf.feed ? Math.round((other('receiver') * 1000) / requests) : null;
+        cpu.server = perRequest(cpuAfter.processes - cpuBefore.processes);
+        cpu.database = conf.postgres ? perRequest(cpuAfter.postgres - cpuBefore.postgres) : null;
+        cpu.main = perRequest(cpuAfter.mainThreads - cpuBefore.mainThreads);
+        cpu.receiver = conf.webhook || conf.feed ? perRequest(other('receiver')) : null;
         // G: the feeder's own sending (pre-signed requests), apart from the load generator's.
-        cpu.feeder = feeder ? Math.round((other('feeder') * 1000) / requests) : null;
-        cpu.load = Math.round((other('load') * 1000) / requests);
-        cpu.machineBusy = Math.round(((cpuAfter.machine - cpuBefore.machine) / (DURATION * 1000 * os.cpus().length)) * 100);
-        cpu.mainWaited = Math.round(((cpuAfter.mainWaited - cpuBefore.mainWaited) / (DURATION * 1000 * pids.length)) * 100);
+        cpu.feeder = feeder ? perRequest(other('feeder')) : null;
+        cpu.load = perRequest(other('load'));
+        cpu.machineBusy = share(cpuAfter.machine - cpuBefore.machine, os.cpus().length);
+        cpu.mainWaited = share(cpuAfter.mainWaited - cpuBefore.mainWaited, pids.length);
       }
     } finally {
       if (feeder) {

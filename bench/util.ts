@@ -181,12 +181,9 @@ export function checkoutBuild(repo: string): Build {
 
 /** The machine line every benchmark prints: "2 × <CPU model>, Node v20…". */
 /**
- * CPU time (ms, user + system) the processes have used so far: the given pids and every process
- * named `postgres` (the database server's backends and helpers), from /proc (Linux; null elsewhere).
- */
-/**
- * CPU ms used so far, read from /proc (Linux): the processes `pids` (all their threads), their main
- * threads alone, `others` (each), every `postgres` process, and the whole machine (busy, all
+ * CPU time (ms, user + system) used so far, from /proc (Linux; null elsewhere): the processes
+ * `pids` (all their threads), their main threads alone, `others` (each), every process named
+ * `postgres` (the database server's backends and helpers), and the whole machine (busy, all
  * cores); and the ms the main threads spent ready to run while another thread had the CPU
  * (`mainWaited`, from schedstat).
  */
@@ -222,9 +219,10 @@ export function cpuTimes(pids: number[], others: Record<string, number> = {}): {
     const t = ticks(`/proc/${pid}/stat`);
     if (t?.name === 'postgres') postgres += t.ticks * TICK_MS;
   }
-  // /proc/stat's first line: cpu user nice system idle iowait irq softirq steal …
-  const all = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const machine = (all.reduce((a, b) => a + b, 0) - all[3]! - all[4]!) * TICK_MS;
+  // /proc/stat's first line: cpu user nice system idle iowait irq softirq steal guest guest_nice
+  // (guest time is counted in user and nice already; idle, iowait and steal are not this machine's work).
+  const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const machine = (user! + nice! + system! + irq! + softirq!) * TICK_MS;
   return { processes, mainThreads, mainWaited, others: Object.fromEntries(Object.entries(others).map(([k, pid]) => [k, ms(`/proc/${pid}/stat`)])), postgres, machine };
 }
 
