@@ -115,6 +115,12 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect(errorCode(await post(body, { key: signed.secret, signature: tampered }))).toBe('SIGNATURE_INVALID');
       expect(await env.ctx.db.selectFrom('conversions').select('id').where('external_id', '=', body.externalId).execute()).toEqual([]);
       expect((await post(body, { key: signed.secret, signature: sign(now - 290) })).statusCode).toBe(201);
+      // Two v1 values (a secret being rolled): any one that matches will do, in either place; none matching is a mismatch.
+      const wrong = signBody(secret, now, 'x');
+      const rolled = (first: boolean) => (raw: string) => (first ? `t=${now},v1=${signBody(signed.secret, now, raw)},v1=${wrong}` : `t=${now},v1=${wrong},v1=${signBody(signed.secret, now, raw)}`);
+      expect((await post({ ...body, externalId: ext('sig') }, { key: signed.secret, signature: rolled(true) })).statusCode).toBe(201);
+      expect((await post({ ...body, externalId: ext('sig') }, { key: signed.secret, signature: rolled(false) })).statusCode).toBe(201);
+      expect((await post({ ...body, externalId: ext('sig') }, { key: signed.secret, signature: `t=${now},v1=${wrong},v1=${wrong}` })).json().error).toMatchObject({ code: 'SIGNATURE_INVALID', fields: { 'X-Signature': 'mismatch' } });
       // A key that does not require signatures still rejects a wrong one.
       expect(errorCode(await post({ ...body, externalId: ext('sig') }, { signature: sign(now) }))).toBe('SIGNATURE_INVALID');
     });

@@ -40,14 +40,16 @@ export function signBody(secret: string, timestamp: number, body: string | Buffe
   return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
 }
 
+/** Several `v1=` may be sent (a secret being rolled, as Stripe does): any one that matches will do. */
 function checkSignature(header: string, secret: string, body: Buffer, nowS: number) {
-  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
-  const t = Number(parts.t);
-  const given = parts.v1 ?? '';
-  if (!Number.isInteger(t) || !/^[0-9a-f]{64}$/i.test(given)) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'invalid' });
+  const parts = header.split(',').map((p) => p.trim().split('=')).filter((p) => p.length === 2) as [string, string][];
+  const t = Number(parts.find(([k]) => k === 't')?.[1]);
+  const given = parts.filter(([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/i.test(v)).map(([, v]) => Buffer.from(v, 'hex'));
+  if (!Number.isInteger(t) || given.length === 0) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'invalid' });
   if (Math.abs(nowS - t) > SIGNATURE_TOLERANCE_S) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'stale' });
   const expected = Buffer.from(signBody(secret, t, body), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(given, 'hex'))) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'mismatch' });
+  // Every candidate is compared (no early exit), each in constant time.
+  if (!given.map((g) => timingSafeEqual(expected, g)).includes(true)) throw new AppError('SIGNATURE_INVALID', { 'X-Signature': 'mismatch' });
 }
 
 /**
