@@ -213,6 +213,149 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     expect(await checkLedger(env.ctx.db)).toEqual([]);
   });
 
+  /** What is kept of an event, and the events still waiting for a sale in the campaign. */
+  const storedEvent = (campaignId: string, eventId: string) => env.ctx.db.selectFrom('stripe_events').selectAll().where('campaign_id', '=', campaignId).where('event_id', '=', eventId).executeTakeFirstOrThrow();
+  const waiting = async (campaignId: string) => new Set((await env.ctx.db.selectFrom('stripe_pending').select('event_id').where('campaign_id', '=', campaignId).execute()).map((r) => r.event_id)).size;
+  const refundsOf = (saleId: string) => env.ctx.db.selectFrom('conversions').select(['id', 'amount']).where('refund_of', '=', saleId).execute();
+
+  it('a refund that arrives before its sale waits for it and is taken back once the sale is booked (also through a later payment link)', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const paid = invoice('cus_E1', 10_000, Date.now() - 60_000, { pa_click: click });
+    const charge = { id: paid.charge, object: 'charge', amount: 10_000, amount_refunded: 4000, currency: 'cny', refunded: false, invoice: paid.id, payment_intent: paid.payment_intent };
+    const early = event('charge.refunded', charge);
+    const first = await deliver(campaignId, secret, early);
+    expect(first.json()).toMatchObject({ replayed: false, event: { outcome: 'ignored', detail: 'sale_unknown' } });
+    // Sent again before the sale: still waiting, nothing new.
+    expect((await deliver(campaignId, secret, early)).json()).toMatchObject({ replayed: true, event: { outcome: 'ignored', detail: 'sale_unknown' } });
+    expect(await waiting(campaignId)).toBe(1);
+
+    // The sale comes: the refund is taken back with it, and its event now says so.
+    expect((await deliver(campaignId, secret, event('invoice.paid', paid))).json().event).toMatchObject({ outcome: 'recorded', detail: null });
+    const sale = (await conversion(campaignId, 'sale', paid.id))!;
+    expect(Number(sale.refunded_amount)).toBe(4000);
+    const [refund] = await refundsOf(sale.id);
+    expect(Number(refund!.amount)).toBe(4000);
+    expect(Number((await commissionsOf(sale.id))[0]!.reversed_amount)).toBe(400);
+    expect(await storedEvent(campaignId, early.id)).toMatchObject({ outcome: 'recorded', detail: null, conversion_id: refund!.id });
+    expect(await waiting(campaignId)).toBe(0);
+    // Stripe's resend now answers what came of it; the sale's own resend changes nothing either.
+    expect((await deliver(campaignId, secret, early)).json()).toMatchObject({ replayed: true, event: { outcome: 'recorded', conversionId: refund!.id } });
+    await deliver(campaignId, secret, event('invoice.paid', paid));
+    expect(await refundsOf(sale.id)).toHaveLength(1);
+
+    // Newer API versions: the refund names only the payment intent, which an invoice_payment.paid
+    // links to the invoice — both may come before the invoice's own invoice.paid.
+    const { payment_intent: _pi, charge: _ch, ...basil } = invoice('cus_E2', 6000, Date.now() - 60_000, { pa_click: click });
+    const paymentIntent = uid('pi');
+    const refundFirst = event('charge.refunded', { id: uid('ch'), object: 'charge', amount: 6000, amount_refunded: 6000, currency: 'cny', refunded: true, payment_intent: paymentIntent });
+    const linkFirst = event('invoice_payment.paid', { id: uid('inpay'), object: 'invoice_payment', invoice: basil.id, status: 'paid', payment: { type: 'payment_intent', payment_intent: paymentIntent } });
+    expect((await deliver(campaignId, secret, refundFirst)).json().event).toMatchObject({ outcome: 'ignored', detail: 'sale_unknown' });
+    expect((await deliver(campaignId, secret, linkFirst)).json().event).toMatchObject({ outcome: 'ignored', detail: 'sale_unknown' });
+    await deliver(campaignId, secret, event('invoice.paid', basil));
+    const second = (await conversion(campaignId, 'sale', basil.id))!;
+    expect(Number(second.refunded_amount)).toBe(6000);
+    expect((await commissionsOf(second.id))[0]!.status).toBe('reversed');
+    expect(await storedEvent(campaignId, linkFirst.id)).toMatchObject({ outcome: 'recorded', detail: 'payment_linked' });
+    expect(await storedEvent(campaignId, refundFirst.id)).toMatchObject({ outcome: 'recorded', detail: null });
+    expect(await waiting(campaignId)).toBe(0);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('an event kept as sale_unknown before events waited is acted on again when Stripe sends it again', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const session = { id: uid('cs'), object: 'checkout.session', mode: 'payment', payment_status: 'paid', status: 'complete', amount_total: 8000, currency: 'cny', client_reference_id: click, customer: 'cus_K1', payment_intent: uid('pi'), metadata: {} };
+    const refund = event('charge.refunded', { id: uid('ch'), object: 'charge', amount: 8000, amount_refunded: 8000, currency: 'cny', refunded: true, payment_intent: session.payment_intent });
+    // As an earlier version kept it: the outcome only, nothing waiting.
+    await env.ctx.db.insertInto('stripe_events').values({ campaign_id: campaignId, event_id: refund.id, type: 'charge.refunded', outcome: 'ignored', detail: 'sale_unknown', conversion_id: null, received_at: Date.now() - 60_000 }).execute();
+    await deliver(campaignId, secret, event('checkout.session.completed', session));
+    const sale = (await conversion(campaignId, 'sale', session.id))!;
+    expect(Number(sale.refunded_amount)).toBe(0);
+    // Resent from Stripe's dashboard: acted on now (not answered with the stored sale_unknown).
+    const resent = await deliver(campaignId, secret, refund);
+    expect(resent.json()).toMatchObject({ replayed: false, event: { eventId: refund.id, outcome: 'recorded', detail: null } });
+    expect(Number((await conversion(campaignId, 'sale', session.id))!.refunded_amount)).toBe(8000);
+    expect((await commissionsOf(sale.id))[0]!.status).toBe('reversed');
+    expect((await deliver(campaignId, secret, refund)).json()).toMatchObject({ replayed: true, event: { outcome: 'recorded' } });
+    expect(await refundsOf(sale.id)).toHaveLength(1);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('a waiting refund is taken back exactly once when its sale, resends of it and its first delivery arrive at once', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const rounds = 6;
+    for (let round = 0; round < rounds; round++) {
+      const paid = invoice(`cus_X${round}`, 10_000, Date.now() - 60_000, { pa_click: click });
+      const refund = event('charge.refunded', { id: paid.charge, object: 'charge', amount: 10_000, amount_refunded: 2500, currency: 'cny', refunded: false, invoice: paid.id, payment_intent: paid.payment_intent });
+      const sale = event('invoice.paid', paid);
+      // Even rounds: the refund waits first, then the sale comes with five resends of it.
+      // Odd rounds: the refund's first delivery and the sale at once (whichever is written first).
+      if (round % 2 === 0) {
+        expect((await deliver(campaignId, secret, refund)).json().event.detail).toBe('sale_unknown');
+        const all = await Promise.all([deliver(campaignId, secret, sale), ...Array.from({ length: 5 }, () => deliver(campaignId, secret, refund))]);
+        expect(all.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
+      } else {
+        const all = await Promise.all([deliver(campaignId, secret, refund), deliver(campaignId, secret, sale), deliver(campaignId, secret, refund)]);
+        expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      }
+      const row = (await conversion(campaignId, 'sale', paid.id))!;
+      expect(Number(row.refunded_amount), `round ${round}`).toBe(2500);
+      const refunds = await refundsOf(row.id);
+      expect(refunds.map((r) => Number(r.amount))).toEqual([2500]);
+      expect(Number((await commissionsOf(row.id))[0]!.reversed_amount)).toBe(250);
+      expect(await storedEvent(campaignId, refund.id)).toMatchObject({ outcome: 'recorded', detail: null, conversion_id: refunds[0]!.id });
+    }
+    expect(await waiting(campaignId)).toBe(0);
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('an amount in no currency is refused, not taken as the installation\'s; a click in the second of the checkout counts', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const session = { id: uid('cs'), object: 'checkout.session', mode: 'payment', payment_status: 'paid', status: 'complete', amount_total: 5000, client_reference_id: click, customer: 'cus_N1', payment_intent: uid('pi'), metadata: {} };
+    expect((await deliver(campaignId, secret, event('checkout.session.completed', session))).json().event).toMatchObject({ outcome: 'rejected', detail: 'invalid_object', conversionId: null });
+    const { currency: _c, ...noCurrency } = invoice('cus_N1', 5000, Date.now() - 60_000, { pa_click: click });
+    expect((await deliver(campaignId, secret, event('invoice.paid', noCurrency))).json().event).toMatchObject({ outcome: 'rejected', detail: 'invalid_object' });
+    expect(await conversion(campaignId, 'sale', session.id)).toBeUndefined();
+    expect(await conversion(campaignId, 'sale', noCurrency.id)).toBeUndefined();
+    // A refund in no currency of a sale that was booked: refused too.
+    const booked = invoice('cus_N2', 5000, Date.now() - 60_000, { pa_click: click });
+    await deliver(campaignId, secret, event('invoice.paid', booked));
+    const refund = event('charge.refunded', { id: booked.charge, object: 'charge', amount: 5000, amount_refunded: 5000, refunded: true, invoice: booked.id, payment_intent: booked.payment_intent });
+    expect((await deliver(campaignId, secret, refund)).json().event).toMatchObject({ outcome: 'rejected', detail: 'invalid_object' });
+    expect(Number((await conversion(campaignId, 'sale', booked.id))!.refunded_amount)).toBe(0);
+
+    // Stripe's times are whole seconds: a click 400 ms into the second the checkout (or the invoice's payment) happened is before it.
+    for (const kind of ['checkout', 'invoice'] as const) {
+      const second = Math.floor(Date.now() / 1000) - 30;
+      const sameSecond = await clickOn(link.code);
+      await env.ctx.db.updateTable('clicks').set({ at: second * 1000 + 400 }).where('id', '=', sameSecond).execute();
+      const body = kind === 'checkout'
+        ? event('checkout.session.completed', { ...session, id: uid('cs'), currency: 'cny', client_reference_id: sameSecond, payment_intent: uid('pi') }, second)
+        : event('invoice.paid', invoice(`cus_${kind}`, 5000, second * 1000, { pa_click: sameSecond }), second + 2);
+      expect((await deliver(campaignId, secret, body)).json().event.outcome).toBe('recorded');
+      const sale = (await conversion(campaignId, 'sale', body.data.object.id as string))!;
+      expect(sale, kind).toMatchObject({ attributed_by: 'click', click_id: sameSecond, occurred_at: expect.anything() });
+      expect(Number(sale.occurred_at)).toBe(second * 1000 + 999);
+    }
+    expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  it('takes any of several v1 signatures (a signing secret being rolled), as Stripe signs', async () => {
+    const { campaignId, secret } = await setUp();
+    const body = event('customer.created', { id: 'cus_V1', object: 'customer' });
+    const payload = JSON.stringify(body);
+    const timestamp = Math.floor(Date.now() / 1000);
+    const good = stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+    const old = stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_theoldsecret1', timestamp });
+    const v1 = (header: string) => header.split(',').find((p) => p.startsWith('v1='))!;
+    expect((await deliver(campaignId, secret, body, { signature: `t=${timestamp},${v1(old)},${v1(good)}` })).statusCode).toBe(200);
+    expect((await deliver(campaignId, secret, body, { signature: `t=${timestamp},${v1(good)},${v1(old)}` })).statusCode).toBe(200);
+    expect((await deliver(campaignId, secret, body, { signature: `t=${timestamp},${v1(old)},${v1(old)}` })).json().error.fields).toEqual({ 'Stripe-Signature': 'mismatch' });
+  });
+
   /** `count` monthly instants from `ago` months back: the 15th of each month at noon UTC (a day in any time zone). */
   function monthly(count: number, ago = 13) {
     const now = new Date();

@@ -138,6 +138,7 @@ export interface Database {
   stripe_endpoints: StripeEndpointsTable;
   stripe_events: StripeEventsTable;
   stripe_refs: StripeRefsTable;
+  stripe_pending: StripePendingTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
@@ -587,4 +588,17 @@ export interface StripeRefsTable {
   ref: string;
   /** The sale's externalId. */
   external_id: string;
+}
+
+/** An event waiting for its sale: one row per payment reference it names (migration 016). */
+export interface StripePendingTable {
+  campaign_id: string;
+  ref: string;
+  event_id: string;
+  type: string;
+  /** The event's `created`, Unix seconds. */
+  created: number;
+  /** The fields of the event's object it is acted on by. */
+  object_json: string;
+  received_at: number;
 }

@@ -448,7 +448,12 @@ export async function endCustomerBinding(ctx: AppContext, campaignId: string, cu
  * is new, the sale locked first, so two reports of one charge arriving together take back the total
  * once. null: nothing new to refund (or no such sale).
  */
-export async function recordRefundToTotal(ctx: AppContext, input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number }): Promise<RecordResult | null> {
+export async function recordRefundToTotal(
+  ctx: AppContext,
+  input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number },
+  /** Written in the refund's own transaction when one is made (the caller's record of what came of it). */
+  alsoWrite?: (q: Tx['q'], result: RecordResult) => Promise<void>,
+): Promise<RecordResult | null> {
   const earlier = await repo.conversionIdByKey(ctx.db, input.campaignId, 'refund', input.externalId);
   if (earlier) return { created: false, conversionId: earlier };
   try {
@@ -457,7 +462,9 @@ export async function recordRefundToTotal(ctx: AppContext, input: { campaignId: 
       if (!sale) return null;
       const amount = Math.min(input.refundedTotal, Number(sale.amount)) - Number(sale.refunded_amount);
       if (amount <= 0) return null;
-      return recordRefund(ctx, tx, null, { campaignId: input.campaignId, kind: 'refund', externalId: input.externalId, refundOf: input.refundOf, amount, occurredAt: input.occurredAt });
+      const result = await recordRefund(ctx, tx, null, { campaignId: input.campaignId, kind: 'refund', externalId: input.externalId, refundOf: input.refundOf, amount, occurredAt: input.occurredAt });
+      if (result.created && alsoWrite) await alsoWrite(tx.q, result);
+      return result;
     });
   } catch (error) {
     if (isUniqueViolation(error)) {

@@ -1,5 +1,5 @@
-/** The Stripe receiver's tables: a campaign's sealed signing secret, the events received, the payments' sales. */
-import type { Db, StripeEventsTable } from '../../db/types';
+/** The Stripe receiver's tables: a campaign's sealed signing secret, the events received, the payments' sales, the events waiting for theirs. */
+import type { Db, StripeEventsTable, StripePendingTable } from '../../db/types';
 
 export async function campaignExists(q: Db, campaignId: string): Promise<boolean> {
   return !!(await q.selectFrom('campaigns').select('id').where('id', '=', campaignId).executeTakeFirst());
@@ -43,4 +43,30 @@ export async function insertRefs(q: Db, campaignId: string, refs: string[], exte
   for (const ref of refs) {
     await q.insertInto('stripe_refs').values({ campaign_id: campaignId, ref, external_id: externalId }).onConflict((oc) => oc.columns(['campaign_id', 'ref']).doNothing()).execute();
   }
+}
+
+/** Keeps an event for when its sale is booked (once per reference; a second keeping changes nothing). */
+export async function insertPending(q: Db, rows: StripePendingTable[]) {
+  if (rows.length === 0) return;
+  await q.insertInto('stripe_pending').values(rows).onConflict((oc) => oc.columns(['campaign_id', 'ref', 'event_id']).doNothing()).execute();
+}
+
+/** The events waiting for a sale booked under one of `refs`, each once. */
+export async function pendingFor(q: Db, campaignId: string, refs: string[]) {
+  if (refs.length === 0) return [];
+  const rows = await q.selectFrom('stripe_pending').select(['event_id', 'type', 'created']).where('campaign_id', '=', campaignId).where('ref', 'in', refs).orderBy('received_at').orderBy('event_id').execute();
+  return [...new Map(rows.map((r) => [r.event_id, r])).values()];
+}
+
+/** Takes an event off the waiting list: its rows, none when another delivery took it first. */
+export function takePending(q: Db, campaignId: string, eventId: string): Promise<StripePendingTable[]> {
+  return q.deleteFrom('stripe_pending').where('campaign_id', '=', campaignId).where('event_id', '=', eventId).returningAll().execute();
+}
+
+/** Stores what came of an event that waited for its sale: only while it still says so (whoever settles it first). */
+export async function resolveWaitingEvent(q: Db, campaignId: string, eventId: string, outcome: Pick<StripeEventsTable, 'outcome' | 'detail' | 'conversion_id'>): Promise<boolean> {
+  const r = await q.updateTable('stripe_events').set(outcome)
+    .where('campaign_id', '=', campaignId).where('event_id', '=', eventId).where('outcome', '=', 'ignored').where('detail', '=', 'sale_unknown')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
 }

@@ -12,11 +12,14 @@
  * The click comes from `client_reference_id` or `metadata.pa_click` (a subscription's invoices: its
  * metadata), the coupon from an expanded promotion code or `metadata.pa_coupon`. Each event is
  * acted on once (its id); others are acknowledged and ignored. What came of each is kept for operators.
+ * Stripe does not keep its events in order: a refund (or a payment's link) that arrives before its
+ * sale waits for it (`stripe_pending`) and is acted on when the sale is booked, or when Stripe sends it
+ * again; the refund's running total makes acting on it twice take nothing more.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ConversionCreateSchema, type StripeEvent, type StripeSecret, type StripeStatus } from '@pa/shared';
 import type { AppContext } from '../../context';
-import type { StripeEventsTable } from '../../db/types';
+import type { StripeEventsTable, StripePendingTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
 import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
@@ -71,7 +74,16 @@ const emailDigest = (email: string | undefined) => (email ? emailSha256(email) :
 const clickOf = (v: unknown) => { const s = str(v)?.trim(); return s && /^[0-9A-Za-z_-]{1,64}$/.test(s) ? s : undefined; };
 const couponOf = (v: unknown) => { const s = str(v)?.trim(); return s && s.length <= 64 ? s : undefined; };
 
-interface Outcome { outcome: StripeEventsTable['outcome']; detail: string | null; conversionId: string | null }
+interface Outcome {
+  outcome: StripeEventsTable['outcome'];
+  detail: string | null;
+  conversionId: string | null;
+  /** No sale for its payment yet: the references it names, and the fields of its object to act on it with when one is booked. */
+  wait?: { refs: string[]; object: Obj };
+  /** Already stored as the event's outcome (in the refund's own transaction). */
+  stored?: boolean;
+}
+const SALE_UNKNOWN = 'sale_unknown';
 const ignored = (detail: string): Outcome => ({ outcome: 'ignored', detail, conversionId: null });
 const rejected = (detail: string): Outcome => ({ outcome: 'rejected', detail, conversionId: null });
 
@@ -92,9 +104,16 @@ async function record(ctx: AppContext, input: Record<string, unknown>): Promise<
 }
 
 const refs = (...ids: (string | undefined)[]) => ids.filter((r): r is string => !!r);
+/**
+ * Stripe's times are whole seconds: the end of that second, so that a click made during it (our
+ * clicks have milliseconds) counts as before the sale.
+ */
+const endOfSecond = (s: number) => s * 1000 + 999;
 
-async function act(ctx: AppContext, campaignId: string, event: { type: string; created: number }, object: Obj, currency: string): Promise<Outcome> {
-  const occurredAt = event.created * 1000;
+interface StripeEventRef { id: string; type: string; created: number }
+
+async function act(ctx: AppContext, campaignId: string, event: StripeEventRef, object: Obj, currency: string): Promise<Outcome> {
+  const occurredAt = endOfSecond(event.created);
   const wrongCurrency = (o: Obj) => str(o.currency) !== undefined && str(o.currency)!.toUpperCase() !== currency;
   switch (event.type) {
     case 'checkout.session.completed': {
@@ -114,16 +133,18 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
       };
       // A subscription's sign-up: a lead, dated when the checkout began (before its first invoice was paid).
       const began = int(object.created);
-      if (object.mode === 'subscription') return record(ctx, { ...shared, kind: 'lead', externalId: sessionId, occurredAt: began && began <= event.created ? began * 1000 : occurredAt });
+      if (object.mode === 'subscription') return record(ctx, { ...shared, kind: 'lead', externalId: sessionId, occurredAt: began && began <= event.created ? endOfSecond(began) : occurredAt });
       if (object.mode !== 'payment') return ignored(`mode_${String(object.mode).slice(0, 40)}`);
       if (object.payment_status !== 'paid') return ignored('not_paid');
       const amount = int(object.amount_total);
       if (!amount || amount <= 0) return ignored('no_amount');
+      // An amount in no currency (not Stripe's shape) would be taken as the installation's.
+      if (!str(object.currency)) return rejected('invalid_object');
       // A checkout that also made an invoice (invoice_creation) is that invoice's sale: its
       // invoice.paid is then the same sale, not a second one.
       const externalId = idOf(object.invoice) ?? sessionId;
       const outcome = await record(ctx, { ...shared, kind: 'sale', externalId, amount, occurredAt });
-      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, refs(sessionId, idOf(object.invoice), idOf(object.payment_intent)), externalId);
+      if (outcome.outcome === 'recorded') await booked(ctx, campaignId, refs(sessionId, idOf(object.invoice), idOf(object.payment_intent)), externalId, currency);
       return outcome;
     }
     case 'invoice.paid': {
@@ -132,16 +153,17 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
       if (!invoiceId) return rejected('invalid_object');
       const amount = int(object.amount_paid);
       if (!amount || amount <= 0) return ignored('no_amount');
+      if (!str(object.currency)) return rejected('invalid_object');
       // A subscription's metadata reaches its invoices (older API versions: subscription_details; newer: parent).
       const metadata = { ...obj(object.metadata), ...obj(obj(object.subscription_details).metadata), ...obj(obj(obj(object.parent).subscription_details).metadata) };
       const paidAt = int(obj(object.status_transitions).paid_at);
       const outcome = await record(ctx, {
-        campaignId, kind: 'sale', externalId: invoiceId, amount, occurredAt: paidAt && paidAt <= event.created + 300 ? paidAt * 1000 : occurredAt,
+        campaignId, kind: 'sale', externalId: invoiceId, amount, occurredAt: paidAt && paidAt <= event.created + 300 ? endOfSecond(paidAt) : occurredAt,
         clickId: clickOf(metadata.pa_click), couponCode: couponOf(metadata.pa_coupon),
         customerExternalId: idOf(object.customer), customerEmailSha256: emailDigest(str(object.customer_email)),
       });
       // Its payment, for refunds: named on the invoice before API version 2025-03-31; after, by invoice_payment.paid.
-      if (outcome.outcome === 'recorded') await repo.insertRefs(ctx.db, campaignId, refs(invoiceId, idOf(object.payment_intent), idOf(object.charge)), invoiceId);
+      if (outcome.outcome === 'recorded') await booked(ctx, campaignId, refs(invoiceId, idOf(object.payment_intent), idOf(object.charge)), invoiceId, currency);
       return outcome;
     }
     case 'invoice_payment.paid': {
@@ -150,21 +172,27 @@ async function act(ctx: AppContext, campaignId: string, event: { type: string; c
       const paymentRefs = refs(idOf(payment.payment_intent), idOf(payment.charge));
       if (!invoiceId || paymentRefs.length === 0) return rejected('invalid_object');
       const sale = await repo.saleOfRef(ctx.db, campaignId, [invoiceId]);
-      if (!sale) return ignored('sale_unknown');
-      await repo.insertRefs(ctx.db, campaignId, paymentRefs, sale);
+      if (!sale) return { ...ignored(SALE_UNKNOWN), wait: { refs: [invoiceId], object: { invoice: invoiceId, payment: { payment_intent: idOf(payment.payment_intent) ?? null, charge: idOf(payment.charge) ?? null } } } };
+      await booked(ctx, campaignId, paymentRefs, sale, currency);
       return { outcome: 'recorded', detail: 'payment_linked', conversionId: null };
     }
     case 'charge.refunded': {
       if (wrongCurrency(object)) return rejected('currency_mismatch');
       const chargeId = str(object.id);
       const refunded = int(object.amount_refunded);
-      if (!chargeId || chargeId.length > 100 || refunded === undefined || refunded < 0) return rejected('invalid_object');
-      const sale = await repo.saleOfRef(ctx.db, campaignId, refs(idOf(object.payment_intent), idOf(object.invoice), chargeId));
-      if (!sale) return ignored('sale_unknown');
+      if (!chargeId || chargeId.length > 100 || refunded === undefined || refunded < 0 || !str(object.currency)) return rejected('invalid_object');
+      const paymentRefs = refs(idOf(object.payment_intent), idOf(object.invoice), chargeId);
+      const sale = await repo.saleOfRef(ctx.db, campaignId, paymentRefs);
+      if (!sale) return { ...ignored(SALE_UNKNOWN), wait: { refs: paymentRefs, object: { id: chargeId, amount_refunded: refunded, currency: object.currency, payment_intent: idOf(object.payment_intent) ?? null, invoice: idOf(object.invoice) ?? null } } };
       // amount_refunded is the charge's total so far: what is new is worked out on the locked sale.
+      // An event that waited for its sale is marked done in the refund's own transaction: another
+      // delivery acting on it at once finds nothing new to refund, and does not overwrite that.
+      let stored = false;
       try {
-        const result = await recordRefundToTotal(ctx, { campaignId, refundOf: sale, externalId: `${chargeId}/${refunded}`, refundedTotal: refunded, occurredAt });
-        return result ? { outcome: 'recorded', detail: result.created ? null : 'already_recorded', conversionId: result.conversionId } : ignored('already_refunded');
+        const result = await recordRefundToTotal(ctx, { campaignId, refundOf: sale, externalId: `${chargeId}/${refunded}`, refundedTotal: refunded, occurredAt }, async (q, r) => {
+          stored = await repo.resolveWaitingEvent(q, campaignId, event.id, { outcome: 'recorded', detail: null, conversion_id: r.conversionId });
+        });
+        return result ? { outcome: 'recorded', detail: result.created ? null : 'already_recorded', conversionId: result.conversionId, stored } : ignored('already_refunded');
       } catch (error) {
         if (error instanceof AppError) return refusal(error);
         throw error;
@@ -194,14 +222,87 @@ export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody
   const created = int(event.created);
   if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined || created <= 0) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
   const earlier = await repo.stripeEvent(ctx.db, campaignId, eventId);
-  if (earlier) return { replayed: true, event: toEvent(earlier) };
-  const { currency } = await readSettings(ctx.db);
-  const outcome = await act(ctx, campaignId, { type, created }, obj(obj(event.data).object), currency.toUpperCase());
+  // A repeat is answered with what came of it — unless it was waiting for its sale: then it is acted on again.
+  if (earlier && !waitingForSale(earlier)) return { replayed: true, event: toEvent(earlier) };
+  const currency = (await readSettings(ctx.db)).currency.toUpperCase();
+  const ref: StripeEventRef = { id: eventId, type, created };
+  const outcome = await act(ctx, campaignId, ref, obj(obj(event.data).object), currency);
+  if (earlier) {
+    // Still no sale (the event may have been kept before events waited): it waits from now on.
+    if (outcome.wait) await repo.insertPending(ctx.db, pendingRows(campaignId, ref, outcome.wait));
+    const changed = outcome.wait ? await settleIfBooked(ctx, campaignId, ref, outcome.wait, currency) : await storeAgain(ctx, campaignId, ref, outcome);
+    return { replayed: !changed, event: toEvent((await repo.stripeEvent(ctx.db, campaignId, eventId)) ?? earlier) };
+  }
   const row: StripeEventsTable = { campaign_id: campaignId, event_id: eventId, type, outcome: outcome.outcome, detail: outcome.detail, conversion_id: outcome.conversionId, received_at: Date.now() };
-  if (!(await repo.insertStripeEvent(ctx.db, row))) {
+  // Waiting for its sale: the event and its place on the waiting list are written together, so
+  // whoever books the sale finds both.
+  const inserted = await ctx.db.transaction().execute(async (q) => {
+    if (!(await repo.insertStripeEvent(q, row))) return false;
+    if (outcome.wait) await repo.insertPending(q, pendingRows(campaignId, ref, outcome.wait));
+    return true;
+  });
+  if (!inserted) {
     // Another delivery of the same event got there first (what it did is idempotent too).
     const stored = await repo.stripeEvent(ctx.db, campaignId, eventId);
     if (stored) return { replayed: true, event: toEvent(stored) };
   }
-  return { replayed: false, event: toEvent(row) };
+  if (!outcome.wait) return { replayed: false, event: toEvent(row) };
+  // The sale may have been booked since it was looked for, by a delivery that looked for waiting events before this one was written.
+  await settleIfBooked(ctx, campaignId, ref, outcome.wait, currency);
+  return { replayed: false, event: toEvent((await repo.stripeEvent(ctx.db, campaignId, eventId)) ?? row) };
+}
+
+const waitingForSale = (e: Pick<StripeEventsTable, 'outcome' | 'detail'>) => e.outcome === 'ignored' && e.detail === SALE_UNKNOWN;
+
+function pendingRows(campaignId: string, event: StripeEventRef, wait: NonNullable<Outcome['wait']>): StripePendingTable[] {
+  const objectJson = JSON.stringify(wait.object);
+  const receivedAt = Date.now();
+  return [...new Set(wait.refs)].filter((r) => r.length <= 255).map((ref) => ({ campaign_id: campaignId, ref, event_id: event.id, type: event.type, created: event.created, object_json: objectJson, received_at: receivedAt }));
+}
+
+/**
+ * What came of a waiting event acted on again (Stripe sent it again, or its sale was booked), stored
+ * if it still says `sale_unknown`; it waits no more. true: this call changed what is stored.
+ */
+async function storeAgain(ctx: AppContext, campaignId: string, event: StripeEventRef, outcome: Outcome): Promise<boolean> {
+  const changed = outcome.stored || (await repo.resolveWaitingEvent(ctx.db, campaignId, event.id, { outcome: outcome.outcome, detail: outcome.detail, conversion_id: outcome.conversionId }));
+  await repo.takePending(ctx.db, campaignId, event.id);
+  return changed;
+}
+
+/** Settles a waiting event when its sale turns out to be booked after all. */
+async function settleIfBooked(ctx: AppContext, campaignId: string, event: StripeEventRef, wait: NonNullable<Outcome['wait']>, currency: string): Promise<boolean> {
+  if (!(await repo.saleOfRef(ctx.db, campaignId, wait.refs))) return false;
+  return settle(ctx, campaignId, event, currency);
+}
+
+/**
+ * Acts on a waiting event now that its sale is there. Whoever takes it off the waiting list acts on
+ * it (so a chain of links and refunds ends); a resend from Stripe's dashboard at the same time acts
+ * on it too, and the refund's running total makes that take nothing more. If acting fails, the
+ * event goes back on the list (the sale's delivery fails with it, and Stripe's retry finds it again).
+ */
+async function settle(ctx: AppContext, campaignId: string, event: StripeEventRef, currency: string): Promise<boolean> {
+  const taken = await repo.takePending(ctx.db, campaignId, event.id);
+  if (taken.length === 0) return false;
+  let outcome: Outcome;
+  try {
+    outcome = await act(ctx, campaignId, event, JSON.parse(taken[0]!.object_json) as Obj, currency);
+  } catch (error) {
+    await repo.insertPending(ctx.db, taken).catch(() => undefined);
+    throw error;
+  }
+  if (outcome.wait) {
+    await repo.insertPending(ctx.db, taken);
+    return false;
+  }
+  return storeAgain(ctx, campaignId, event, outcome);
+}
+
+/** A sale's payment references are stored: the events that waited for one of them are acted on. */
+async function booked(ctx: AppContext, campaignId: string, paymentRefs: string[], externalId: string, currency: string) {
+  await repo.insertRefs(ctx.db, campaignId, paymentRefs, externalId);
+  for (const waiting of await repo.pendingFor(ctx.db, campaignId, paymentRefs)) {
+    await settle(ctx, campaignId, { id: waiting.event_id, type: waiting.type, created: Number(waiting.created) }, currency);
+  }
 }
