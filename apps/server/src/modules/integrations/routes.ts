@@ -61,7 +61,7 @@ export function integrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         security: STRIPE_SIGNATURE,
         tags: ['integrations'],
         summary: "Stripe's webhook events for a campaign: checkout.session.completed, invoice.paid, charge.refunded, customer.subscription.deleted (others acknowledged and ignored)",
-        description: 'Verified with the signing secret set for the campaign (Stripe-Signature, 5 minutes of tolerance); idempotent on the event id. docs/integrations.md.',
+        description: 'Verified with the signing secret set for the campaign (Stripe-Signature, 5 minutes of tolerance; any of several v1 may match); idempotent on the event id, except that a refund or payment link kept as ignored: sale_unknown waits for its sale and is acted on again when it is sent again. docs/integrations.md.',
         params: CampaignIdParamsSchema,
         response: { 200: StripeReceiptSchema, ...errorResponses },
       },
