@@ -56,10 +56,11 @@ describe('clients holding connections open', () => {
     const poller = setInterval(() => void health(server.port).then((ok) => polls.push(ok)), 250);
     const slows: Slow[] = [];
     try {
-      // Not signed in, a declared 60 KB body, one byte a second from each connection.
+      // Not signed in, a declared 60 KB body, one byte a second from each connection; from ten
+      // addresses (127.0.0.2…11), 200 each, under MAX_CONNECTIONS_PER_ADDRESS (256).
       const head = 'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 61440\r\n\r\n{';
       for (let i = 0; i < SLOW; i += 200) {
-        slows.push(...(await Promise.all(Array.from({ length: Math.min(200, SLOW - i) }, () => openSlow(server.port, head)))));
+        slows.push(...(await Promise.all(Array.from({ length: Math.min(200, SLOW - i) }, (_, j) => openSlow(server.port, head, `127.0.0.${2 + ((i + j) % 10)}`)))));
       }
       const drip = setInterval(() => {
         for (const s of slows) if (s.closedAt === null) s.socket.write(' ');
