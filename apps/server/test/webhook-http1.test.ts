@@ -12,7 +12,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeAll, post } from '../src/platform/webhooks/http1';
+import { ForbiddenAddressError } from '../src/platform/outbound-address';
+import { closeAll, deliveryError, post } from '../src/platform/webhooks/http1';
 
 interface Received {
   connection: number;
@@ -275,5 +276,21 @@ describe('the webhook HTTP/1.1 client', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it.each([
+    // Before the connection: nothing that maps the network, only a certificate the receiver has to fix.
+    [Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:8080'), { code: 'ECONNREFUSED' }), false, 'could not connect'],
+    [Object.assign(new Error('connect EHOSTUNREACH 10.0.0.6:22'), { code: 'EHOSTUNREACH' }), false, 'could not connect'],
+    [Object.assign(new Error('getaddrinfo ENOTFOUND db.internal'), { code: 'ENOTFOUND' }), false, 'could not connect'],
+    [new ForbiddenAddressError('db.internal', '10.0.0.7'), false, 'could not connect'],
+    [Object.assign(new Error('write EPROTO …wrong version number'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }), false, 'could not connect'],
+    [Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }), false, 'certificate not accepted (CERT_HAS_EXPIRED)'],
+    [Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), false, 'certificate not accepted (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+    // After: the client's own words, never a system error's text.
+    [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), true, 'connection closed before an answer'],
+    [new Error('answer not understood'), true, 'answer not understood'],
+  ] as const)('a failed attempt caused by %s (connected: %s) is recorded as "%s"', (error, connected, words) => {
+    expect(deliveryError(error, connected)).toBe(words);
   });
 });
