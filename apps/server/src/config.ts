@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseProxyList } from './platform/connection-limit';
 import type { MailConfig } from './platform/mail/send';
 
 export interface Config {
@@ -24,6 +25,12 @@ export interface Config {
   headersTimeoutMs: number;
   /** Open connections beyond this are refused at once (MAX_CONNECTIONS). */
   maxConnections: number;
+  /**
+   * Open connections from one client address (an IPv6 /64) beyond this are refused at once
+   * (MAX_CONNECTIONS_PER_ADDRESS), below maxConnections so that one client cannot take them all;
+   * trusted proxies (TRUST_PROXY) are exempt.
+   */
+  maxConnectionsPerAddress: number;
   /** WEBHOOK_ALLOW_PRIVATE=true: webhooks may go to loopback and private addresses, over plain http too (development, tests). */
   webhookAllowPrivate: boolean;
   /** E-mail (issue 16): all null when SMTP_URL is unset, and then no mail is written or sent. */
@@ -115,7 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
   let trustProxy: Config['trustProxy'] = false;
   if (trustRaw === 'true') trustProxy = true;
   else if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
-  else if (trustRaw && trustRaw !== 'false') trustProxy = trustRaw; // address list, e.g. "127.0.0.1,10.0.0.0/8"
+  else if (trustRaw && trustRaw !== 'false') {
+    trustProxy = trustRaw; // address list, e.g. "127.0.0.1,10.0.0.0/8"
+    try {
+      parseProxyList(trustRaw);
+    } catch (error) {
+      throw new ConfigError(`TRUST_PROXY must be true, false, a hop count, or addresses and subnets of trusted proxies separated by commas: ${(error as Error).message}.`);
+    }
+  }
   const cookieSecureRaw = (env.COOKIE_SECURE ?? 'auto').trim();
   if (!['auto', 'true', 'false'].includes(cookieSecureRaw)) {
     throw new ConfigError(`COOKIE_SECURE must be auto, true or false; got "${cookieSecureRaw}".`);
@@ -149,11 +163,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
   if (fileLimit !== null && maxConnections > fileLimit - 32) {
     throw new ConfigError(`MAX_CONNECTIONS (${maxConnections}) must stay under the open-file limit (${fileLimit}, see ulimit -n) with room for the database and logs.`);
   }
+  // One address may hold at most 256 connections (half of MAX_CONNECTIONS when that is below 512),
+  // so that one client can never take every connection (api/health included).
+  const maxConnectionsPerAddress = int(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.max(1, Math.min(256, Math.floor(maxConnections / 2))), 1, 1_000_000);
+  if (maxConnectionsPerAddress >= maxConnections && maxConnections > 1) {
+    throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must be smaller than MAX_CONNECTIONS (${maxConnections}), so that one client address cannot take every connection.`);
+  }
   return {
     timeZone,
     requestTimeoutMs: requestTimeout * 1000,
     headersTimeoutMs: headersTimeout * 1000,
     maxConnections,
+    maxConnectionsPerAddress,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,

@@ -7,6 +7,7 @@ import { startCommissionScheduler } from './modules/commissions/scheduler';
 import { startWebhookDispatcher } from './modules/webhooks/service';
 import { startMailDispatcher } from './modules/mail/service';
 import { startMaintenance } from './platform/maintenance';
+import { limitConnectionsPerAddress, trustedProxy } from './platform/connection-limit';
 
 /** Shutdown: how long open connections may take to finish before they are cut (the process exits by force at 10 s). */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -71,8 +72,13 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   // New connections past the bound are refused at once, so that clients holding connections open
-  // cannot use up the open-file limit (the database, the logs and api/health need descriptors too).
+  // cannot use up the open-file limit (the database, the logs and api/health need descriptors too);
+  // and one address (not a trusted proxy) holds at most MAX_CONNECTIONS_PER_ADDRESS of them, so
+  // that one client cannot lock everyone else out.
   app.server.maxConnections = config.maxConnections;
+  limitConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, trustedProxy(config.trustProxy), (peer, since) => {
+    app.log.warn({ peer, refused: since, limit: config.maxConnectionsPerAddress }, 'connections past MAX_CONNECTIONS_PER_ADDRESS refused');
+  });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Promotion Assistant on http://localhost:${config.port} (${handle.dialect})`);
 }

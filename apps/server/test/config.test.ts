@@ -33,6 +33,21 @@ describe('limits on slow clients and connections', () => {
     expect(() => loadConfig({ MAX_CONNECTIONS: '1024' }, 1024)).toThrow(/MAX_CONNECTIONS \(1024\) must stay under the open-file limit \(1024/);
     expect(() => loadConfig({ REQUEST_TIMEOUT: '0' })).toThrow(/REQUEST_TIMEOUT must be a whole number from 1 to 3600/);
   });
+
+  it('one address gets 256 connections, or half of MAX_CONNECTIONS when that is smaller, and always fewer than MAX_CONNECTIONS', () => {
+    expect(loadConfig({}, 20_000).maxConnectionsPerAddress).toBe(256);
+    expect(loadConfig({ MAX_CONNECTIONS: '100' }, 20_000).maxConnectionsPerAddress).toBe(50);
+    expect(loadConfig({ MAX_CONNECTIONS: '3' }, 20_000).maxConnectionsPerAddress).toBe(1);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '1000' }, 20_000).maxConnectionsPerAddress).toBe(1000);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '100' }, 20_000)).toThrow(/MAX_CONNECTIONS_PER_ADDRESS \(100\) must be smaller than MAX_CONNECTIONS \(100\), so that one client address cannot take every connection/);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS must be a whole number from 1 to 1000000; got "0"/);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: 'many' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS must be a whole number/);
+  });
+
+  it('refuses a TRUST_PROXY list entry that is not an address or subnet, naming it', () => {
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, loopback' }).trustProxy).toBe('127.0.0.1, 10.0.0.0/8, loopback');
+    expect(() => loadConfig({ TRUST_PROXY: '127.0.0.1, proxy.internal' })).toThrow(/TRUST_PROXY must be .*"proxy.internal" is not an address/);
+  });
 });
 
 describe('e-mail', () => {

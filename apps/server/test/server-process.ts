@@ -48,7 +48,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const port = await freePort();
   const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  // Up to a minute: on a loaded shared machine, starting tsx and the server can take 20 s.
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
     if (await answers(port, '/api/ready')) return { ...p, port, url };
     if (p.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));

@@ -4,12 +4,16 @@
  * chunks, or until the connection ends; interim 1xx answers; `connection: close` with requests
  * still waiting (sent again on new connections); an answer that never comes (that request times
  * out, those behind it are sent again); a server that never answers; bytes that are not HTTP; and
- * a name that resolves to a forbidden address.
+ * a name that resolves to a forbidden address. Idle connections: closed before the receiver's
+ * `Keep-Alive: timeout=`, a request caught by the receiver closing its idle connection sent again
+ * without the one-at-a-time penalty, and forgotten origins' connections closed, each watched from
+ * the server's side of the socket.
  */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closeAll, post } from '../src/platform/webhooks/http1';
+import { ForbiddenAddressError } from '../src/platform/outbound-address';
+import { closeAll, deliveryError, post } from '../src/platform/webhooks/http1';
 
 interface Received {
   connection: number;
@@ -20,11 +24,16 @@ interface Received {
 async function rawServer(answer: (request: Received, socket: net.Socket, index: number) => string | null) {
   const received: Received[] = [];
   const sockets = new Set<net.Socket>();
+  /** When each connection closed (performance.now()), by connection number. */
+  const closed = new Map<number, number>();
   let connections = 0;
   const server = net.createServer((socket) => {
     const connection = ++connections;
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    socket.on('close', () => {
+      sockets.delete(socket);
+      closed.set(connection, performance.now());
+    });
     socket.on('error', () => {});
     let buffer = '';
     socket.on('data', (chunk: Buffer) => {
@@ -49,6 +58,7 @@ async function rawServer(answer: (request: Received, socket: net.Socket, index: 
   return {
     url,
     received,
+    closed,
     connections: () => connections,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
@@ -178,7 +188,8 @@ describe('the webhook HTTP/1.1 client', () => {
     await server.close();
     const started = Date.now();
     const outcomes = await send(url, ids(200, 'r'), 5_000);
-    expect(outcomes.every((o) => o.statusCode === null && /ECONNREFUSED/.test(o.error ?? ''))).toBe(true);
+    // Only "could not connect": not ECONNREFUSED, nor the address and port (they would map the network).
+    expect(new Set(outcomes.map((o) => `${o.statusCode} ${o.error}`))).toEqual(new Set(['null could not connect']));
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
@@ -198,11 +209,88 @@ describe('the webhook HTTP/1.1 client', () => {
     try {
       const url = new URL(`http://localhost:${server.url.port}/hooks`);
       const [outcome] = await Promise.all([post(url, false, {}, '{}', 2_000)]);
-      expect(outcome).toMatchObject({ statusCode: null });
-      expect(outcome!.error).toMatch(/^address forbidden/);
+      // The same words as a refused port: whether a name resolves to a refused address is not told.
+      expect(outcome).toMatchObject({ statusCode: null, error: 'could not connect' });
       expect(server.received).toEqual([]);
     } finally {
       await server.close();
     }
+  });
+
+  it("closes an idle connection a little before the receiver's `Keep-Alive: timeout=`", async () => {
+    let answeredAt = 0;
+    const server = await rawServer(() => {
+      answeredAt = performance.now();
+      return 'HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\nKeep-Alive: timeout=3\r\n\r\n';
+    });
+    try {
+      expect((await send(server.url, ['ka0']))[0]!.statusCode).toBe(204);
+      // This server never closes a connection itself: whatever closes it is the client (the old client idled 30 s).
+      const deadline = performance.now() + 6_000;
+      while (!server.closed.has(1) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      const after = server.closed.get(1)! - answeredAt;
+      expect(after).toBeGreaterThan(1_500);
+      expect(after).toBeLessThan(3_000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request written just as the receiver closes its idle connection is sent again, and the origin keeps pipelining', async () => {
+    // The first connection answers once, then closes when the next request arrives (as a receiver
+    // whose keep-alive time ran out at that moment); every other connection answers.
+    const server = await rawServer((request, socket, index) => {
+      if (request.connection === 1 && index > 0) {
+        socket.destroy();
+        return null;
+      }
+      return 'HTTP/1.1 204 No Content\r\n\r\n';
+    });
+    try {
+      expect((await send(server.url, ['s0']))[0]!.statusCode).toBe(204);
+      expect((await send(server.url, ['s1']))[0]).toMatchObject({ statusCode: 204, error: null });
+      expect(server.received.map((r) => [r.connection, r.id])).toEqual([[1, 's0'], [1, 's1'], [2, 's1']]);
+      // Not sent one request per connection for ten minutes: a pass still goes over a few pipelined connections.
+      const outcomes = await send(server.url, ids(64, 'm'));
+      expect(outcomes.every((o) => o.statusCode === 204)).toBe(true);
+      expect(server.connections()).toBeLessThanOrEqual(2 + 8);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('origins forgotten when there are too many: their idle connections are closed, not dropped', async () => {
+    const server = await rawServer(() => 'HTTP/1.1 204 No Content\r\n\r\n');
+    try {
+      expect((await send(server.url, ['o0']))[0]!.statusCode).toBe(204);
+      expect(server.closed.has(1)).toBe(false);
+      // More origins than the client remembers (1,000): names that resolve to loopback, refused
+      // before connecting (private addresses not allowed), so nothing else is reached.
+      const started = performance.now();
+      const outcomes = await Promise.all(Array.from({ length: 1001 }, (_, i) => post(new URL(`http://localhost:${i + 1}/x`), false, {}, '{}', 5_000)));
+      expect(outcomes.every((o) => o.error === 'could not connect')).toBe(true);
+      const deadline = performance.now() + 3_000;
+      while (!server.closed.has(1) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Closed when its origin was forgotten (the idle time-out is 30 s).
+      expect(server.closed.get(1)! - started).toBeLessThan(3_000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it.each([
+    // Before the connection: nothing that maps the network, only a certificate the receiver has to fix.
+    [Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:8080'), { code: 'ECONNREFUSED' }), false, 'could not connect'],
+    [Object.assign(new Error('connect EHOSTUNREACH 10.0.0.6:22'), { code: 'EHOSTUNREACH' }), false, 'could not connect'],
+    [Object.assign(new Error('getaddrinfo ENOTFOUND db.internal'), { code: 'ENOTFOUND' }), false, 'could not connect'],
+    [new ForbiddenAddressError('db.internal', '10.0.0.7'), false, 'could not connect'],
+    [Object.assign(new Error('write EPROTO …wrong version number'), { code: 'ERR_SSL_WRONG_VERSION_NUMBER' }), false, 'could not connect'],
+    [Object.assign(new Error('certificate has expired'), { code: 'CERT_HAS_EXPIRED' }), false, 'certificate not accepted (CERT_HAS_EXPIRED)'],
+    [Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), false, 'certificate not accepted (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+    // After: the client's own words, never a system error's text.
+    [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), true, 'connection closed before an answer'],
+    [new Error('answer not understood'), true, 'answer not understood'],
+  ] as const)('a failed attempt caused by %s (connected: %s) is recorded as "%s"', (error, connected, words) => {
+    expect(deliveryError(error, connected)).toBe(words);
   });
 });

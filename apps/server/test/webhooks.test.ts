@@ -209,7 +209,8 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
       await a.request('POST', `/api/admin/webhooks/${ok.json().endpoint.id}/test`);
       await dispatchDue(strict.ctx, log);
       const [delivery] = (await a.request('GET', `/api/admin/webhooks/${ok.json().endpoint.id}/deliveries`)).json().items;
-      expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/address forbidden: (127\.0\.0\.1|::1)/) });
+      // The admin reads only "could not connect": not the address the name resolved to, nor the port.
+      expect(delivery.attempts[0]).toMatchObject({ statusCode: null, error: 'could not connect' });
       const operator = (await signedIn(strict, 'operator')).client;
       expect((await operator.request('GET', '/api/admin/webhooks')).statusCode).toBe(403);
     } finally {

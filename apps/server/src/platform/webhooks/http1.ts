@@ -15,6 +15,15 @@
  * - no answer within the timeout: that request fails; those behind it are sent again as above.
  * Connections resolve their name through the outbound policy's lookup (the address connected to
  * is the one checked, platform/outbound-address.ts). Answers' bodies are read and dropped.
+ *
+ * Idle connections are closed by this side before the receiver closes them: a little before the
+ * `Keep-Alive: timeout=N` of the receiver's last answer (Node's servers say 5 s), else after
+ * IDLE_MS. A request written just as the receiver closed its idle connection is sent again without
+ * the one-at-a-time penalty (that race is nobody's fault).
+ *
+ * What goes wrong before a connection is made says only "could not connect" (or which certificate
+ * problem): refused ports, unreachable hosts and names resolved to refused addresses look the same,
+ * so the delivery log shown to admins cannot be used to map the network behind the server.
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -36,7 +45,12 @@ const MAX_CONNECTIONS = 64;
 /** An answer slower than this sends the origin one request at a time for SINGLE_FOR_MS. */
 const SLOW_MS = 1_000;
 const SINGLE_FOR_MS = 10 * 60_000;
+/** An idle connection is closed after this, or sooner when the receiver says it keeps connections for less. */
 const IDLE_MS = 30_000;
+/** Closing before the receiver's `Keep-Alive: timeout=N`: this long before, at most a quarter of N. */
+const IDLE_MARGIN_MS = 1_000;
+/** Origins remembered; past this, the idle ones are dropped and their connections closed. */
+const MAX_ORIGINS = 1000;
 /** A head of an answer larger than this is not HTTP we talk. */
 const MAX_HEAD = 64 * 1024;
 
@@ -64,6 +78,13 @@ class Connection {
   private status = 0;
   private closeAfter = false;
   private idle: NodeJS.Timeout | null = null;
+  /** How long the receiver keeps this connection idle (its last `Keep-Alive: timeout=`), null when it did not say. */
+  private keepAliveMs: number | null = null;
+  /**
+   * Requests were written after the connection had been idle, and nothing has been read since: if
+   * it closes now, the receiver most likely closed it as idle while they were on their way.
+   */
+  private reused = false;
 
   constructor(private readonly origin: Origin) {
     const { url, allowPrivate } = origin;
@@ -88,7 +109,10 @@ class Connection {
   }
 
   write(requests: Request[]) {
-    if (this.idle) clearTimeout(this.idle);
+    if (this.idle) {
+      clearTimeout(this.idle);
+      this.reused = true;
+    }
     this.idle = null;
     const now = performance.now();
     for (const r of requests) {
@@ -111,6 +135,7 @@ class Connection {
   }
 
   private read(chunk: Buffer) {
+    this.reused = false;
     const data = this.buffer.length > 0 ? Buffer.concat([this.buffer, chunk]) : chunk;
     let at = 0;
     this.buffer = Buffer.alloc(0);
@@ -181,6 +206,10 @@ class Connection {
       if (name === 'content-length') length = Number(value);
       else if (name === 'transfer-encoding') chunked = value.split(',').map((s) => s.trim()).includes('chunked');
       else if (name === 'connection') close = value.split(',').map((s) => s.trim()).includes('close') || (m[1] === '0' && !value.includes('keep-alive'));
+      else if (name === 'keep-alive') {
+        const timeout = /(?:^|[,;\s])timeout\s*=\s*"?(\d+)/.exec(value);
+        if (timeout) this.keepAliveMs = Math.min(Number(timeout[1]) * 1000, IDLE_MS);
+      }
     }
     this.status = status;
     this.closeAfter = close;
@@ -211,7 +240,13 @@ class Connection {
       return;
     }
     if (this.inflight.length === 0) {
-      this.idle = setTimeout(() => this.close(null), IDLE_MS);
+      const keep = this.keepAliveMs;
+      const idleMs = keep === null ? IDLE_MS : keep - Math.min(IDLE_MARGIN_MS, keep / 4);
+      if (idleMs <= 0) {
+        this.close(null);
+        return;
+      }
+      this.idle = setTimeout(() => this.close(null), idleMs);
       this.idle.unref();
     }
     this.origin.pump();
@@ -230,7 +265,7 @@ class Connection {
       this.origin.pump();
       return;
     }
-    const message = error instanceof ForbiddenAddressError ? `address forbidden: ${error.address}` : (error?.message ?? 'connection closed');
+    const message = deliveryError(error, this.connected);
     // Never connected: nothing was sent, and another connection would meet the same refusal.
     if (!this.connected) {
       for (const r of unanswered) r.done({ statusCode: null, durationMs: Math.round(performance.now() - r.started), error: message.slice(0, 300) });
@@ -238,9 +273,36 @@ class Connection {
       this.origin.pump();
       return;
     }
-    this.origin.singleUntil = Date.now() + SINGLE_FOR_MS;
-    this.origin.again(unanswered, message);
+    // Closed by the receiver as idle while the requests were on their way: sent again, with no
+    // penalty and not counted as their one resend (each stale connection can fail so only once).
+    if (!this.reused) this.origin.singleUntil = Date.now() + SINGLE_FOR_MS;
+    this.origin.again(unanswered, message, !this.reused);
   }
+
+  get idleNow() {
+    return this.inflight.length === 0;
+  }
+}
+
+/** Certificate problems are worth telling the admin (their receiver's to fix); Node's and OpenSSL's codes. */
+const CERTIFICATE = /CERT|ALTNAME|ISSUER|SELF_SIGNED|SIGNATURE/;
+
+/**
+ * The words a failed attempt is recorded with (the delivery log admins read). Before the connection
+ * was made: "could not connect", whatever the reason (a refused port, an unreachable host, a name
+ * that resolves to an address the policy refuses, ECONNREFUSED 10.0.0.5:8080…) — those details
+ * would map the network behind the server — except a certificate the receiver has to fix. After:
+ * this client's own words ("connection closed before an answer", "answer not understood"), never a
+ * system error's text (which names addresses).
+ */
+export function deliveryError(error: Error | null, connected: boolean): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (!connected) {
+    if (error instanceof ForbiddenAddressError || !code || !CERTIFICATE.test(code)) return 'could not connect';
+    return `certificate not accepted (${code})`;
+  }
+  if (!error) return 'connection closed';
+  return code ? 'connection closed before an answer' : error.message;
 }
 
 class Origin {
@@ -265,17 +327,22 @@ class Origin {
     }
   }
 
-  /** Requests of a connection that closed unanswered: once more each, or they fail. */
-  again(requests: Request[], message: string) {
+  /** Requests of a connection that closed unanswered: once more each (`counted`), or they fail. */
+  again(requests: Request[], message: string, counted = true) {
     const now = performance.now();
     for (const r of requests) {
-      if (r.resent || now >= r.deadline) r.done({ statusCode: null, durationMs: Math.round(now - r.started), error: message.slice(0, 300) });
+      if ((counted && r.resent) || now >= r.deadline) r.done({ statusCode: null, durationMs: Math.round(now - r.started), error: message.slice(0, 300) });
       else {
-        r.resent = true;
+        if (counted) r.resent = true;
         this.queue.push(r);
       }
     }
     this.pump();
+  }
+
+  /** No request waiting and none in flight. */
+  get idle() {
+    return this.queue.length === 0 && this.connections.every((c) => c.idleNow);
   }
 
   forget(connection: Connection) {
@@ -348,7 +415,7 @@ export function post(url: URL, allowPrivate: boolean, headers: Record<string, st
   const key = `${allowPrivate ? 1 : 0}${url.protocol}//${url.host}`;
   let origin = origins.get(key);
   if (!origin) {
-    if (origins.size >= 1000) origins.clear();
+    if (origins.size >= MAX_ORIGINS) dropIdleOrigins();
     origin = new Origin(url, allowPrivate);
     origins.set(key, origin);
   }
@@ -359,6 +426,19 @@ export function post(url: URL, allowPrivate: boolean, headers: Record<string, st
     const now = performance.now();
     origin.add({ text, deadline: now + timeoutMs, timeoutMs, started: now, resent: false, done: resolve });
   });
+}
+
+/**
+ * Too many origins remembered: the idle ones are forgotten, their connections closed (a dropped
+ * connection would otherwise stay open, and its requests outside the sweep's reach). Origins with
+ * requests under way stay.
+ */
+function dropIdleOrigins() {
+  for (const [key, origin] of origins) {
+    if (!origin.idle) continue;
+    for (const c of [...origin.connections]) c.close(null);
+    origins.delete(key);
+  }
 }
 
 /** Closes every connection (tests, and a thread that ends). */
