@@ -43,12 +43,15 @@ export function answers(port: number, path: string, timeoutMs = 1000): Promise<b
   });
 }
 
-/** Starts the server on a free loopback port and resolves once api/ready answers. */
+/**
+ * Starts the server on a free loopback port and resolves once api/ready answers (within a minute:
+ * loading the sources through tsx alone takes 15 s on a busy shared machine).
+ */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess & { port: number; url: string }> {
   const port = await freePort();
   const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
+  for (const until = Date.now() + 60_000; Date.now() < until;) {
     if (await answers(port, '/api/ready')) return { ...p, port, url };
     if (p.child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));

@@ -8,6 +8,9 @@ import { ERROR_MESSAGES } from './i18n/messages';
 import { renderErrorPage } from './html-pages';
 import { isDatabaseUnavailable } from '../db/unavailable';
 
+/** Whether an error is the database's being out of reach (answered 503); for routes, which do not import db/. */
+export { isDatabaseUnavailable };
+
 /** `Retry-After` of a 503 for a database that cannot be reached (the pool connects afresh at once). */
 export const UNAVAILABLE_RETRY_AFTER_S = 1;
 

@@ -3,9 +3,8 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { IdParamsSchema, LinkCreateSchema, LinkEnvelopeSchema, LinkListSchema, LinkPatchSchema, LinkQuerySchema, LinkStatsQuerySchema, LinkStatsSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
-import { isDatabaseUnavailable } from '../../db/unavailable';
 import { withClickId } from '../../domain/destination';
-import { requestLocale } from '../../platform/errors';
+import { isDatabaseUnavailable, requestLocale } from '../../platform/errors';
 import { renderErrorPage } from '../../platform/html-pages';
 import { ERROR_PAGE_CSP } from '../../platform/security';
 import { newId } from '../../platform/ids';
