@@ -178,10 +178,11 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL: a lost connection (db
     const [first, second] = await handle.db.connection().execute(async (c) => {
       const pid = await pidOf(c);
       expect(await terminate(pid)).toBe(1);
-      await until(() => lost.length === 1); // the client has seen its connection end
+      await until(() => lost.length > 0); // the client has seen its connection end
       return [pid, await pidOf(c)];
     });
     expect(second).not.toBe(first);
+    expect(lost, 'reported once').toHaveLength(1);
   });
 
   it('a transaction cut before its commit wrote nothing, fails as unavailable and unwritten, and the unit of work runs it again', async () => {

@@ -268,9 +268,10 @@ class PipelinedPool {
       // A checked-out client has no listener of the pool's: its connection ending (with or without
       // a statement under way) must not be an unhandled `error` either. The statement under way
       // fails by itself; the connection is marked so that nothing more is sent on it.
+      // (node-postgres may report one loss twice: the server's message, then the socket's end.)
       client.on('error', (error: Error) => {
         const connection = this.connections.get(client);
-        if (!connection) return;
+        if (!connection || connection.broken) return;
         connection.broken = true;
         if (connection.inUse) this.onConnectionError(error);
       });
