@@ -177,6 +177,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections cut under 
     };
     let cut = 0;
     let reopenedAt = 0;
+    let ready: { status: number; retryAfter: string | null; code?: string } | null = null;
     try {
       await loadUntil(() => succeeded((a) => a.kind === 'sale', ENOUGH) && succeeded((a) => a.kind === 'redirect', ENOUGH));
       // Every backend of the app ended, again and again, with the load running.
@@ -188,11 +189,14 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections cut under 
       // The database restarting: no new connections, the open ones ended.
       phase = 'closed';
       await admin.query(`alter database ${databaseName} allow_connections false`);
+      // Readiness says so (a load balancer takes the instance out until the database is back).
+      const readyWhileClosed = fetch(`${url}/api/ready`).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), code: ((await res.json()) as { error?: { code?: string } }).error?.code }));
       // Again while closed: a connection whose start-up was under way as the database closed gets through.
       for (const until = Date.now() + CLOSED_MS; Date.now() < until;) {
         cut += await cutAll();
         await sleep(CUT_EVERY_MS);
       }
+      ready = await readyWhileClosed;
       await admin.query(`alter database ${databaseName} allow_connections true`);
       reopenedAt = Date.now();
       phase = 'reopened';
@@ -228,6 +232,7 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections cut under 
     // The fault was felt (a database that refuses connections cannot take sales) …
     expect(count((a) => a.phase !== 'before' && a.kind === 'sale' && a.status === 503), 'sales answered 503 during the fault').toBeGreaterThan(0);
     expect(server.output(), 'the lost connections reported').toContain('database connection lost');
+    expect(ready, 'api/ready while the database was closed').toEqual({ status: 503, retryAfter: '1', code: 'SERVICE_UNAVAILABLE' });
     // … and over within a second of the database taking connections again.
     expect(backAfter('sale'), 'ms until a sale succeeded after the database reopened').toBeLessThanOrEqual(BACK_WITHIN_MS + 2 * typical);
     expect(backAfter('redirect'), 'ms until a redirect succeeded after the database reopened').toBeLessThanOrEqual(BACK_WITHIN_MS + 2 * typical);
