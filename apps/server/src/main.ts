@@ -32,6 +32,9 @@ async function main() {
     }
   }
   const app = await buildApp(ctx, { logger: { level: config.logLevel, redact: LOG_REDACT } });
+  // A PostgreSQL connection the server ended (a restart, a failover, an idle cut-off) is logged;
+  // the pool connects afresh when next needed (db/pg-client.ts).
+  handle.onConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost');
 
   const stopMaintenance = startMaintenance(ctx.db, app.log);
   const stopScheduler = startCommissionScheduler(ctx, app.log);

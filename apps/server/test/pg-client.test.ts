@@ -10,7 +10,11 @@ import { Kysely, PostgresDialect, sql, type InsertQueryBuilder, type InsertResul
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { writeRows } from '../src/db/hot';
+import { randomBytes } from 'node:crypto';
+import { openDatabase, type DatabaseHandle } from '../src/db/connection';
 import { pipelinedPool } from '../src/db/pg-client';
+import { isConnectionLoss, isDatabaseUnavailable, isUnwrittenUnavailable } from '../src/db/unavailable';
+import { UnitOfWork } from '../src/db/unit-of-work';
 import type { Database } from '../src/db/types';
 import { createSchema, DIALECTS, dropSchema, PG_URL } from './helpers';
 
@@ -112,5 +116,113 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections (db/pg-cli
     const insert = prepared.rows.filter((r) => r.statement.startsWith('insert into "notifications"'));
     expect(insert).toHaveLength(1);
     expect(await count('notifications')).toBe(4);
+  });
+});
+
+/**
+ * A lost connection (issue 28): what a database restart, a failover or an idle cut-off does to the
+ * app's connections, made with `pg_terminate_backend` on this suite's own connections only (picked
+ * by an `application_name` of its own — other suites share the server). Before the fix each of these
+ * ended the process: an `error` event nobody listened to.
+ */
+describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL: a lost connection (db/pg-client.ts, db/unavailable.ts)', () => {
+  const applicationName = `pa-lost-${randomBytes(4).toString('hex')}`;
+  let schema = '';
+  let handle: DatabaseHandle;
+  let admin: pg.Client;
+  const lost: Error[] = [];
+
+  /** Ends this suite's connections (all, or the one of `pid`); resolves with how many it ended. */
+  const terminate = async (pid?: number) => {
+    const res = await admin.query<{ n: string }>(
+      'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where application_name = $1 and datname = current_database() and ($2::int is null or pid = $2)',
+      [applicationName, pid ?? null],
+    );
+    return Number(res.rows[0]!.n);
+  };
+  const until = async (done: () => boolean) => {
+    for (const end = Date.now() + 5000; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 10));
+    expect(done()).toBe(true);
+  };
+  const pidOf = async (q: Kysely<Database>) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(q)).rows[0]!.pid;
+
+  beforeAll(async () => {
+    schema = await createSchema();
+    handle = await openDatabase({ databaseUrl: PG_URL, pgSchema: schema, pgPoolSize: 3, applicationName });
+    handle.onConnectionError = (error) => lost.push(error);
+    admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await sql`create table probes (id text primary key)`.execute(handle.db);
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await handle?.close();
+    if (schema) await dropSchema(schema);
+  });
+  beforeEach(() => {
+    lost.length = 0;
+  });
+
+  it('idle connections ended by the server are reported, not thrown, and the next query gets a new one', async () => {
+    // Three idle connections in the pool.
+    await Promise.all([1, 2, 3].map(() => sql`select pg_sleep(0.05)`.execute(handle.db)));
+    const before = await pidOf(handle.db);
+    expect(await terminate()).toBe(3);
+    await until(() => lost.length === 3);
+    expect(lost.every((e) => isConnectionLoss(e))).toBe(true);
+    const after = await pidOf(handle.db);
+    expect(after).not.toBe(before);
+  });
+
+  it('a read on a connection lost while checked out is sent again on a new connection', async () => {
+    const [first, second] = await handle.db.connection().execute(async (c) => {
+      const pid = await pidOf(c);
+      expect(await terminate(pid)).toBe(1);
+      await until(() => lost.length > 0); // the client has seen its connection end
+      return [pid, await pidOf(c)];
+    });
+    expect(second).not.toBe(first);
+    expect(lost, 'reported once').toHaveLength(1);
+  });
+
+  it('a transaction cut before its commit wrote nothing, fails as unavailable and unwritten, and the unit of work runs it again', async () => {
+    // Kysely alone: the error is the lost connection's (the rollback on a lost connection is not sent).
+    const error = await handle.db.transaction().execute(async (q) => {
+      await sql`insert into probes values ('cut')`.execute(q);
+      await terminate(await pidOf(q));
+      await sql`select pg_sleep(1)`.execute(q);
+    }).catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+    expect(isUnwrittenUnavailable(error)).toBe(true);
+    expect(await sql`select id from probes`.execute(handle.db).then((r) => r.rows)).toEqual([]);
+
+    // The unit of work: the first run is cut after its insert, the second commits; stored once.
+    const uow = new UnitOfWork(handle.db, 'postgres');
+    let runs = 0;
+    await uow.run(async (tx) => {
+      runs++;
+      await sql`insert into probes values ('again')`.execute(tx.q);
+      if (runs === 1) await terminate(await pidOf(tx.q));
+      await sql`select 1`.execute(tx.q);
+    });
+    expect(runs).toBe(2);
+    expect(await sql<{ id: string }>`select id from probes`.execute(handle.db).then((r) => r.rows.map((x) => x.id))).toEqual(['again']);
+  });
+
+  it('a write outside a transaction whose answer was lost is unavailable but not known unwritten (never run again)', async () => {
+    const error = await handle.db.connection().execute(async (c) => {
+      const pid = await pidOf(c);
+      return sql`with t as (select pg_terminate_backend(${pid})) insert into probes select 'lone' from t`.execute(c).catch((e: unknown) => e);
+    });
+    expect(isDatabaseUnavailable(error), String(error)).toBe(true);
+    expect(isUnwrittenUnavailable(error)).toBe(false);
+  });
+
+  it('tells a lost connection from other failures by its code or words', () => {
+    for (const code of ['57P01', '57P03', '08006', 'ECONNREFUSED', 'ECONNRESET']) expect(isConnectionLoss(Object.assign(new Error('x'), { code })), code).toBe(true);
+    expect(isConnectionLoss(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionLoss(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    for (const code of ['23505', '40001', '57014', '42P01']) expect(isConnectionLoss(Object.assign(new Error('x'), { code })), code).toBe(false);
+    expect(isDatabaseUnavailable(new Error('duplicate key'))).toBe(false);
   });
 });

@@ -43,7 +43,10 @@ export function answers(port: number, path: string, timeoutMs = 1000): Promise<b
   });
 }
 
-/** Starts the server on a free loopback port and resolves once api/ready answers. */
+/**
+ * Starts the server on a free loopback port and resolves once api/ready answers (within a minute:
+ * loading the sources through tsx alone takes 15 s on a busy shared machine).
+ */
 export async function startServer(env: Record<string, string>): Promise<ServerProcess & { port: number; url: string }> {
   const port = await freePort();
   const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env });

@@ -114,15 +114,16 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     expect((await c.request('POST', '/api/no-such-call', {})).json().error.code).toBe('NOT_FOUND');
   });
 
-  it('is not ready when its database does not answer, and says no more than INTERNAL', async () => {
+  it('is not ready when its database does not answer: 503 SERVICE_UNAVAILABLE with Retry-After, and no more', async () => {
     // A second instance on the same database, whose connection is then closed under it.
     const other = await env.restart();
     const c = new Client(other.app);
     expect((await c.request('GET', '/api/ready')).statusCode).toBe(200);
     await other.ctx.db.destroy();
     const res = await c.request('GET', '/api/ready');
-    expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: { code: 'INTERNAL', message: expect.any(String) } });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
     expect(res.body).not.toMatch(/pool|closed|sqlite|connection/i);
     // Liveness does not depend on the database.
     expect((await c.request('GET', '/api/health')).statusCode).toBe(200);

@@ -14,6 +14,11 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** PostgreSQL schema in use, when not the default. */
   schema?: string;
+  /**
+   * PostgreSQL: a connection was lost (a restart, a failover, an idle cut-off) and left the pool.
+   * Reported, never thrown; main.ts points it at the app's log (default: a process warning).
+   */
+  onConnectionError: (error: Error) => void;
   /** The raw SQLite handle, for the click writer's prepared statements (SQLite only). */
   sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
@@ -27,6 +32,11 @@ export interface OpenOptions {
   /** PostgreSQL schema to use (tests make one per suite). */
   pgSchema?: string;
   pgPoolSize?: number;
+  /**
+   * PostgreSQL: the connections' `application_name` (what pg_stat_activity shows). Without it, the
+   * URL's `?application_name=…` or PGAPPNAME, else `promotion-assistant`.
+   */
+  applicationName?: string;
   /** SQLite file: how the checkpoint thread runs (tests make it eager). */
   checkpoint?: CheckpointerOptions;
 }
@@ -39,6 +49,9 @@ const pgTypes = {
   },
 };
 
+/** How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it fails. */
+const PG_CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -46,9 +59,23 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       max: options.pgPoolSize ?? 10,
       types: pgTypes as unknown as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+      // What pg_stat_activity shows: the URL's `application_name` (or PGAPPNAME) when given.
+      ...(options.applicationName ? { application_name: options.applicationName } : { fallback_application_name: 'promotion-assistant' }),
+      // A server that vanished (a failover, a cut network) is noticed by TCP keep-alive, and a
+      // connection that cannot be made or had from the pool in time fails instead of waiting on.
+      keepAlive: true,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool) }) });
-    return { db, dialect: 'postgres', schema: options.pgSchema, close: () => db.destroy() };
+    // The pool reports to whatever the handle's `onConnectionError` is at the time (main.ts sets it).
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, { onConnectionError: (error) => handle.onConnectionError(error) }) }) });
+    const handle: DatabaseHandle = {
+      db,
+      dialect: 'postgres',
+      schema: options.pgSchema,
+      onConnectionError: (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`),
+      close: () => db.destroy(),
+    };
+    return handle;
   }
   const file = options.sqlitePath ?? ':memory:';
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -80,6 +107,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     db,
     dialect: 'sqlite',
     sqlite,
+    onConnectionError: () => undefined,
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

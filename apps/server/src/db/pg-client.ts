@@ -15,11 +15,19 @@
  *   that sent them (the commit, at the latest), which rolls the transaction back. A rollback drops
  *   the queue. Outside a transaction nothing waits.
  *
+ * - **A lost connection is the database's being unavailable, not a crash.** A connection ended by
+ *   the server (a restart, a failover, `pg_terminate_backend`, an idle cut-off) is reported to
+ *   `onConnectionError` and leaves the pool, which connects afresh when next asked; the statements
+ *   it cut fail marked as such (db/unavailable.ts), with whether anything may have been written. A
+ *   read outside a transaction is sent once more on a new connection; nothing more is sent on the
+ *   lost one (a rollback there is answered here: the server ended the transaction with it).
+ *
  * The clauses of one statement share a snapshot, and PostgreSQL refuses to update a row twice in
  * one statement: a table that appears twice in the queue starts a new statement.
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { isConnectionLoss, markUnavailable } from './unavailable';
 
 /** Prefix of a statement that may wait for the next one (its result is not used). */
 export const WRITE_BEHIND = '/*write-behind*/ ';
@@ -65,21 +73,31 @@ const COMMIT = /^\s*(commit|end)\s*;?\s*$/i;
 const ROLLBACK = /^\s*rollback\s*;?\s*$/i;
 const INSERT_TABLE = /^\s*insert\s+into\s+"?([\w.]+)"?/i;
 
+const READ = /^\s*(select|show)\b/i;
+
 /** One pooled connection as Kysely sees it. */
 class Connection {
   private queue: Queued[] = [];
   /** In a transaction whose `begin` has been sent (open), is still held back (pending), or in none. */
   private state: 'none' | 'pending' | 'open' = 'none';
+  /** Checked out of the pool (a connection error is then this connection's to report). */
+  inUse = false;
+  /**
+   * The connection is gone (its client reported an error, or a statement failed for a lost
+   * connection): nothing more is sent on it, and it leaves the pool when released.
+   */
+  broken = false;
 
   constructor(
-    private readonly client: pg.PoolClient,
+    private client: pg.PoolClient,
     private readonly names: StatementNames,
+    private readonly owner: PipelinedPool,
   ) {}
 
   async query(text: string, values: readonly unknown[] = []): Promise<QueryResult> {
     if (text.startsWith(WRITE_BEHIND)) {
       const statement = text.slice(WRITE_BEHIND.length);
-      if (this.state === 'none') return this.send(statement, values);
+      if (this.state === 'none') return this.send(statement, values, false);
       const table = INSERT_TABLE.exec(statement)?.[1];
       if (!table || statement.includes("'") || statement.includes('--')) throw new Error(`not a plain insert: ${statement.slice(0, 80)}`);
       this.queue.push({ text: statement, values, table });
@@ -94,46 +112,83 @@ class Connection {
       this.queue = [];
       const begun = this.state === 'open';
       this.state = 'none';
-      return begun ? this.send(text, values) : { command: 'ROLLBACK', rowCount: null, rows: [] };
+      // A transaction on a lost connection ended with it: rolled back by the server, nothing to send.
+      return begun && !this.broken ? this.send(text, values, true) : { command: 'ROLLBACK', rowCount: null, rows: [] };
     }
     if (COMMIT.test(text) && this.state === 'pending') {
       // Nothing was sent yet: the queued writes alone, as one statement when they fit in one —
       // a statement is atomic by itself — else in a transaction of their own.
       this.state = 'none';
       const statements = this.takeQueued();
-      if (statements.length === 1) await this.send(statements[0]!.text, statements[0]!.values);
+      if (statements.length === 1) await this.send(statements[0]!.text, statements[0]!.values, false);
       else if (statements.length > 1) {
-        await this.send('begin', []);
+        await this.send('begin', [], true);
         try {
-          for (const st of statements) await this.send(st.text, st.values);
+          for (const st of statements) await this.send(st.text, st.values, true);
         } catch (error) {
-          await this.send('rollback', []);
+          if (!this.broken) await this.send('rollback', [], true);
           throw error;
         }
-        await this.send('commit', []);
+        await this.send('commit', [], false);
       }
       return { command: 'COMMIT', rowCount: null, rows: [] };
     }
     if (this.state === 'pending') {
       this.state = 'open';
-      await this.send('begin', []);
+      await this.send('begin', [], true);
     }
-    for (const st of this.takeQueued()) await this.send(st.text, st.values);
+    for (const st of this.takeQueued()) await this.send(st.text, st.values, true);
+    if (this.state === 'none' && READ.test(text)) return this.read(text, values);
+    // Inside a transaction, a statement cut by a lost connection is rolled back with it; a commit's
+    // or a lone write's fate is unknown when its answer is lost.
+    const unwritten = this.state === 'open' && !COMMIT.test(text);
     if (TX_START.test(text)) this.state = 'open';
     else if (COMMIT.test(text)) this.state = 'none';
-    return this.send(text, values);
+    return this.send(text, values, unwritten || TX_START.test(text));
   }
 
   release(error?: Error | boolean) {
     // Kysely ends every transaction before releasing; a queue left here was never committed.
     this.queue = [];
     this.state = 'none';
-    this.client.release(error);
+    this.inUse = false;
+    // A broken client is not given back for reuse: the pool ends it and makes another when needed.
+    this.client.release(error ?? this.broken);
   }
 
-  private send(text: string, values: readonly unknown[]): Promise<QueryResult> {
+  /**
+   * A read outside a transaction whose connection was lost (a database restart, a failover, an
+   * idle cut-off) is sent once more, on a new connection: it wrote nothing.
+   */
+  private async read(text: string, values: readonly unknown[]): Promise<QueryResult> {
+    try {
+      return await this.send(text, values, true);
+    } catch (error) {
+      if (!this.broken) throw error;
+      const fresh = await this.owner.replace(this);
+      this.client.release(true);
+      this.client = fresh;
+      this.broken = false;
+      return this.send(text, values, true);
+    }
+  }
+
+  /**
+   * `unwritten`: when this statement is cut by a lost connection, certainly nothing was written
+   * (see db/unavailable.ts); a statement on a connection already known lost is never sent at all.
+   */
+  private async send(text: string, values: readonly unknown[], unwritten: boolean): Promise<QueryResult> {
+    const neverSent = this.broken;
     const name = this.names.nameFor(text);
-    return this.client.query(name ? { name, text, values: [...values] } : { text, values: [...values] }) as Promise<QueryResult>;
+    try {
+      return (await this.client.query(name ? { name, text, values: [...values] } : { text, values: [...values] })) as QueryResult;
+    } catch (error) {
+      if (neverSent || this.broken || isConnectionLoss(error)) {
+        this.broken = true;
+        markUnavailable(error, unwritten || neverSent);
+      }
+      throw error;
+    }
   }
 
   /** The queued writes as few statements as can hold them (a table twice starts another), queue emptied. */
@@ -157,20 +212,79 @@ class Connection {
   }
 }
 
+export interface PipelinedPoolOptions {
+  /**
+   * A connection was lost or failed (a database restart, a failover, an idle cut-off). It is
+   * reported here, never thrown: the pool drops the connection and makes a new one when next needed.
+   */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** The pool Kysely is given: node-postgres's, with each client wrapped in a `Connection` (see above). */
+class PipelinedPool {
+  private readonly names = new StatementNames();
+  private readonly connections = new WeakMap<pg.PoolClient, Connection>();
+  private readonly watched = new WeakSet<pg.PoolClient>();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly onConnectionError: (error: Error) => void,
+  ) {
+    // An idle client whose connection ends is removed by the pool, which then emits `error`: with
+    // no listener, that would throw out of the socket's callback and end the process.
+    pool.on('error', (error) => this.onConnectionError(error));
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.take();
+    let connection = this.connections.get(client);
+    if (!connection) this.connections.set(client, (connection = new Connection(client, this.names, this)));
+    connection.inUse = true;
+    return connection as unknown as PostgresPoolClient;
+  }
+
+  /** A new client for `connection`, whose own was lost (the caller releases that one). */
+  async replace(connection: Connection): Promise<pg.PoolClient> {
+    const client = await this.take();
+    this.connections.set(client, connection);
+    return client;
+  }
+
+  end(): Promise<void> {
+    return this.pool.end();
+  }
+
+  /** A client from the pool; one that cannot be had is the database's being unavailable, with nothing written. */
+  private async take(): Promise<pg.PoolClient> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      markUnavailable(error, true);
+      throw error;
+    }
+    if (!this.watched.has(client)) {
+      this.watched.add(client);
+      // A checked-out client has no listener of the pool's: its connection ending (with or without
+      // a statement under way) must not be an unhandled `error` either. The statement under way
+      // fails by itself; the connection is marked so that nothing more is sent on it.
+      // (node-postgres may report one loss twice: the server's message, then the socket's end.)
+      client.on('error', (error: Error) => {
+        const connection = this.connections.get(client);
+        if (!connection || connection.broken) return;
+        connection.broken = true;
+        if (connection.inUse) this.onConnectionError(error);
+      });
+    }
+    return client;
+  }
+}
+
 /**
  * A pool for Kysely's PostgresDialect whose connections prepare repeated statements and hold
- * marked writes back until the next statement (see above).
+ * marked writes back until the next statement, and survive the loss of a connection (see above).
  */
-export function pipelinedPool(pool: pg.Pool): PostgresPool {
-  const names = new StatementNames();
-  const connections = new WeakMap<pg.PoolClient, Connection>();
-  return {
-    async connect() {
-      const client = await pool.connect();
-      let connection = connections.get(client);
-      if (!connection) connections.set(client, (connection = new Connection(client, names)));
-      return connection as unknown as PostgresPoolClient;
-    },
-    end: () => pool.end(),
-  };
+export function pipelinedPool(pool: pg.Pool, options: PipelinedPoolOptions = {}): PostgresPool {
+  const wrapped = new PipelinedPool(pool, options.onConnectionError ?? (() => undefined));
+  return { connect: () => wrapped.connect(), end: () => wrapped.end() };
 }

@@ -16,8 +16,12 @@
  *   that item is answered with its error and the batch goes round again without it. A batch whose
  *   flush or commit fails (a duplicate delivery committed meanwhile by another instance, a deadlock)
  *   goes round again as a whole, and after that item by item, so one bad item cannot sink the others.
+ *   A lost database connection (db/unavailable.ts) is the batch's failure, whichever item met it: the
+ *   batch goes round again on a new connection (a commit whose answer was lost included: the work
+ *   reads what is stored and finds a repeat); what still fails is answered 503 `SERVICE_UNAVAILABLE`.
  */
 import type { Db, Dialect } from './types';
+import { isDatabaseUnavailable, isUnwrittenUnavailable } from './unavailable';
 
 /** Something many changes add to, written once per transaction (in `order`, lowest first). */
 export interface Collector {
@@ -238,8 +242,23 @@ export class UnitOfWork {
     }
   }
 
-  /** One transaction for one piece of work; its collectors flushed before the commit. */
+  /**
+   * One transaction for one piece of work; its collectors flushed before the commit. A transaction
+   * cut by a lost connection before its commit was sent wrote nothing (the server rolled it back):
+   * it runs once more, on a new connection. One whose commit was cut is not run again — it may have
+   * been written — and fails as the database's being unavailable (503).
+   */
   private async single<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.singleOnce(work);
+    } catch (error) {
+      if (!isUnwrittenUnavailable(error)) throw error;
+      this.options.log?.warn({ err: error }, 'database connection lost before the commit; running the transaction again');
+      return this.singleOnce(work);
+    }
+  }
+
+  private async singleOnce<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const collectors = new Collectors();
     const result = await this.db.transaction().execute(async (q) => {
       const info: TxInfo = { now: Date.now(), dialect: this.dialect };
@@ -319,6 +338,8 @@ export class UnitOfWork {
           results.push({ ok: true, value: value instanceof Promise ? await value : value });
           all.mergeFrom(mine);
         } catch (error) {
+          // A lost connection is the batch's failure, not this item's: the batch goes round again.
+          if (isDatabaseUnavailable(error)) throw error;
           if (this.options.isItemError?.(error)) {
             results.push({ ok: false, error });
             continue;

@@ -48,9 +48,13 @@ export class ClickBuffer {
   /** Resolves once the click is stored (its group commit has committed). */
   async push(click: PendingClick): Promise<void> {
     this.accepted++;
-    await this.uow.run((tx) => {
-      tx.collect(this.kind).rows.push(click);
-    }, { batchable: true });
+    try {
+      await this.uow.run((tx) => {
+        tx.collect(this.kind).rows.push(click);
+      }, { batchable: true });
+    } catch (error) {
+      if (!alreadyStored(error)) throw error;
+    }
     this.written++;
   }
 
@@ -58,6 +62,17 @@ export class ClickBuffer {
   flush(): Promise<void> {
     return this.uow.idle();
   }
+}
+
+/**
+ * A click's id is new (random), so only this click's own earlier commit can have stored it: a
+ * commit whose answer was lost with its PostgreSQL connection, after which the unit of work wrote
+ * the batch again, and then this click alone, which the key refused. It is stored (once: the
+ * refused transactions wrote nothing, its rollups included).
+ */
+function alreadyStored(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === 'clicks_pkey';
 }
 
 /** The clicks of a unit of work: rows, uniqueness and rollups decided and written at its flush. */

@@ -6,6 +6,13 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERROR_STATUS, FIELD_CODES, negotiateLocale, parseAcceptLanguage, type ErrorCode, type FieldCode, type Locale } from '@pa/shared';
 import { ERROR_MESSAGES } from './i18n/messages';
 import { renderErrorPage } from './html-pages';
+import { isDatabaseUnavailable } from '../db/unavailable';
+
+/** Whether an error is the database's being out of reach (answered 503); for routes, which do not import db/. */
+export { isDatabaseUnavailable };
+
+/** `Retry-After` of a 503 for a database that cannot be reached (the pool connects afresh at once). */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
 export class AppError extends Error {
   constructor(
@@ -107,6 +114,16 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(request, reply, FASTIFY_CODES[error.code]!, error.code.includes('JSON') ? { _: 'invalid' } : undefined);
     }
     if (error instanceof SyntaxError) return sendError(request, reply, 'VALIDATION_FAILED', { _: 'invalid' });
+    if (isDatabaseUnavailable(error)) {
+      // The database restarted, failed over or cut the connection: the pool connects afresh, so a
+      // retry shortly after succeeds once the database answers again.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S));
+      if (!request.url.includes('/api/')) {
+        return reply.status(ERROR_STATUS.SERVICE_UNAVAILABLE).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'error'));
+      }
+      return sendError(request, reply, 'SERVICE_UNAVAILABLE');
+    }
     if (isResponseSerializationError(error)) request.log.error({ err: error, route: request.routeOptions.url }, 'response did not match its schema');
     else request.log.error({ err: error }, 'unhandled error');
     if (!request.url.includes('/api/')) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { IdParamsSchema, LinkCreateSchema, LinkEnvelopeSchema, LinkListSchema, LinkPatchSchema, LinkQuerySchema, LinkStatsQuerySchema, LinkStatsSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { withClickId } from '../../domain/destination';
-import { requestLocale } from '../../platform/errors';
+import { isDatabaseUnavailable, requestLocale } from '../../platform/errors';
 import { renderErrorPage } from '../../platform/html-pages';
 import { ERROR_PAGE_CSP } from '../../platform/security';
 import { newId } from '../../platform/ids';
@@ -66,7 +66,9 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         referrerHost,
         attributed: target.attributable,
       }).then(() => true, (error: unknown) => {
-        request.log.error({ err: error }, 'click not stored');
+        // The database out of reach is a warning (the pool reconnects); anything else an error.
+        if (isDatabaseUnavailable(error)) request.log.warn({ err: error }, 'click not stored: database unavailable');
+        else request.log.error({ err: error }, 'click not stored');
         return false;
       });
       // A click that could not be stored is not acknowledged: the visitor still reaches the page, untracked.

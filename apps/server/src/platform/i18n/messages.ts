@@ -49,6 +49,7 @@ const en: ErrorMessages = {
   IDEMPOTENCY_CONFLICT: 'This idempotency key was already used with a different request.',
   UNSUPPORTED_MEDIA_TYPE: 'This content type is not supported.',
   PAYOUT_ACCOUNT_IN_USE: 'A withdrawal in progress uses this payout account.',
+  SERVICE_UNAVAILABLE: 'The service is briefly unavailable (its database cannot be reached). Please try again in a moment.',
   INTERNAL: 'Something went wrong on our side. Please try again.',
 };
 
@@ -89,6 +90,7 @@ const zhHans: ErrorMessages = {
   IDEMPOTENCY_CONFLICT: '该幂等键已用于另一个不同的请求。',
   UNSUPPORTED_MEDIA_TYPE: '不支持该内容类型。',
   PAYOUT_ACCOUNT_IN_USE: '有进行中的提现使用此收款账户。',
+  SERVICE_UNAVAILABLE: '服务暂时不可用（无法连接数据库），请稍后重试。',
   INTERNAL: '服务器出现问题，请重试。',
 };
 
@@ -129,6 +131,7 @@ const zhHant: ErrorMessages = {
   IDEMPOTENCY_CONFLICT: '此冪等鍵已用於另一個不同的請求。',
   UNSUPPORTED_MEDIA_TYPE: '不支援此內容類型。',
   PAYOUT_ACCOUNT_IN_USE: '有進行中的提領使用此收款帳戶。',
+  SERVICE_UNAVAILABLE: '服務暫時無法使用（無法連線資料庫），請稍後再試。',
   INTERNAL: '伺服器發生問題，請重試。',
 };
 
@@ -169,6 +172,7 @@ const fr: ErrorMessages = {
   IDEMPOTENCY_CONFLICT: "Cette clé d'idempotence a déjà servi pour une autre requête.",
   UNSUPPORTED_MEDIA_TYPE: "Ce type de contenu n'est pas pris en charge.",
   PAYOUT_ACCOUNT_IN_USE: 'Un retrait en cours utilise ce compte de versement.',
+  SERVICE_UNAVAILABLE: 'Le service est momentanément indisponible (sa base de données est injoignable). Réessayez dans un instant.',
   INTERNAL: 'Un problème est survenu de notre côté. Veuillez réessayer.',
 };
 
@@ -209,6 +213,7 @@ const es: ErrorMessages = {
   IDEMPOTENCY_CONFLICT: 'Esta clave de idempotencia ya se usó con otra solicitud.',
   UNSUPPORTED_MEDIA_TYPE: 'Este tipo de contenido no es compatible.',
   PAYOUT_ACCOUNT_IN_USE: 'Un retiro en curso usa esta cuenta de cobro.',
+  SERVICE_UNAVAILABLE: 'El servicio no está disponible por un momento (no se puede acceder a su base de datos). Vuelve a intentarlo en unos instantes.',
   INTERNAL: 'Algo salió mal por nuestra parte. Vuelve a intentarlo.',
 };
 
