@@ -18,6 +18,7 @@ import { ConversionCreateSchema, type StripeEvent, type StripeSecret, type Strip
 import type { AppContext } from '../../context';
 import type { StripeEventsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
+import { findUnstorable } from '../../platform/boundary';
 import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
 import { readSettings } from '../../platform/settings';
@@ -193,10 +194,14 @@ export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody
   const type = str(event.type);
   const created = int(event.created);
   if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined || created <= 0) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
+  const unstorableHead = findUnstorable({ id: eventId, type });
+  if (unstorableHead) throw new AppError('VALIDATION_FAILED', { [unstorableHead]: 'invalid' });
   const earlier = await repo.stripeEvent(ctx.db, campaignId, eventId);
   if (earlier) return { replayed: true, event: toEvent(earlier) };
   const { currency } = await readSettings(ctx.db);
-  const outcome = await act(ctx, campaignId, { type, created }, obj(obj(event.data).object), currency.toUpperCase());
+  // A NUL or a lone surrogate anywhere else (the boundary leaves this body to us): kept as
+  // rejected and acknowledged, as a 400 would be retried by Stripe for days.
+  const outcome = findUnstorable(event) ? rejected('invalid_object') : await act(ctx, campaignId, { type, created }, obj(obj(event.data).object), currency.toUpperCase());
   const row: StripeEventsTable = { campaign_id: campaignId, event_id: eventId, type, outcome: outcome.outcome, detail: outcome.detail, conversion_id: outcome.conversionId, received_at: Date.now() };
   if (!(await repo.insertStripeEvent(ctx.db, row))) {
     // Another delivery of the same event got there first (what it did is idempotent too).
