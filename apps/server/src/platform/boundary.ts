@@ -23,7 +23,7 @@ declare module 'fastify' {
   }
 }
 
-/** How deep objects and arrays may nest in a JSON body; ours nest a few levels, Stripe's events about ten. */
+/** How deep objects and arrays may nest in a JSON body; ours nest a few levels, Stripe's events a dozen or so. */
 export const MAX_JSON_DEPTH = 64;
 
 /** A NUL, or a surrogate that is not half of a pair (with the u flag a pair is one code point, outside Cs). */
