@@ -26,11 +26,12 @@ declare module 'fastify' {
 /** How deep objects and arrays may nest in a JSON body; ours nest a few levels, Stripe's events a dozen or so. */
 export const MAX_JSON_DEPTH = 64;
 
-/** A NUL, or a surrogate that is not half of a pair (with the u flag a pair is one code point, outside Cs). */
-const UNSTORABLE = /[\u0000\p{Cs}]/u;
+const NUL = '\u0000';
+/** A surrogate that is not half of a pair (with the u flag a pair is one code point, outside Cs). */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Whether `s` holds a character no field may hold. */
-export const isUnstorable = (s: string) => UNSTORABLE.test(s);
+export const isUnstorable = (s: string) => s.includes(NUL) || LONE_SURROGATE.test(s);
 
 /**
  * The dotted path of the first string value or key holding a NUL or a lone surrogate, or null
