@@ -34,24 +34,27 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export const isUnstorable = (s: string) => s.includes(NUL) || LONE_SURROGATE.test(s);
 
 /**
- * The dotted path of the first string value or key holding a NUL or a lone surrogate, or null
+ * The dotted path of a string value or key holding a NUL or a lone surrogate, or null
  * (`_` for the value itself; a bad key is named by the object holding it). Arrays count by index.
  */
 export function findUnstorable(value: unknown): string | null {
-  // Depth first, in document order: the stack holds what is left to visit, last first.
-  const stack: [unknown, string][] = [[value, '']];
+  if (typeof value === 'string') return isUnstorable(value) ? '_' : null;
+  // Strings are checked where they are met; objects and arrays wait on a stack with their path
+  // (no recursion, and no path is built for a string unless it is refused).
+  const stack: [object, string][] = [];
+  const visit = (node: unknown, path: string) => {
+    if (typeof node === 'object' && node !== null && !Buffer.isBuffer(node)) stack.push([node, path]);
+  };
+  visit(value, '');
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
-    if (typeof node === 'string') {
-      if (isUnstorable(node)) return path || '_';
-      continue;
-    }
-    if (typeof node !== 'object' || node === null || Buffer.isBuffer(node)) continue;
-    const entries = Object.entries(node);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i]!;
+    const keys = Object.keys(node);
+    for (const key of keys) {
       if (isUnstorable(key)) return path || '_';
-      stack.push([child, path ? `${path}.${key}` : key]);
+      const child = (node as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (isUnstorable(child)) return path ? `${path}.${key}` : key;
+      } else visit(child, path ? `${path}.${key}` : key);
     }
   }
   return null;
@@ -62,7 +65,12 @@ export function findUnstorable(value: unknown): string | null {
  * (brackets inside strings do not count; a multi-byte UTF-8 character never holds an ASCII byte).
  */
 export function nestsDeeperThan(json: Buffer, max: number): boolean {
-  if (json.length <= max) return false;
+  // Most bodies open fewer brackets than that in all: counted natively, no byte loop needed.
+  let opened = 0;
+  for (const bracket of [0x7b, 0x5b]) {
+    for (let at = json.indexOf(bracket); at !== -1 && opened <= max; at = json.indexOf(bracket, at + 1)) opened++;
+  }
+  if (opened <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < json.length; i++) {
