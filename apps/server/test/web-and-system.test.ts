@@ -1,9 +1,13 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGE_TEXTS } from '../src/platform/i18n/messages';
 import { Client, DIALECTS, makeEnv, type TestEnv } from './helpers';
+import { rawExchange } from './raw-http';
 
 /** A stand-in build folder, so these tests do not depend on `npm run build`. */
 function fakeDist(appName: string | null) {
@@ -152,6 +156,41 @@ describe('a configured app name', () => {
     try {
       const res = await new Client(env.app, { locale: 'zh-CN' }).request('GET', '/manifest.webmanifest');
       expect(res.json().name).toBe('Acme Partners');
+    } finally {
+      await env.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('paths with a .. segment (issue 28, item 6)', () => {
+  it('are not found over a real socket: the not-found page, our error shape under api/, nothing logged above info', async () => {
+    const dist = fakeDist(null);
+    const lines: string[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const env = await makeEnv('sqlite', { webDist: dist }, { logger: { level: 'info', stream } });
+    try {
+      // Raw bytes, as inject() or an HTTP client would resolve the dots before sending.
+      await env.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (env.app.server.address() as AddressInfo).port;
+      const get = (target: string) => rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nAccept-Language: en\r\nConnection: close\r\n\r\n`);
+      for (const target of ['/%2e%2e/etc/passwd', '/../etc/passwd', '/..', '/.%2e/', '/assets/..%2f..', '/assets/..%2f..%2fpackage.json', '/assets%2f..%2f..%2fx', '/assets/..%5c..%5cx', '/a/%2e%2e/%2e%2e/x', '/assets/../index.html']) {
+        const answer = await get(target);
+        expect(answer.status, target).toBe(404);
+        expect(answer.headers['content-type'], target).toContain('text/html');
+        expect(answer.body, target).toContain(PAGE_TEXTS.en.notFoundTitle);
+      }
+      for (const target of ['/api/%2e%2e/%2e%2e/x', '/api/../../x', '/api/images/..%2f..%2fx']) {
+        const answer = await get(target);
+        expect(answer.status, target).toBe(404);
+        expect(JSON.parse(answer.body), target).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+      }
+      // The build's own files are still served.
+      expect((await get('/assets/index-abc123.js')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 50)); // the log stream is written asynchronously
+      const loud = lines.filter((line) => (JSON.parse(line) as { level: number }).level > 30);
+      expect(lines.length).toBeGreaterThan(10);
+      expect(loud).toEqual([]);
     } finally {
       await env.close();
       fs.rmSync(dist, { recursive: true, force: true });

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors';
 import { contentDigestMatches } from './crypto/digest';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './boundary';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -48,6 +49,11 @@ export function registerBodyParsers(app: FastifyInstance) {
     }
     if (buffer.length === 0) {
       done(new AppError('VALIDATION_FAILED', { _: 'required' }), undefined);
+      return;
+    }
+    // Refused before parsing: nothing downstream (the boundary's walk, a schema) meets deeper nesting.
+    if (nestsDeeperThan(buffer, MAX_JSON_DEPTH)) {
+      done(new AppError('VALIDATION_FAILED', { _: 'invalid_json' }), undefined);
       return;
     }
     try {

@@ -57,6 +57,8 @@ export function integrationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     }, async (request) => stripeStatus(ctx, request.params.campaignId));
 
     app.post('/api/v1/integrations/stripe/:campaignId', {
+      // Unstorable characters in an event are refused by receiveStripe once it is verified.
+      config: { checksBodyItself: true },
       schema: {
         security: STRIPE_SIGNATURE,
         tags: ['integrations'],

@@ -21,6 +21,7 @@ import { ConversionCreateSchema, type StripeEvent, type StripeSecret, type Strip
 import type { AppContext } from '../../context';
 import type { StripeEventsTable, StripePendingTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
+import { findUnstorable } from '../../platform/boundary';
 import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
 import { readSettings } from '../../platform/settings';
@@ -221,12 +222,16 @@ export async function receiveStripe(ctx: AppContext, campaignId: string, rawBody
   const type = str(event.type);
   const created = int(event.created);
   if (!eventId || eventId.length > 255 || !type || type.length > 100 || created === undefined || created <= 0) throw new AppError('VALIDATION_FAILED', { _: 'invalid' });
+  const unstorableHead = findUnstorable({ id: eventId, type });
+  if (unstorableHead) throw new AppError('VALIDATION_FAILED', { [unstorableHead]: 'invalid' });
   const earlier = await repo.stripeEvent(ctx.db, campaignId, eventId);
   // A repeat is answered with what came of it — unless it was waiting for its sale: then it is acted on again.
   if (earlier && !waitingForSale(earlier)) return { replayed: true, event: toEvent(earlier) };
   const currency = (await readSettings(ctx.db)).currency.toUpperCase();
   const ref: StripeEventRef = { id: eventId, type, created };
-  const outcome = await act(ctx, campaignId, ref, obj(obj(event.data).object), currency);
+  // A NUL or a lone surrogate anywhere else (the boundary leaves this body to us): kept as
+  // rejected and acknowledged, as a 400 would be retried by Stripe for days.
+  const outcome = findUnstorable(event) ? rejected('invalid_object') : await act(ctx, campaignId, ref, obj(obj(event.data).object), currency);
   if (earlier) {
     // Still no sale (the event may have been kept before events waited): it waits from now on.
     if (outcome.wait) await repo.insertPending(ctx.db, pendingRows(campaignId, ref, outcome.wait));
