@@ -65,7 +65,10 @@ export default tseslint.config(
           { from: 'server-domain', allow: ['server-domain', 'shared-package'] },
           { from: 'server-platform', allow: ['server-platform', 'server-domain', 'server-db', 'shared-package'] },
           { from: 'server-db', allow: ['server-db', 'shared-package'] },
-          { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }]] },
+          // Staff alerts (modules/staff-alerts) are told, like notifications, from any module whose change makes work for staff.
+          { from: 'server-module', allow: ['server-platform', 'server-domain', 'server-db', 'server-root', 'shared-package', ['server-module', { module: '${from.module}' }], ['server-module', { module: 'users' }], ['server-module', { module: 'staff-alerts' }]] },
+          // The daily summary mail and the staff alerts count the work queue with the overview's own queries.
+          { from: [['server-module', { module: 'mail' }], ['server-module', { module: 'staff-alerts' }]], allow: [['server-module', { module: 'overview' }]] },
           // Approving an enrollment creates the promoter's default link.
           { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
           // Staff invitations and staff-made reset links are auth's one-time password links.

@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
+import { updateSettings } from '../apps/server/src/modules/settings/service';
 import { checkLedger } from '../apps/server/src/platform/ledger';
 import { checkDesk, checkScreen, createStaff, phoneContext, registerThroughForm, setLanguage, startJourney, watchProblems } from './harness';
 
@@ -174,4 +175,48 @@ describe('running the program from a desk', () => {
       }
     }
   }, 300_000);
+
+  it('staff are told in the app: a registration awaiting approval puts a badge on the desk’s Notifications; opening it leads to Registrations (en and fr)', async () => {
+    const account = `bea${run}@example.com`;
+    const adminId = await createStaff(server.ctx, 'admin', account, 'Admin-pass-2');
+    await updateSettings(server.ctx, { userId: adminId, ip: '127.0.0.1' }, { registrationMode: 'approval' });
+    const phone = await phoneContext(browser);
+    const newcomer = await phone.newPage();
+    await newcomer.goto(`${server.url}#/register`);
+    await newcomer.locator('#account').fill(`nova${run}@example.com`);
+    await newcomer.locator('#displayName').fill('Nova Pending');
+    await newcomer.locator('#password').fill('Nova-pass-12');
+    await newcomer.getByTestId('register-submit').click();
+    await newcomer.waitForURL(/#\/pending/);
+    await phone.close();
+    try {
+      for (const locale of ['en', 'fr'] as const) {
+        const context = await deskContext();
+        const page = await context.newPage();
+        const problems = watchProblems(page);
+        await staffSignIn(page, account, 'Admin-pass-2');
+        await setLanguage(page, server.url, locale);
+        await page.goto(`${server.url}#/admin`);
+        await page.getByTestId('overview').waitFor();
+        const badge = page.getByTestId('nav-unread');
+        await expect.poll(() => badge.textContent()).toContain('1');
+        await checkDesk(page, `console-notifications-badge-desk-${locale}`);
+        await page.getByTestId('nav-notifications').click();
+        const item = page.getByTestId('notification-item').first();
+        await expect.poll(() => item.getAttribute('data-type')).toBe('staff.registration');
+        expect(await item.textContent()).toContain(locale === 'en' ? '1 registration awaits approval' : '1 inscription attend une validation');
+        await checkDesk(page, `console-notifications-desk-${locale}`);
+        if (locale === 'fr') {
+          // Opening it reads it (the badge goes) and leads to the registrations to review.
+          await item.click();
+          await page.waitForURL(/#\/admin\/users/);
+          await expect.poll(() => badge.count()).toBe(0);
+        }
+        expect(problems, locale).toEqual([]);
+        await context.close();
+      }
+    } finally {
+      await updateSettings(server.ctx, { userId: adminId, ip: '127.0.0.1' }, { registrationMode: 'open' });
+    }
+  }, 120_000);
 });

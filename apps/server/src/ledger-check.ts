@@ -4,6 +4,7 @@
  */
 import { createContext } from './bootstrap';
 import { loadConfig } from './config';
+import { tellLedgerBreaches } from './modules/staff-alerts/service';
 import { checkLedger } from './platform/ledger';
 
 async function main() {
@@ -16,6 +17,8 @@ async function main() {
       return 0;
     }
     console.error(`ledger check FAILED: ${breaches.length} breach(es)`);
+    // The admins are told in the app too (and by mail when on), once per set of breaches.
+    await tellLedgerBreaches(ctx, breaches);
     for (const b of breaches) console.error(`  ${b.kind} ${b.ref}: ${b.detail}`);
     return 1;
   } finally {

@@ -170,7 +170,10 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(reset.statusCode, reset.body).toBe(201);
     await drain();
     const [mail] = smtp.take(user.account);
-    expect(mail!.subject).toBe(`設定新的 ${DEFAULT_APP_NAME['zh-Hant']} 密碼`);
+    expect(mail!.subject).toBe(`設定新的${DEFAULT_APP_NAME['zh-Hant']}密碼`);
+    // Only a link was made: the password is not reset, and the mail says so.
+    expect(mail!.text).toContain('目前的密碼仍然有效');
+    expect(mail!.text).not.toContain('已被重設');
     expect(reset.json().url).toContain(encodeURIComponent(linkIn(mail!)));
   });
 
@@ -183,7 +186,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     await drain();
     expect(smtp.take(approved.account).map((m) => m.subject)).toEqual([`Welcome to ${DEFAULT_APP_NAME.en}: your account is approved`]);
     const [no] = smtp.take(rejected.account);
-    expect(no!.subject).toBe(`您的 ${DEFAULT_APP_NAME['zh-Hans']} 注册结果`);
+    expect(no!.subject).toBe(`您的${DEFAULT_APP_NAME['zh-Hans']}注册结果`);
     expect(no!.text).toContain('很抱歉');
 
     // The approved promoter turns "account" mails off, and is suspended then reactivated — no mail either way.
@@ -204,7 +207,8 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(smtp.take(again.account)).toEqual([]);
   });
 
-  it('withdrawal paid, failed and rejected each mail the promoter, with the amount in their currency format', async () => {
+  it('withdrawal paid, failed and rejected each mail the promoter, with the amount in their currency format; paid says net, fee and reference; staff are mailed each request', async () => {
+    expect((await admin.request('PATCH', '/api/admin/settings', { withdrawalFeeFixed: 230, withdrawalFeeBps: 0 })).statusCode).toBe(200);
     const { client, user } = await signedIn(env, 'promoter');
     await setLocale(client, 'fr');
     await env.ctx.db.transaction().execute(async (trx) => {
@@ -227,11 +231,18 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     const mails = smtp.take(user.account);
     const amount = (minor: number) => new Intl.NumberFormat('fr', { style: 'currency', currency: 'CNY' }).format(minor / 100);
     expect(mails.map((m) => m.subject).sort()).toEqual([
-      `Votre retrait de ${amount(12_345)} est payé`,
+      `Votre retrait est payé : ${amount(12_345 - 230)}`,
       `Votre retrait de ${amount(20_000)} n’a pas pu être payé`,
       `Votre retrait de ${amount(30_000)} a été refusé`,
     ].sort());
-    expect(mails.find((m) => m.subject.includes('payé') && !m.subject.includes('pas'))!.text).toContain('7890');
+    const paidMail = mails.find((m) => m.subject.includes('payé') && !m.subject.includes('pas'))!;
+    expect(paidMail.text).toContain(`${amount(12_115)} a été versé sur votre compte se terminant par 7890 : votre retrait de ${amount(12_345)}, moins des frais de ${amount(230)}.`);
+    expect(paidMail.text).toContain('Référence du versement : BANK-9');
+    // Each request told staff; the first one's notification is still unread, so the admin got one mail, not three.
+    const staffMails = smtp.take(adminUser.account);
+    expect(staffMails.map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: withdrawal requested: ${new Intl.NumberFormat('en', { style: 'currency', currency: 'CNY' }).format(123.45)}`]);
+    expect(staffMails[0]!.text).toContain(`${PUBLIC}#/admin/withdrawals/${paid}`);
+    expect((await admin.request('PATCH', '/api/admin/settings', { withdrawalFeeFixed: 0 })).statusCode).toBe(200);
     expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain('Doublon');
     expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain(`${PUBLIC}#/withdrawals/${rejected}`);
     // Requested and approved are not mailed (the app notifies); the opt-out footer names where to turn them off.
@@ -254,6 +265,16 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     }
     // A pending registration waits too.
     await createUser(env.ctx, 'promoter', 'Passw0rd-test', 'pending');
+    // A commission still in its hold (approved on its own when the hold ends) waits for nobody.
+    const held = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Held' }, approvalMode: 'auto', saleRewardType: 'fixed', saleReward: 700, leadReward: 0, holdDays: 30 }))).json().campaign.id as string;
+    await admin.request('PATCH', `/api/admin/campaigns/${held}`, { status: 'active' });
+    await promoter.request('POST', `/api/campaigns/${held}/join`);
+    const heldLink = ((await promoter.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === held)!;
+    const heldSale = await env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ campaignId: held, kind: 'sale', externalId: 'mail-held-1', amount: 10_000, linkCode: heldLink.code }) });
+    expect(heldSale.statusCode, heldSale.body).toBe(201);
+    const queue = (await admin.request('GET', '/api/admin/overview')).json().workQueue as Record<'registrations' | 'enrollments' | 'commissions' | 'withdrawalsToApprove' | 'withdrawalsToPay', number>;
+    const pendingCommissions = Number((await env.ctx.db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
+    expect(pendingCommissions).toBeGreaterThan(queue.commissions);
 
     const zone = 'UTC';
     const tomorrow = dayKey(dayStart(dayKey(Date.now(), zone), zone) + 36 * 3_600_000, zone);
@@ -275,8 +296,13 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(digest!.text).toContain(`${PUBLIC}#/commissions`);
     const [summary, ...more] = smtp.take(adminUser.account);
     expect(more).toHaveLength(0);
-    expect(summary!.subject).toMatch(new RegExp(`^${DEFAULT_APP_NAME.en}: \\d+ items are waiting for review$`));
-    expect(summary!.text).toMatch(/\d+ registrations, \d+ campaign applications, [1-9]\d* commissions/);
+    // The overview's work queue, figure for figure.
+    const plural = (n: number, one: string, other: string) => `${n} ${n === 1 ? one : other}`;
+    const total = queue.registrations + queue.enrollments + queue.commissions + queue.withdrawalsToApprove + queue.withdrawalsToPay;
+    expect(summary!.subject).toBe(`${DEFAULT_APP_NAME.en}: ${plural(total, 'item is', 'items are')} waiting for review`);
+    expect(summary!.text).toContain(`${plural(queue.registrations, 'registration', 'registrations')}, ${plural(queue.enrollments, 'campaign application', 'campaign applications')}, `
+      + `${plural(queue.commissions, 'commission to approve', 'commissions to approve')}, ${plural(queue.withdrawalsToApprove, 'withdrawal to approve', 'withdrawals to approve')} `
+      + `and ${plural(queue.withdrawalsToPay, 'withdrawal to pay', 'withdrawals to pay')}.`);
   });
 
   it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on, once', async () => {
@@ -305,12 +331,19 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     }
   });
 
-  it('retries a temporary refusal with the same Message-ID; a permanent one fails at once; the console shows both', async () => {
-    smtp.plan = [451];
+  it('retries a temporary refusal with the same Message-ID; a permanent one fails at once; the console shows both; admins are told once per failing spell', async () => {
+    const failingTold = async () => ((await admin.request('GET', '/api/notifications?limit=100')).json().items as { type: string; params: { error: string } }[]).filter((n) => n.type === 'staff.mail_failing');
+    const toldBefore = (await failingTold()).length;
+    smtp.plan = [451, 451];
     const first = await admin.request('POST', '/api/admin/mail/test', { to: 'retry-me@example.com' });
     expect(first.statusCode, first.body).toBe(202);
     const id = first.json().message.id as string;
+    expect((await admin.request('POST', '/api/admin/mail/test', { to: 'retry-too@example.com' })).statusCode).toBe(202);
     await dispatchMail(env.ctx, sender, log, { retryDelaysMs: [0, 0] });
+    // Two mails failed in one spell: one notification (and one mail) per admin.
+    const told = await failingTold();
+    expect(told).toHaveLength(toldBefore + 1);
+    expect(told[0]!.params.error).toContain('Try again later');
     const list = async () => (await admin.request('GET', '/api/admin/mail/messages?limit=50')).json().items as { id: string; status: string; attempts: number; lastError: string | null }[];
     let row = (await list()).find((m) => m.id === id)!;
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
@@ -321,12 +354,20 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     const [mail] = smtp.take('retry-me@example.com');
     expect(mail!.subject).toBe(`Test message from ${DEFAULT_APP_NAME.en}`);
     expect(mail!.messageId).toBe(`<${id}@promo.example.com>`);
+    smtp.take('retry-too@example.com');
+    const alerts = smtp.take(adminUser.account);
+    expect(alerts.map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: e-mail is failing`]);
+    expect(alerts[0]!.text).toContain('Try again later');
+    expect(alerts[0]!.text).toContain(`${PUBLIC}#/admin/mail`);
 
+    // Mail worked since: a new failure is a new spell.
     smtp.plan = [550];
     const bounced = (await admin.request('POST', '/api/admin/mail/test', { to: 'nobody@example.com' })).json().message.id as string;
     await drain({ retryDelaysMs: [0, 0] });
     expect((await list()).find((m) => m.id === bounced)).toMatchObject({ status: 'failed', attempts: 1 });
     expect(smtp.take('nobody@example.com')).toEqual([]);
+    expect(await failingTold()).toHaveLength(toldBefore + 2);
+    expect(smtp.take(adminUser.account).map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: e-mail is failing`]);
 
     // The console: on, the server without its credentials, counts; a test to oneself by default.
     const settings = (await admin.request('GET', '/api/admin/mail')).json();
@@ -364,7 +405,15 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
       const pending = await createUser(off.ctx, 'promoter', 'Passw0rd-test', 'pending');
       expect((await client.request('POST', `/api/admin/users/${pending.id}/approve`)).statusCode).toBe(200);
       expect(await off.ctx.db.selectFrom('mail_messages').select('id').execute()).toEqual([]);
-      expect((await client.request('GET', '/api/me/mail-preferences')).json()).toMatchObject({ mailEnabled: false, items: [{ category: 'work_queue', enabled: true }, { category: 'system', enabled: true }] });
+      expect((await client.request('GET', '/api/me/mail-preferences')).json()).toEqual({
+        mailEnabled: false,
+        hasAddress: true,
+        items: ['work_queue', 'registrations', 'enrollments', 'withdrawal_requests', 'system', 'mail_failing', 'ledger'].map((category) => ({ category, enabled: true })),
+      });
+      // An operator's are the work queue's only: the system's alerts are for admins.
+      const operator = (await signedIn(off, 'operator')).client;
+      expect(((await operator.request('GET', '/api/me/mail-preferences')).json().items as { category: string }[]).map((i) => i.category)).toEqual(['work_queue', 'registrations', 'enrollments', 'withdrawal_requests']);
+      expect(errorCode(await operator.request('PATCH', '/api/me/mail-preferences', { category: 'ledger', enabled: false }))).toBe('VALIDATION_FAILED');
     } finally {
       await off.close();
     }

@@ -33,6 +33,12 @@ const params: Record<(typeof NOTIFICATION_TYPES)[number], Record<string, unknown
   'withdrawal.rejected': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Suspicious' },
   'withdrawal.cancelled': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
   adjustment: { adjustmentId: 'a1', amount: 1234, reason: 'Launch bonus' },
+  'staff.registration': { count: 1 },
+  'staff.enrollment': { count: 2 },
+  'staff.withdrawal': { withdrawalId: 'w 1', amount: 10_000, count: 3 },
+  'staff.webhook_disabled': { endpointId: 'e1', url: 'https://hooks.example.com/a', reason: 'gone' },
+  'staff.mail_failing': { error: '451 Try again later' },
+  'staff.ledger_breach': { count: 1 },
 };
 
 describe('notification messages: type + parameters → words in the reader’s language', () => {
@@ -106,5 +112,23 @@ describe('notification messages: type + parameters → words in the reader’s l
     expect(m).toMatchObject({ title: 'New notification', target: null, group: 'other' });
     const odd = describeNotification({ type: 'withdrawal.requested', params: { amount: 1.5, net: null } }, t('en'), 'en', 'CNY');
     expect(odd.title).toBe('Withdrawal requested: —');
+  });
+
+  it('staff notifications: plural-correct counts, the page to act on, the amount in the reader’s format', () => {
+    const d = (type: string, p: Record<string, unknown>, locale = 'en') => describeNotification({ type, params: p }, t(locale), locale, 'EUR');
+    expect(d('staff.registration', { count: 1 }).title).toBe('1 registration awaits approval');
+    expect(d('staff.registration', { count: 4 }).title).toBe('4 registrations await approval');
+    expect(d('staff.registration', { count: 4 }).target).toBe('/admin/users');
+    expect(d('staff.enrollment', { count: 1 }, 'fr').title).toBe('1 demande d’adhésion attend une validation');
+    expect(d('staff.enrollment', { count: 0 }, 'fr').title).toBe('0 demande d’adhésion attend une validation');
+    expect(d('staff.enrollment', { count: 2 }, 'es').title).toBe('2 solicitudes de unión esperan aprobación');
+    const w = d('staff.withdrawal', { withdrawalId: 'w 1', amount: 2_000, count: 1 }, 'fr');
+    expect(w.title).toBe('Retrait demandé\u202f: 20,00\u00a0€');
+    expect(w.body).toBe('1 retrait attend une approbation.');
+    expect(w.target).toBe('/admin/withdrawals/w%201');
+    expect(d('staff.webhook_disabled', { endpointId: 'e1', url: 'https://h.example/a', reason: 'failing' }).body).toBe('https://h.example/a was disabled: every delivery failed for 5 days. Events for it are no longer sent.');
+    expect(d('staff.mail_failing', { error: '451 Try again later' }, 'zh-Hans')).toMatchObject({ title: '邮件发送失败', details: ['错误：451 Try again later'], target: '/admin/mail', tone: 'bad' });
+    expect(d('staff.ledger_breach', { count: 2 }, 'zh-Hant').title).toBe('帳本檢查發現 2 個問題');
+    expect(d('staff.ledger_breach', { count: 1 }).target).toBe('/admin/ledger-check');
   });
 });

@@ -9,14 +9,20 @@ import { PageQuerySchema } from './schemas';
 /**
  * Categories a person turns on or off (all on by default). Promoters: `account` (registration
  * approved or rejected), `commissions` (the daily digest of approved commissions), `withdrawals`
- * (paid, failed or rejected). Staff: `work_queue` (the daily summary), `system` (a webhook endpoint
- * disabled). Invitations and password links are always sent: they are what the person asked for.
+ * (paid, failed or rejected). Staff: `work_queue` (the daily summary), and one per staff
+ * notification (issue 28): `registrations` and `enrollments` awaiting approval,
+ * `withdrawal_requests`; admins also `system` (a webhook endpoint disabled), `mail_failing` and
+ * `ledger` (a ledger check found a breach). Invitations and password links are always sent: they
+ * are what the person asked for.
  */
-export const MAIL_CATEGORIES = ['account', 'commissions', 'withdrawals', 'work_queue', 'system'] as const;
+export const MAIL_CATEGORIES = ['account', 'commissions', 'withdrawals', 'work_queue', 'registrations', 'enrollments', 'withdrawal_requests', 'system', 'mail_failing', 'ledger'] as const;
 export const MailCategorySchema = z.enum(MAIL_CATEGORIES);
 export type MailCategory = z.infer<typeof MailCategorySchema>;
 export const PROMOTER_MAIL_CATEGORIES: readonly MailCategory[] = ['account', 'commissions', 'withdrawals'];
-export const STAFF_MAIL_CATEGORIES: readonly MailCategory[] = ['work_queue', 'system'];
+/** An operator's: the work queue. */
+export const OPERATOR_MAIL_CATEGORIES: readonly MailCategory[] = ['work_queue', 'registrations', 'enrollments', 'withdrawal_requests'];
+/** An admin's: the work queue and the system's alerts (the pages they open are admins'). */
+export const STAFF_MAIL_CATEGORIES: readonly MailCategory[] = [...OPERATOR_MAIL_CATEGORIES, 'system', 'mail_failing', 'ledger'];
 
 /** `GET api/me/mail-preferences`: the person's categories; `mailEnabled` false when the installation sends no e-mail. */
 export const MailPreferencesSchema = z.object({
@@ -44,6 +50,7 @@ export type MailSettings = z.infer<typeof MailSettingsSchema>;
 export const MAIL_TEMPLATES = [
   'test', 'staff_invite', 'password_reset', 'forgot_password', 'registration_approved', 'registration_rejected',
   'commission_digest', 'withdrawal_paid', 'withdrawal_failed', 'withdrawal_rejected', 'work_queue_summary', 'webhook_disabled',
+  'staff_registration', 'staff_enrollment', 'staff_withdrawal', 'mail_failing', 'ledger_breach',
 ] as const;
 export const MailTemplateSchema = z.enum(MAIL_TEMPLATES);
 export type MailTemplate = z.infer<typeof MailTemplateSchema>;

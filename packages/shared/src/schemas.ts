@@ -696,6 +696,15 @@ export const NOTIFICATION_TYPES = [
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
   /** An admin credited or debited the promoter's available balance (params: amount, reason). */
   'adjustment',
+  /**
+   * Staff's (issue 28). Awaiting review, to every active operator and admin, one unread at a time
+   * per type (params: `count` waiting when written; a withdrawal also `withdrawalId`, `amount`):
+   */
+  'staff.registration', 'staff.enrollment', 'staff.withdrawal',
+  /** To every active admin: an endpoint disabled (`endpointId`, `url`, `reason` gone | failing), once per disable; */
+  'staff.webhook_disabled',
+  /** mail failing (`error`), once per failing spell; a ledger check breach (`count`), once per set of breaches. */
+  'staff.mail_failing', 'staff.ledger_breach',
 ] as const;
 export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof NotificationTypeSchema>;

@@ -188,6 +188,8 @@ export const routes: RouteDef[] = [
   { path: '/admin/announcements/:id', page: AdminAnnouncementPage, layouts: staff },
   { path: '/admin/audit', page: AuditPage, layouts: admins },
   { path: '/admin/staff', page: StaffPage, layouts: admins },
+  // Staff's own notifications in the desk shell (the same page as the promoters' inbox).
+  { path: '/admin/notifications', page: NotificationsPage, layouts: staff },
 ];
 
 /**

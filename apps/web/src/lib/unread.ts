@@ -1,6 +1,6 @@
 /**
- * The number of unread notifications, shared by the tab bar badge, the Me page and the home bell
- * (features do not import each other). Polled like money: on window focus and every 20 s (LIVE).
+ * The number of unread notifications, shared by the tab bar badge, the Me page, the home bell and
+ * the desk navigation (features do not import each other). Polled like money: on window focus and every 20 s (LIVE).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { UnreadCount } from '@pa/shared';
@@ -18,7 +18,7 @@ export const unreadCountQuery = queryOptions({
   retry: false,
 });
 
-/** Unread notifications of the signed-in promoter (staff have no inbox: `enabled` false). */
+/** Unread notifications of the signed-in person (promoters: the tab bar and bell; staff: the desk navigation). */
 export function useUnreadCount(enabled = true) {
   return useQuery({ ...unreadCountQuery, enabled });
 }

@@ -14,6 +14,7 @@ import {
   revokeSession, setPasswordHash,
 } from './repository';
 import { consumePasswordToken, peekPasswordToken } from './password-tokens';
+import { alertStaff } from '../staff-alerts/service';
 
 export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -70,6 +71,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     });
     await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId }, ip: input.ip ?? null });
     await emitEvent(ctx.webhooks, tx, 'promoter.registered', async () => toUser((await findUserById(trx, userId))!));
+    if (status === 'pending') await alertStaff(ctx.mail, tx, { type: 'staff.registration' });
     return userId;
   });
   const row = (await findUserById(ctx.db, id))!;

@@ -1,4 +1,5 @@
 /** Campaign rules: creation, edits and status moves, images, joining and enrollment decisions; the staff's and the promoter's views. */
+import { alertStaff } from '../staff-alerts/service';
 import { createHash } from 'node:crypto';
 import type {
   AdminCampaign, AdminCampaignListSchema, AdminEnrollmentListSchema, Campaign, CampaignListSchema, CampaignPatch, CampaignStatus, EnrollmentSchema, FieldCode, Image,
@@ -286,6 +287,7 @@ export async function join(ctx: AppContext, promoterId: string, campaignId: stri
     await insertEnrollment(trx, enrollment);
     if (status === 'approved') await approveWithLink(trx, enrollment);
     await emitEvent(ctx.webhooks, tx, 'enrollment.created', () => enrollmentData(enrollment));
+    if (status === 'pending') await alertStaff(ctx.mail, tx, { type: 'staff.enrollment' });
     return { enrollment: { id: enrollment.id, status, created_at: now, coupon_code: null as string | null }, created: true };
   });
   return { enrollment: { id: enrollment.id, campaignId, status: enrollment.status, createdAt: enrollment.created_at, couponCode: enrollment.coupon_code }, created };

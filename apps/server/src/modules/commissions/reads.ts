@@ -21,6 +21,7 @@ import {
   commissionEvents, commissionsPage, commissionView, conversionIdByKey, conversionsPage, conversionSummary, conversionWithCommissions, promoterCommissionsExport,
   promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
+import { tellLedgerBreaches } from '../staff-alerts/service';
 import type { RecordResult } from './service';
 import { toCommission, toConversion, type CommissionView } from './views';
 
@@ -78,6 +79,7 @@ export async function listCommissions(ctx: AppContext, filters: { status?: Commi
 /** Every ledger invariant, read in one snapshot (platform/ledger.ts). */
 export async function ledgerCheck(ctx: AppContext): Promise<z.infer<typeof LedgerCheckSchema>> {
   const breaches = await checkLedger(ctx.db);
+  await tellLedgerBreaches(ctx, breaches);
   return { ok: breaches.length === 0, breaches };
 }
 

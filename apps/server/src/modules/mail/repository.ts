@@ -73,18 +73,6 @@ export function approvedCommissionsBetween(db: Db, from: number, to: number) {
     .execute();
 }
 
-/** What waits for staff review. */
-export async function workQueue(db: Db) {
-  const count = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
-  const [promoters, enrollments, commissions, withdrawals] = await Promise.all([
-    count(db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'promoter').where('status', '=', 'pending').executeTakeFirst()),
-    count(db.selectFrom('enrollments').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst()),
-    count(db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst()),
-    count(db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['requested', 'approved']).executeTakeFirst()),
-  ]);
-  return { promoters, enrollments, commissions, withdrawals };
-}
-
 export function activeStaff(db: Db) {
   return db.selectFrom('users').select(['id', 'role']).where('role', 'in', ['operator', 'admin']).where('status', '=', 'active').execute();
 }

@@ -4,7 +4,7 @@
  *
  * - **Writing** happens in the transaction of the change (platform/mail/outbox.ts, `mailUser`):
  *   registration approved or rejected, withdrawal paid, failed or rejected, staff invitations and
- *   password links, a webhook endpoint disabled.
+ *   password links, a webhook endpoint disabled, staff alerts (modules/staff-alerts).
  * - **Daily mails** (`writeDailyMails`, every instance every few minutes): from 08:00 in the
  *   installation's time zone, each promoter with commissions approved the day before gets one digest
  *   of them, and each active staff member one summary of the work queue when something waits. A
@@ -14,10 +14,11 @@
  *   PostgreSQL), sends them over one pooled SMTP transport, and records each outcome. A refusal for
  *   good (5xx) fails the message at once; anything else is retried after 1 min, 5 min, 30 min, 2 h,
  *   5 h and 10 h, then the message has failed. A claim outlives an attempt, so an instance that dies
- *   mid-send only delays the mail (at least once).
+ *   mid-send only delays the mail (at least once). A mail failing at its first attempt tells the
+ *   admins (`staff.mail_failing`), once per failing spell.
  */
 import type { Locale, MailCategory, MailMessage, MailPreferences, MailSettings, MailTemplate } from '@pa/shared';
-import { accountKind, isLocale, PROMOTER_MAIL_CATEGORIES, STAFF_MAIL_CATEGORIES } from '@pa/shared';
+import { accountKind, isLocale, OPERATOR_MAIL_CATEGORIES, PROMOTER_MAIL_CATEGORIES, STAFF_MAIL_CATEGORIES } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { AppError } from '../../platform/errors';
 import { mailAddress, mailUser } from '../../platform/mail/outbox';
@@ -26,6 +27,9 @@ import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey, dayStart, localHour } from '../../platform/time';
 import { issuePasswordToken, passwordLinkPath } from '../auth/password-tokens';
 import { claimDue } from '../../platform/outbox-claims';
+import { workQueue } from '../overview/service';
+import { lastSentMailId } from '../staff-alerts/repository';
+import { alertStaff } from '../staff-alerts/service';
 import * as repo from './repository';
 
 export const MAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
@@ -74,7 +78,8 @@ export async function sendTestMail(ctx: AppContext, userId: string, to: string |
   return toMessage(row);
 }
 
-const categoriesFor = (role: string): readonly MailCategory[] => (role === 'promoter' ? PROMOTER_MAIL_CATEGORIES : STAFF_MAIL_CATEGORIES);
+/** A promoter's, an operator's (the work queue) or an admin's (the work queue and the system's alerts). */
+const categoriesFor = (role: string): readonly MailCategory[] => (role === 'promoter' ? PROMOTER_MAIL_CATEGORIES : role === 'admin' ? STAFF_MAIL_CATEGORIES : OPERATOR_MAIL_CATEGORIES);
 
 export async function mailPreferences(ctx: AppContext, userId: string): Promise<MailPreferences> {
   const me = await repo.userForMail(ctx.db, userId);
@@ -142,8 +147,9 @@ export async function writeDailyMails(ctx: AppContext, now = Date.now()): Promis
     });
   }
 
-  const queue = await repo.workQueue(ctx.db);
-  const total = queue.promoters + queue.enrollments + queue.commissions + queue.withdrawals;
+  // The overview's own figures, so the mail and the console agree.
+  const queue = await workQueue(ctx);
+  const total = queue.registrations + queue.enrollments + queue.commissions + queue.withdrawalsToApprove + queue.withdrawalsToPay;
   if (total > 0) {
     for (const staff of await repo.activeStaff(ctx.db)) {
       await ctx.uow.run(async (tx) => {
@@ -206,6 +212,8 @@ export async function dispatchMail(ctx: AppContext, sender: SmtpSender, log: Log
   const ids = await claimDue(ctx.db, ctx.dialect, 'mail_messages', now, until, 16);
   if (ids.length === 0) return 0;
   const due = (await repo.messagesToSend(ctx.db, ids)).filter((m) => m.status === 'pending');
+  /** The error of a mail that failed at its first attempt (retries of one already told about are not news). */
+  let firstFailure: string | null = null;
   await Promise.all(due.map(async (m) => {
     const body = ctx.mail.open(m.body_sealed);
     const outcome = await sender.send({ id: m.id, to: m.recipient, subject: m.subject, text: body.text, html: body.html });
@@ -218,11 +226,17 @@ export async function dispatchMail(ctx: AppContext, sender: SmtpSender, log: Log
         ? { status: 'failed' as const, attempts, next_attempt_at: at, last_error: outcome.error, sent_at: null }
         : { status: 'pending' as const, attempts, next_attempt_at: at + delay, last_error: outcome.error, sent_at: null };
     try {
-      await repo.settleMessage(ctx.db, m.id, until, set);
+      if (await repo.settleMessage(ctx.db, m.id, until, set) && !outcome.ok && attempts === 1) firstFailure ??= outcome.error ?? '';
     } catch (error) {
       // Not recorded: the claim runs out and the mail is sent again (at least once).
       log.warn({ err: error, mail: m.id }, 'mail outcome could not be recorded');
     }
   }));
+  if (firstFailure !== null) {
+    const error = firstFailure;
+    // Once per failing spell: it lasts until a mail is sent again, so the spell is named by the last one sent.
+    await ctx.uow.run(async (tx) => alertStaff(ctx.mail, tx, { type: 'staff.mail_failing', error, spell: `mail:${await lastSentMailId(tx.q)}` }))
+      .catch((error: unknown) => log.warn({ err: error }, 'staff could not be told that mail is failing'));
+  }
   return ids.length;
 }

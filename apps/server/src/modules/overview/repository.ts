@@ -127,23 +127,41 @@ export async function liability(db: Db): Promise<{ available: number; withdrawin
   return { available, withdrawing };
 }
 
-/** The work queue's counts (each an index range: users, enrollments and withdrawals by status; commissions by campaign and status). */
+const countOf = (row: { n: number | string | bigint } | undefined) => Number(row?.n ?? 0);
+
+/** Promoters whose registration awaits approval (an index range: users by status). */
+export const pendingRegistrations = (db: Db) =>
+  db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').where('role', '=', 'promoter').executeTakeFirst().then(countOf);
+
+/** Campaign applications awaiting a decision. */
+export const pendingEnrollments = (db: Db) =>
+  db.selectFrom('enrollments').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst().then(countOf);
+
+/** Withdrawals requested, to approve or reject. */
+export const withdrawalsToApprove = (db: Db) =>
+  db.selectFrom('withdrawals').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'requested').executeTakeFirst().then(countOf);
+
+/**
+ * The work queue's counts (each an index range: users, enrollments and withdrawals by status;
+ * commissions by campaign and status). Commissions count only campaigns approved by hand: the
+ * others are approved when their hold ends, nobody reviews them. The overview, the daily summary
+ * mail and the staff notifications all read these.
+ */
 export async function workQueueCounts(db: Db) {
-  const count = (n: { n: number | string | bigint } | undefined) => Number(n?.n ?? 0);
   const manual = (await db.selectFrom('campaigns').select('id').where('approval_mode', '=', 'manual').execute()).map((c) => c.id);
   const [registrations, enrollments, commissions, withdrawals] = await Promise.all([
-    db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').where('role', '=', 'promoter').executeTakeFirst(),
-    db.selectFrom('enrollments').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirst(),
+    pendingRegistrations(db),
+    pendingEnrollments(db),
     manual.length
-      ? db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', 'in', manual).where('status', '=', 'pending').executeTakeFirst()
-      : Promise.resolve(undefined),
+      ? db.selectFrom('commissions').select((eb) => eb.fn.countAll<number>().as('n')).where('campaign_id', 'in', manual).where('status', '=', 'pending').executeTakeFirst().then(countOf)
+      : Promise.resolve(0),
     db.selectFrom('withdrawals').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).where('status', 'in', ['requested', 'approved']).groupBy('status').execute(),
   ]);
   return {
-    registrations: count(registrations),
-    enrollments: count(enrollments),
-    commissions: count(commissions),
-    withdrawalsToApprove: count(withdrawals.find((w) => w.status === 'requested')),
-    withdrawalsToPay: count(withdrawals.find((w) => w.status === 'approved')),
+    registrations,
+    enrollments,
+    commissions,
+    withdrawalsToApprove: countOf(withdrawals.find((w) => w.status === 'requested')),
+    withdrawalsToPay: countOf(withdrawals.find((w) => w.status === 'approved')),
   };
 }

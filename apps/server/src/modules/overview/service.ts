@@ -77,6 +77,9 @@ export async function topPromoters(ctx: AppContext, period: Period) {
   return rank(await promoterFigures(ctx.db, await promoterSalesRanking(ctx.db, period.from, period.to, TOP_PROMOTERS), period.from, period.to));
 }
 
+/** What waits for staff now (the overview's work queue; the daily summary mail says the same). */
+export const workQueue = (ctx: AppContext) => workQueueCounts(ctx.db);
+
 export async function programOverview(ctx: AppContext, query: OverviewQuery, locale: string, now = Date.now()) {
   const zone = zoneOf(ctx, now);
   const { range, period, previous } = resolveRange({ range: query.range, from: query.from, to: query.to }, dayKey(now, zone));

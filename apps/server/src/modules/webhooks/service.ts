@@ -25,13 +25,12 @@ import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { urlProblem } from '../../platform/outbound-address';
 import { WEBHOOK_OUTBOX, eventRows, pendingDelivery, type CachedEndpoint, type Envelope, type EnvelopeEvent } from '../../platform/webhooks/outbox';
-import { mailUser } from '../../platform/mail/outbox';
-import { DISABLED_REASONS } from '../../platform/mail/templates';
 import type { Tx } from '../../db/unit-of-work';
 import type { AttemptOutcome } from '../../platform/webhooks/send';
 import { inlineSender, threadedSender, type WebhookSender } from '../../platform/webhooks/sender';
 import { newWebhookSecret } from '../../platform/webhooks/signing';
 import { claimDue } from '../../platform/outbox-claims';
+import { alertStaff } from '../staff-alerts/service';
 import * as repo from './repository';
 
 const SECRET_AAD = 'webhook-secret';
@@ -194,11 +193,9 @@ export async function deliveries(ctx: AppContext, endpointId: string, page: { li
   };
 }
 
-/** Every active admin hears (by e-mail, when on and not turned off) that an endpoint was disabled. */
-async function tellAdmins(ctx: AppContext, tx: Tx, url: string, reason: 'gone' | 'failing') {
-  for (const admin of await repo.activeAdmins(tx.q)) {
-    await mailUser(ctx.mail, tx, admin.id, { template: 'webhook_disabled', params: { url, reason: { localized: DISABLED_REASONS[reason] } }, path: '/admin/webhooks' });
-  }
+/** Every active admin is told (a staff notification, and a mail when on and not turned off) that an endpoint was disabled. */
+async function tellAdmins(ctx: AppContext, tx: Tx, endpointId: string, url: string, reason: 'gone' | 'failing') {
+  await alertStaff(ctx.mail, tx, { type: 'staff.webhook_disabled', endpointId, url, reason });
 }
 
 /** How one attempt ends a delivery (or schedules the next). */
@@ -431,7 +428,7 @@ async function recordAttempts(ctx: AppContext, tx: Tx, sent: Sent[]): Promise<bo
       if (!gone.has(d.endpoint_id)) {
         gone.add(d.endpoint_id);
         await repo.updateEndpoint(q, d.endpoint_id, { status: 'disabled', disabled_reason: 'gone', updated_at: at });
-        await tellAdmins(ctx, tx, d.url, 'gone');
+        await tellAdmins(ctx, tx, d.endpoint_id, d.url, 'gone');
       }
       forget = true;
     } else if (d.endpoint_status === 'enabled') {
@@ -448,7 +445,7 @@ async function recordAttempts(ctx: AppContext, tx: Tx, sent: Sent[]): Promise<bo
     const since = failed ? (await repo.failingSince(q, endpointId))?.failing_since : null;
     if (since != null && at - Number(since) >= FAILING_DISABLE_MS) {
       await repo.updateEndpoint(q, endpointId, { status: 'disabled', disabled_reason: 'failing', updated_at: at });
-      await tellAdmins(ctx, tx, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
+      await tellAdmins(ctx, tx, endpointId, sent.find((s) => s.d.endpoint_id === endpointId)!.d.url, 'failing');
       forget = true;
     }
     // Its mark changed: read it again with the next pass.

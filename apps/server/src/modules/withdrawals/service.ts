@@ -11,6 +11,7 @@
  *   rejected   withdrawing −A, available +A      (from requested, by an operator)
  *   cancelled  withdrawing −A, available +A      (from requested, by the promoter)
  */
+import { alertStaff } from '../staff-alerts/service';
 import { createHash, createHmac } from 'node:crypto';
 import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
@@ -211,6 +212,7 @@ export async function requestWithdrawal(ctx: AppContext, promoterId: string, bod
         { account: promoterAccount(promoterId, 'available'), amount: -row.amount },
         { account: promoterAccount(promoterId, 'withdrawing'), amount: row.amount },
       ], now);
+      await alertStaff(ctx.mail, tx, { type: 'staff.withdrawal', withdrawalId: id, amount: row.amount, currency: row.currency });
       return { withdrawal: row, replayed: false };
     });
   } catch (error) {
@@ -295,10 +297,14 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
     params: { withdrawalId: w.id, amount: Number(w.amount), net: Number(w.net), ...(details.reason ? { reason: details.reason } : {}), ...(details.reference ? { reference: details.reference } : {}) },
   }], now);
   if (status === 'paid' || status === 'failed' || status === 'rejected') {
-    const amount = { minor: Number(w.amount), currency: w.currency };
+    const money = (minor: number | string) => ({ minor: Number(minor), currency: w.currency });
+    const amount = money(w.amount);
     await mailUser(ctx.mail, tx, w.promoter_id, {
       template: `withdrawal_${status}`,
-      params: status === 'paid' ? { amount, last4: w.account_last4 } : { amount, reason: details.reason ?? '—' },
+      // Paid: what was sent (net), the fee kept and the payout reference, as the notification says.
+      params: status === 'paid'
+        ? { amount, net: money(w.net), fee: money(w.fee), last4: w.account_last4, reference: details.reference ?? '—' }
+        : { amount, reason: details.reason ?? '—' },
       path: `/withdrawals/${w.id}`,
     });
   }

@@ -34,6 +34,11 @@ export const TEMPLATE_CATEGORY: Record<MailTemplate, MailCategory | null> = {
   withdrawal_rejected: 'withdrawals',
   work_queue_summary: 'work_queue',
   webhook_disabled: 'system',
+  staff_registration: 'registrations',
+  staff_enrollment: 'enrollments',
+  staff_withdrawal: 'withdrawal_requests',
+  mail_failing: 'mail_failing',
+  ledger_breach: 'ledger',
 };
 
 export interface MailInput {

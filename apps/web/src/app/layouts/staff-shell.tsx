@@ -5,7 +5,7 @@
  * show their title without the phone's back arrow; pages opened from a list keep it.
  */
 import {
-  AppOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
+  AppOutline, BellOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
   SendOutline, SetOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
 } from 'antd-mobile-icons';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
@@ -17,6 +17,7 @@ import { appName } from '../../i18n';
 import { useChangeLocale } from '../../lib/locale';
 import { Link, matchPath, navigate, useLocation } from '../../lib/router';
 import { meQuery, useMe, useSignOut } from '../../lib/session';
+import { badgeText, useUnreadCount } from '../../lib/unread';
 import { PageLoading } from '../../components/page-status';
 import './staff-shell.css';
 
@@ -24,7 +25,12 @@ interface NavItem { path: string; label: string; id: string; icon: ReactNode; ad
 interface NavGroup { title?: string; items: NavItem[] }
 
 export const NAV: NavGroup[] = [
-  { items: [{ path: '/admin', label: 'console.nav.overview', id: 'overview', icon: <AppOutline /> }] },
+  {
+    items: [
+      { path: '/admin', label: 'console.nav.overview', id: 'overview', icon: <AppOutline /> },
+      { path: '/admin/notifications', label: 'console.nav.notifications', id: 'notifications', icon: <BellOutline /> },
+    ],
+  },
   {
     title: 'console.nav.groups.people',
     items: [
@@ -106,6 +112,8 @@ export default function StaffShell({ children }: { children: ReactNode }) {
   const me = useMe();
   const signOut = useSignOut(false);
   const user = me.data!;
+  // Staff notifications (awaiting review, the system's alerts): the count on the entry, polled like the phone's bell.
+  const unread = useUnreadCount().data ?? 0;
   const current = currentEntry(pathname);
   const top = current === pathname;
   const narrow = NARROW.some((p) => matchPath(p, pathname) !== null) && !pathname.endsWith('/new');
@@ -134,6 +142,12 @@ export default function StaffShell({ children }: { children: ReactNode }) {
                     <Link to={item.path} className="staff-nav-link" aria-current={current === item.path ? 'page' : undefined} data-testid={`nav-${item.id}`}>
                       <span className="staff-nav-icon" aria-hidden>{item.icon}</span>
                       <span className="staff-nav-text">{t(item.label)}</span>
+                      {item.id === 'notifications' && unread > 0 ? (
+                        <span className="staff-nav-badge" data-testid="nav-unread">
+                          <span aria-hidden>{badgeText(unread)}</span>
+                          <span className="visually-hidden">{t('tabs.unread', { count: unread })}</span>
+                        </span>
+                      ) : null}
                     </Link>
                   </li>
                 ))}

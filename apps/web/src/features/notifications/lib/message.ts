@@ -14,7 +14,7 @@ export interface NotificationMessage {
   details: string[];
   /** Hash path it opens, or null. */
   target: string | null;
-  group: 'enrollment' | 'commission' | 'withdrawal' | 'adjustment' | 'other';
+  group: 'enrollment' | 'commission' | 'withdrawal' | 'adjustment' | 'review' | 'system' | 'other';
   /** Good news, bad news, or neither (for the icon colour). */
   tone: 'good' | 'bad' | 'info';
 }
@@ -44,6 +44,72 @@ const TONE: Record<string, NotificationMessage['tone']> = {
   'withdrawal.rejected': 'bad',
   'withdrawal.cancelled': 'info',
 };
+
+/** Staff's: what waits for review, and the system's alerts, each opening the page to act on. */
+function describeStaff(event: string, p: Record<string, unknown>, t: TFunction, money: (v: unknown) => string): NotificationMessage | null {
+  const count = int(p.count) ?? 0;
+  const id = (key: string) => {
+    const v = str(p[key]);
+    return v ? encodeURIComponent(v) : null;
+  };
+  switch (event) {
+    case 'registration':
+    case 'enrollment':
+      return {
+        title: t(`notifications.staff.${event}.title`, { count }),
+        body: t(`notifications.staff.${event}.body`),
+        details: [],
+        target: event === 'registration' ? '/admin/users' : '/admin/enrollments',
+        group: 'review',
+        tone: 'info',
+      };
+    case 'withdrawal': {
+      const withdrawalId = id('withdrawalId');
+      return {
+        title: t('notifications.staff.withdrawal.title', { amount: money(p.amount) }),
+        body: t('notifications.staff.withdrawal.body', { count }),
+        details: [],
+        target: withdrawalId ? `/admin/withdrawals/${withdrawalId}` : '/admin/withdrawals',
+        group: 'review',
+        tone: 'info',
+      };
+    }
+    case 'webhook_disabled': {
+      const endpointId = id('endpointId');
+      const reason = p.reason === 'gone' || p.reason === 'failing' ? t(`notifications.staff.webhook_disabled.${p.reason}`) : '—';
+      return {
+        title: t('notifications.staff.webhook_disabled.title'),
+        body: t('notifications.staff.webhook_disabled.body', { url: str(p.url) ?? '—', reason }),
+        details: [],
+        target: endpointId ? `/admin/webhooks/${endpointId}` : '/admin/webhooks',
+        group: 'system',
+        tone: 'bad',
+      };
+    }
+    case 'mail_failing': {
+      const error = str(p.error);
+      return {
+        title: t('notifications.staff.mail_failing.title'),
+        body: t('notifications.staff.mail_failing.body'),
+        details: error ? [t('notifications.error', { error })] : [],
+        target: '/admin/mail',
+        group: 'system',
+        tone: 'bad',
+      };
+    }
+    case 'ledger_breach':
+      return {
+        title: t('notifications.staff.ledger_breach.title', { count }),
+        body: t('notifications.staff.ledger_breach.body'),
+        details: [],
+        target: '/admin/ledger-check',
+        group: 'system',
+        tone: 'bad',
+      };
+    default:
+      return null;
+  }
+}
 
 export function describeNotification(n: { type: string; params: Record<string, unknown> }, t: TFunction, locale: string, currency: string): NotificationMessage {
   const p = n.params ?? {};
@@ -112,6 +178,10 @@ export function describeNotification(n: { type: string; params: Record<string, u
       group: 'adjustment',
       tone: debit ? 'bad' : 'good',
     };
+  }
+  if (group === 'staff' && event !== undefined) {
+    const staff = describeStaff(event, p, t, money);
+    if (staff) return staff;
   }
   // A type this version of the app does not know yet (a newer server): say something honest.
   return { title: t('notifications.unknown.title'), body: t('notifications.unknown.body'), details, target: null, group: 'other', tone: 'info' };

@@ -1,5 +1,5 @@
 import { Button, Toast } from 'antd-mobile';
-import { BellOutline, BillOutline, CheckOutline, MessageOutline, PayCircleOutline, ReceivePaymentOutline, UserAddOutline } from 'antd-mobile-icons';
+import { BellOutline, BillOutline, CheckOutline, ExclamationTriangleOutline, FileOutline, MessageOutline, PayCircleOutline, ReceivePaymentOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,8 @@ import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { errorText } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
-import { navigate, useSearchParams } from '../../../lib/router';
+import { navigate, useLocation, useSearchParams } from '../../../lib/router';
+import { useMe } from '../../../lib/session';
 import { unreadCountQuery } from '../../../lib/unread';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api/notifications';
 import { describeNotification, type NotificationMessage } from '../lib/message';
@@ -20,6 +21,8 @@ const ICONS: Record<NotificationMessage['group'], typeof BellOutline> = {
   commission: BillOutline,
   withdrawal: ReceivePaymentOutline,
   adjustment: PayCircleOutline,
+  review: FileOutline,
+  system: ExclamationTriangleOutline,
   other: MessageOutline,
 };
 
@@ -58,6 +61,8 @@ function Item({ n, currency, onOpen }: { n: Notification; currency: string; onOp
 export default function NotificationsPage() {
   const { t } = useTranslation();
   const params = useSearchParams();
+  const { pathname } = useLocation();
+  const staff = (useMe().data?.role ?? 'promoter') !== 'promoter';
   const unreadOnly = params.get('filter') === 'unread';
   const list = useNotifications(unreadOnly);
   const markRead = useMarkRead();
@@ -83,12 +88,13 @@ export default function NotificationsPage() {
       Toast.show({ content: errorText(t, error) });
     }
   };
-  const setFilter = (value: 'all' | 'unread') => navigate(value === 'all' ? '/notifications' : '/notifications?filter=unread', { replace: true });
+  // Staff read theirs at #/admin/notifications (inside the desk shell), promoters at #/notifications.
+  const setFilter = (value: 'all' | 'unread') => navigate(value === 'all' ? pathname : `${pathname}?filter=unread`, { replace: true });
 
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <div className="sub-page">
-      <PageNav title={t('notifications.title')} fallback="/me" />
+      <PageNav title={t('notifications.title')} fallback={staff ? '/admin' : '/me'} />
       <div className="notifications-bar">
         <div className="filter-bar" role="group" aria-label={t('notifications.filterLabel')}>
           {(['all', 'unread'] as const).map((f) => (
@@ -105,7 +111,7 @@ export default function NotificationsPage() {
         <EmptyState
           icon={<BellOutline />}
           title={unreadOnly ? t('notifications.emptyUnreadTitle') : t('notifications.emptyTitle')}
-          body={unreadOnly ? t('notifications.emptyUnreadBody') : t('notifications.emptyBody')}
+          body={unreadOnly ? t('notifications.emptyUnreadBody') : staff ? t('notifications.emptyBodyStaff') : t('notifications.emptyBody')}
         />
       ) : (
         <>
