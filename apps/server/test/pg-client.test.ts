@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase, type DatabaseHandle } from '../src/db/connection';
 import { pipelinedPool } from '../src/db/pg-client';
 import { isConnectionLoss, isDatabaseUnavailable, isUnwrittenUnavailable } from '../src/db/unavailable';
-import { UnitOfWork } from '../src/db/unit-of-work';
+import { UnitOfWork, type Collector, type CollectorKind } from '../src/db/unit-of-work';
 import type { Database } from '../src/db/types';
 import { createSchema, DIALECTS, dropSchema, PG_URL } from './helpers';
 
@@ -207,6 +207,28 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL: a lost connection (db
     });
     expect(runs).toBe(2);
     expect(await sql<{ id: string }>`select id from probes`.execute(handle.db).then((r) => r.rows.map((x) => x.id))).toEqual(['again']);
+  });
+
+  it('a group commit cut by a lost connection goes round again on a new one', async () => {
+    const uow = new UnitOfWork(handle.db, 'postgres', { readsFirst: true });
+    let flushes = 0;
+    /** Inserts its ids; the first flush then ends its own connection before the commit. */
+    class Probes implements Collector {
+      readonly ids: string[] = [];
+      merge(other: Probes) {
+        this.ids.push(...other.ids);
+      }
+      async flush(q: Kysely<Database>) {
+        flushes++;
+        for (const id of this.ids) await sql`insert into probes values (${id})`.execute(q);
+        if (flushes === 1) await terminate(await pidOf(q));
+      }
+    }
+    const probe: CollectorKind<Probes> = { order: 1, create: () => new Probes() };
+    await Promise.all(['b1', 'b2', 'b3'].map((id) => uow.run((tx) => void tx.collect(probe).ids.push(id), { batchable: true })));
+    expect(flushes).toBe(2);
+    expect(await sql<{ id: string }>`select id from probes where id like 'b%' order by id`.execute(handle.db).then((r) => r.rows.map((x) => x.id))).toEqual(['b1', 'b2', 'b3']);
+    expect(lost, 'the lost connection reported').toHaveLength(1);
   });
 
   it('a write outside a transaction whose answer was lost is unavailable but not known unwritten (never run again)', async () => {

@@ -87,6 +87,8 @@ class Connection {
    * connection): nothing more is sent on it, and it leaves the pool when released.
    */
   broken = false;
+  /** Its loss has been reported (node-postgres may report one loss twice: the server's message, then the socket's end). */
+  reported = false;
 
   constructor(
     private client: pg.PoolClient,
@@ -165,10 +167,11 @@ class Connection {
       return await this.send(text, values, true);
     } catch (error) {
       if (!this.broken) throw error;
-      const fresh = await this.owner.replace(this);
+      const fresh = await this.owner.replace(this, this.client);
       this.client.release(true);
       this.client = fresh;
       this.broken = false;
+      this.reported = false;
       return this.send(text, values, true);
     }
   }
@@ -186,6 +189,7 @@ class Connection {
       if (neverSent || this.broken || isConnectionLoss(error)) {
         this.broken = true;
         markUnavailable(error, unwritten || neverSent);
+        this.owner.lost(this, error as Error);
       }
       throw error;
     }
@@ -243,15 +247,27 @@ class PipelinedPool {
     return connection as unknown as PostgresPoolClient;
   }
 
-  /** A new client for `connection`, whose own was lost (the caller releases that one). */
-  async replace(connection: Connection): Promise<pg.PoolClient> {
+  /** A new client for `connection`, whose own (`lost`) was lost: the caller releases that one. */
+  async replace(connection: Connection, lost: pg.PoolClient): Promise<pg.PoolClient> {
     const client = await this.take();
+    // What the lost client still reports is no longer this connection's.
+    this.connections.delete(lost);
     this.connections.set(client, connection);
     return client;
   }
 
   end(): Promise<void> {
     return this.pool.end();
+  }
+
+  /**
+   * A checked-out connection was lost: reported once, whether its client's `error` event or a
+   * statement's failure says so first (a connection released meanwhile is ended without the event).
+   */
+  lost(connection: Connection, error: Error): void {
+    if (connection.reported) return;
+    connection.reported = true;
+    this.onConnectionError(error);
   }
 
   /** A client from the pool; one that cannot be had is the database's being unavailable, with nothing written. */
@@ -268,12 +284,11 @@ class PipelinedPool {
       // A checked-out client has no listener of the pool's: its connection ending (with or without
       // a statement under way) must not be an unhandled `error` either. The statement under way
       // fails by itself; the connection is marked so that nothing more is sent on it.
-      // (node-postgres may report one loss twice: the server's message, then the socket's end.)
       client.on('error', (error: Error) => {
         const connection = this.connections.get(client);
-        if (!connection || connection.broken) return;
+        if (!connection) return;
         connection.broken = true;
-        if (connection.inUse) this.onConnectionError(error);
+        if (connection.inUse) this.lost(connection, error);
       });
     }
     return client;

@@ -292,6 +292,16 @@ export class UnitOfWork {
         rest = rest.filter((_, i) => i !== outcome.index);
         continue;
       }
+      if (isDatabaseUnavailable(outcome.error)) {
+        // The database's failure, no item's: once more, on a new connection; if the database is
+        // still out of reach, every item is answered so at once (503), not tried one by one.
+        if (round >= 1) {
+          for (const p of rest) p.reject(outcome.error);
+          return;
+        }
+        this.options.log?.warn({ err: outcome.error, items: rest.length }, 'database connection lost; writing the batch again');
+        continue;
+      }
       // The flush or the commit failed: once more as a whole (another writer's change is visible
       // now), then item by item, so only the item that cannot be written fails.
       if (round >= 1 || rest.length === 1) {
