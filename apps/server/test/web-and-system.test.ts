@@ -180,13 +180,17 @@ describe('paths with a .. segment (issue 28, item 6)', () => {
         expect(answer.headers['content-type'], target).toContain('text/html');
         expect(answer.body, target).toContain(PAGE_TEXTS.en.notFoundTitle);
       }
-      for (const target of ['/api/%2e%2e/%2e%2e/x', '/api/../../x', '/api/images/..%2f..%2fx']) {
+      // The API reference's own files (another static server) too.
+      for (const target of ['/api/%2e%2e/%2e%2e/x', '/api/../../x', '/api/images/..%2f..%2fx', '/api/docs/static/..%2f..%2fpackage.json', '/api/docs/static/%2e%2e/x', '/api/docs/static/..%5c..%5cx']) {
         const answer = await get(target);
         expect(answer.status, target).toBe(404);
         expect(JSON.parse(answer.body), target).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
       }
-      // The build's own files are still served.
+      // The build's own files are still served, and a query may hold dots.
       expect((await get('/assets/index-abc123.js')).status).toBe(200);
+      expect((await get('/api/docs/static/index.css')).status).toBe(200);
+      expect((await get('/?next=../x')).status).toBe(200);
+      expect((await get('/api/health?x=..%2f..')).status).toBe(200);
       await new Promise((r) => setTimeout(r, 50)); // the log stream is written asynchronously
       const loud = lines.filter((line) => (JSON.parse(line) as { level: number }).level > 30);
       expect(lines.length).toBeGreaterThan(10);

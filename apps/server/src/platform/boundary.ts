@@ -6,12 +6,12 @@
  *   form, so PostgreSQL refuses it (a 500 on every retry) and SQLite stores bytes that come back as
  *   something else.
  * An id in the path with one cannot name anything (404); a query or body field or key with one is
- * `VALIDATION_FAILED` naming the field. The walk is iterative, and JSON bodies nest at most
+ * `VALIDATION_FAILED` naming the field. A path with a `..` segment names nothing either (404). The walk is iterative, and JSON bodies nest at most
  * `MAX_JSON_DEPTH` levels (body-parser.ts checks the bytes before parsing), so no input can exhaust
  * the stack of the walk, of JSON.parse or of a schema.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, sendNotFound } from './errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -86,6 +86,30 @@ export function nestsDeeperThan(json: Buffer, max: number): boolean {
   return false;
 }
 
+/** A `..` segment, with either slash (what a static file server refuses as leaving its root). */
+const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
+/**
+ * Whether the path of `url` (not its query) has a `..` segment once decoded: `/../x`, `/%2e%2e/x`,
+ * `/assets/..%2f..`, `..%5c`. No route of ours has one; a path that cannot be decoded is left to
+ * Fastify, which answers it (`frameworkErrors`).
+ */
+export function hasUpSegment(url: string): boolean {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!/\.\.|%2e/i.test(path)) return false;
+  try {
+    return UP_SEGMENT.test(decodeURIComponent(path));
+  } catch {
+    return false;
+  }
+}
+
+/** onRequest: a path with a `..` segment names nothing (rather than the static servers' 403, a 500 here). */
+export async function refuseUpSegments(request: FastifyRequest, reply: FastifyReply) {
+  if (hasUpSegment(request.url)) return sendNotFound(request, reply);
+}
+
 /** preValidation: params → NOT_FOUND, query and body → VALIDATION_FAILED naming the field. */
 export async function refuseUnstorable(request: FastifyRequest) {
   if (findUnstorable(request.params)) throw new AppError('NOT_FOUND');
@@ -97,5 +121,6 @@ export async function refuseUnstorable(request: FastifyRequest) {
 }
 
 export function registerBoundary(app: FastifyInstance) {
+  app.addHook('onRequest', refuseUpSegments);
   app.addHook('preValidation', refuseUnstorable);
 }

@@ -175,10 +175,13 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
   socket.destroy();
 }
 
-/** Unknown addresses: the catalogue's NOT_FOUND for the API and other methods, a page otherwise. */
+/** Nothing here: the catalogue's NOT_FOUND for the API and other methods, the not-found page otherwise. */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  if (request.url.startsWith('/api/') || request.method !== 'GET') return sendError(request, reply, 'NOT_FOUND');
+  return reply.status(404).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'not_found'));
+}
+
+/** Unknown addresses. */
 export function registerNotFound(app: FastifyInstance) {
-  app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.method !== 'GET') return sendError(request, reply, 'NOT_FOUND');
-    return reply.status(404).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'not_found'));
-  });
+  app.setNotFoundHandler(sendNotFound);
 }

@@ -29,9 +29,6 @@ interface PreloadLists {
   home?: string[];
 }
 
-/** A `..` path segment, with either slash (what `send` refuses as a path leaving the root). */
-const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
-
 const preloadLink = (file: string) =>
   file.endsWith('.css') ? `<link rel="preload" as="style" crossorigin href="./${file}">` : `<link rel="modulepreload" crossorigin href="./${file}">`;
 
@@ -105,9 +102,6 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
     cacheControl: false,
     index: ['index.html'],
     preCompressed: true,
-    // A `..` segment (`/../x`, `/%2e%2e/x`, `/assets/..%2f..`) names no file of the build: not found,
-    // rather than the error `send` raises for it (which would be answered as a 500 and logged).
-    allowedPath: (pathName) => !UP_SEGMENT.test(pathName),
     setHeaders(res, filePath) {
       // filePath is the file actually sent: `index.html.br` stands for index.html.
       const rel = path.relative(root, filePath).replace(/\.(br|gz)$/, '');
