@@ -55,6 +55,9 @@ describe('mail templates', () => {
       }
     }
     expect(renderMail('password_reset', 'zh-Hans', { name: '李雷' }, { appName: null, optOut: false }).subject).toBe('设置新的推广助手密码');
+    // The plain text's button line ends in the language's own colon.
+    expect(renderMail('registration_approved', 'zh-Hant', { name: '李雷' }, { appName: null, url: 'https://p.example/#/', optOut: true }).text).toContain('開啟推廣助手：\nhttps://p.example/#/');
+    expect(renderMail('registration_approved', 'fr', { name: 'Léa' }, { appName: null, url: 'https://p.example/#/', optOut: true }).text).toContain('Ouvrir Assistant de promotion :\nhttps://p.example/#/');
   });
 
   it('a password link made by staff says a link was made and the password still works, not that it was reset', () => {

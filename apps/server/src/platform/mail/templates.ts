@@ -35,6 +35,8 @@ interface Chrome {
   automatic: string;
   /** Plain-text lead-in to a link. */
   open: string;
+  /** Between the button's label and its address in plain text (French puts a space before it, Chinese a full-width one). */
+  colon: string;
 }
 
 // The staff's notification mails (issue 28) each say what waits now and where; "told again" lines
@@ -200,11 +202,11 @@ const zhHant: Texts = {
 
 const TEXTS: Record<Locale, Texts> = { en, fr, es, 'zh-Hans': zhHans, 'zh-Hant': zhHant };
 const CHROME: Record<Locale, Chrome> = {
-  en: { optOut: 'You can turn these e-mails off in {app}: Me → E-mail.', automatic: 'This message was sent automatically by {app}.', open: 'Open:' },
-  fr: { optOut: 'Vous pouvez désactiver ces e-mails dans {app} : Moi → E-mail.', automatic: 'Ce message a été envoyé automatiquement par {app}.', open: 'Ouvrir :' },
-  es: { optOut: 'Puede desactivar estos correos en {app}: Yo → Correo.', automatic: 'Este mensaje lo envió automáticamente {app}.', open: 'Abrir:' },
-  'zh-Hans': { optOut: '您可以在{app}的“我的 → 邮件通知”中关闭此类邮件。', automatic: '本邮件由{app}自动发送。', open: '打开：' },
-  'zh-Hant': { optOut: '您可以在{app}的「我的 → 郵件通知」中關閉此類郵件。', automatic: '本郵件由{app}自動傳送。', open: '開啟：' },
+  en: { optOut: 'You can turn these e-mails off in {app}: Me → E-mail.', automatic: 'This message was sent automatically by {app}.', open: 'Open:', colon: ':' },
+  fr: { optOut: 'Vous pouvez désactiver ces e-mails dans {app} : Moi → E-mail.', automatic: 'Ce message a été envoyé automatiquement par {app}.', open: 'Ouvrir :', colon: ' :' },
+  es: { optOut: 'Puede desactivar estos correos en {app}: Yo → Correo.', automatic: 'Este mensaje lo envió automáticamente {app}.', open: 'Abrir:', colon: ':' },
+  'zh-Hans': { optOut: '您可以在{app}的“我的 → 邮件通知”中关闭此类邮件。', automatic: '本邮件由{app}自动发送。', open: '打开：', colon: '：' },
+  'zh-Hant': { optOut: '您可以在{app}的「我的 → 郵件通知」中關閉此類郵件。', automatic: '本郵件由{app}自動傳送。', open: '開啟：', colon: '：' },
 };
 
 /** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`). */
@@ -260,7 +262,7 @@ export function renderMail(template: MailTemplate, locale: Locale, params: MailP
   const footer = [...(options.optOut ? [chrome.optOut] : []), chrome.automatic];
 
   const textParts = t.body.map(plain);
-  if (t.action && options.url) textParts.push(`${plain(t.action)}:\n${options.url}`);
+  if (t.action && options.url) textParts.push(`${plain(t.action)}${chrome.colon}\n${options.url}`);
   const text = `${textParts.join('\n\n')}\n\n--\n${footer.map(plain).join('\n')}\n`;
 
   const button = t.action && options.url
