@@ -58,6 +58,12 @@ describe.each(DIALECTS)('the API document on %s', (dialect) => {
     expect([...warnings].filter((rule) => !['info-license', 'operation-4xx-response'].includes(rule))).toEqual([]);
   }, 60_000);
 
+  it('says that a campaign’s last day is included (endsAt: the first instant after it)', () => {
+    const text = JSON.stringify(doc.paths['/api/admin/campaigns']!.post);
+    expect(text).toContain('The first instant after the campaign');
+    expect(text).toContain('so that day is included');
+  });
+
   it('names every operation once, tags it with a declared tag, and opens with the quick start', () => {
     const operations = operationsOf(doc);
     expect(operations.length).toBeGreaterThan(100);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminCampaign } from '@pa/shared';
 import {
-  campaignName, dateInputToEpoch, decimalSeparator, emptyValues, epochToDateInput, localesWithErrors, newTier, parseHosts, sameValues, serverErrors, toBody, valuesFromCampaign,
+  campaignName, dateInputToEpoch, decimalSeparator, emptyValues, endDayToEpoch, endEpochToDateInput, epochToDateInput, localesWithErrors, newTier, parseHosts, sameValues, serverErrors, toBody, valuesFromCampaign,
   type CampaignFormValues,
 } from '../src/features/admin/lib/campaign-form';
+import { termSentences } from '../src/features/promote/components/campaign-terms';
 
 const filled = (patch: Partial<CampaignFormValues> = {}): CampaignFormValues => {
   const v = emptyValues();
@@ -29,6 +30,7 @@ describe('campaign editor: inputs → request body', () => {
       }),
       'CNY',
       'en',
+      'Asia/Shanghai',
     );
     expect(result.errors).toBeUndefined();
     expect(result.body).toEqual({
@@ -47,8 +49,9 @@ describe('campaign editor: inputs → request body', () => {
       holdDays: 0,
       approvalMode: 'manual',
       joinMode: 'approval',
-      startsAt: new Date(2026, 4, 1).getTime(),
-      endsAt: new Date(2026, 5, 30).getTime(),
+      // From the start of 1 May to the end of 30 June (included), in the installation's zone (UTC+8).
+      startsAt: Date.UTC(2026, 3, 30, 16),
+      endsAt: Date.UTC(2026, 5, 30, 16),
     });
   });
 
@@ -70,7 +73,7 @@ describe('campaign editor: inputs → request body', () => {
         attributionWindowDays: '0',
         holdDays: '91',
         startsAt: '2026-06-30',
-        endsAt: '2026-06-30',
+        endsAt: '2026-06-29',
       },
       'EUR',
       'en',
@@ -111,6 +114,13 @@ describe('campaign editor: campaign → inputs', () => {
     joinMode: 'open', cover: null, posters: [], names: { fr: 'Thé', en: 'Tea' }, descriptions: {}, allowedHosts: ['a.example.com', 'b.example.com'],
     approvalMode: 'auto', shareTexts: { en: 'Try {name}: {link}' }, createdAt: 0, updatedAt: 0,
   };
+
+  it('opens a schedule on the days that were chosen, the end day included, and saves it back unchanged', () => {
+    const scheduled = { ...campaign, startsAt: Date.UTC(2027, 1, 1, 16), endsAt: Date.UTC(2027, 1, 28, 16) };
+    const v = valuesFromCampaign(scheduled, 'CNY', '.', 'Asia/Shanghai');
+    expect(v).toMatchObject({ startsAt: '2027-02-02', endsAt: '2027-02-28' });
+    expect(toBody(v, 'CNY', 'en', 'Asia/Shanghai').body).toMatchObject({ startsAt: scheduled.startsAt, endsAt: scheduled.endsAt });
+  });
 
   it('shows stored integers as the text an editor would type, and saves them back unchanged', () => {
     const v = valuesFromCampaign(campaign, 'CNY');
@@ -157,13 +167,42 @@ describe('campaign editor: campaign → inputs', () => {
 });
 
 describe('campaign editor helpers', () => {
-  it('turns date inputs into local midnight and back', () => {
-    expect(dateInputToEpoch('')).toBeNull();
-    expect(dateInputToEpoch('2026-13')).toBeNull();
-    const epoch = dateInputToEpoch('2026-03-29')!;
-    expect(new Date(epoch).getHours()).toBe(0);
-    expect(epochToDateInput(epoch)).toBe('2026-03-29');
-    expect(epochToDateInput(null)).toBe('');
+  it('turns a start day into the start of that day in the installation’s zone, and back', () => {
+    expect(dateInputToEpoch('', 'UTC')).toBeNull();
+    expect(dateInputToEpoch('2026-13', 'UTC')).toBeNull();
+    expect(dateInputToEpoch('2026-03-29', 'Asia/Shanghai')).toBe(Date.UTC(2026, 2, 28, 16));
+    expect(dateInputToEpoch('2026-03-29', 'UTC')).toBe(Date.UTC(2026, 2, 29));
+    expect(epochToDateInput(Date.UTC(2026, 2, 28, 16), 'Asia/Shanghai')).toBe('2026-03-29');
+    expect(epochToDateInput(null, 'UTC')).toBe('');
+  });
+
+  it('includes the chosen end day: "ends 28/02/2027" is stored as the end of 28 February in the installation’s zone (issue 28)', () => {
+    expect(endDayToEpoch('', 'UTC')).toBeNull();
+    expect(endDayToEpoch('2027-02-28', 'Asia/Shanghai')).toBe(Date.UTC(2027, 1, 28, 16)); // 1 March 00:00 +08:00
+    expect(endDayToEpoch('2027-02-28', 'America/New_York')).toBe(Date.UTC(2027, 2, 1, 5)); // 1 March 00:00 −05:00
+    expect(endDayToEpoch('2028-02-28', 'UTC')).toBe(Date.UTC(2028, 1, 29)); // a leap year: the 29th follows
+    expect(endDayToEpoch('2026-12-31', 'UTC')).toBe(Date.UTC(2027, 0, 1));
+    // New York moves its clocks on 8 March 2026: that day is 23 hours long.
+    expect(endDayToEpoch('2026-03-08', 'America/New_York')! - endDayToEpoch('2026-03-07', 'America/New_York')!).toBe(23 * 3_600_000);
+    // Read back as the same day, in the zone it was chosen in.
+    for (const zone of ['Asia/Shanghai', 'America/New_York', 'Europe/Paris', 'UTC']) {
+      expect(endEpochToDateInput(endDayToEpoch('2027-02-28', zone), zone), zone).toBe('2027-02-28');
+    }
+    expect(endEpochToDateInput(null, 'UTC')).toBe('');
+    // A one-day campaign: the same first and last day is a whole day, not an error.
+    const oneDay = toBody(filled({ startsAt: '2027-02-28', endsAt: '2027-02-28' }), 'CNY', 'en', 'Europe/Paris');
+    expect(oneDay.errors).toBeUndefined();
+    expect(oneDay.body!.endsAt! - oneDay.body!.startsAt!).toBe(24 * 3_600_000);
+  });
+
+  it('tells promoters the last day, included, not the day after it', () => {
+    const t = ((key: string, values?: Record<string, string>) => `${key} ${JSON.stringify(values ?? {})}`) as unknown as Parameters<typeof termSentences>[1];
+    const base = { saleReward: 1000, saleRewardType: 'bps', tiers: [], leadReward: 0, overrideBps: 0, attributionWindowDays: 30, holdDays: 7, joinMode: 'open', currency: 'CNY', startsAt: null };
+    // endsAt: the first instant after the campaign, 1 March 00:00 where the reader is.
+    const endsAt = new Date(2027, 2, 1).getTime();
+    const dates = (c: object) => termSentences(c as Parameters<typeof termSentences>[0], t, 'en').find((s) => s.key === 'dates')!.text;
+    expect(dates({ ...base, endsAt })).toBe('campaign.terms.ends {"date":"Feb 28, 2027"}');
+    expect(dates({ ...base, startsAt: new Date(2027, 1, 1).getTime(), endsAt })).toBe('campaign.terms.runs {"from":"Feb 1, 2027","to":"Feb 28, 2027"}');
   });
 
   it('reads hosts one per line or separated by commas, lowercased and without duplicates', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WithdrawalTermsView } from '@pa/shared';
-import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, randomKey } from '../src/features/withdrawals/lib/withdraw-form';
+import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, randomKey, summaryOf } from '../src/features/withdrawals/lib/withdraw-form';
 
 const terms: WithdrawalTermsView = { currency: 'CNY', available: 50_000, min: 1_000, max: 5_000_000, perDay: 3, usedToday: 0, feeBps: 100, feeFixed: 200 };
 
@@ -19,6 +19,32 @@ describe('the withdrawal form, checked with the server’s own rules', () => {
     expect(checkAmount('100', { ...terms, available: -5 })).toMatchObject({ state: 'problem', problem: 'NEGATIVE_BALANCE' });
     // At or above the minimum but nothing left after the fee: below the minimum too.
     expect(checkAmount('10', { ...terms, feeFixed: 1_000 })).toMatchObject({ state: 'problem', problem: 'WITHDRAWAL_BELOW_MINIMUM', fee: 1_010, net: -10 });
+  });
+
+  it('names the limit that binds when an amount is over both the maximum and the balance (issue 28)', () => {
+    // 6,000 asked, 66.09 available, 5,000 the most per request: the balance is the problem.
+    const poor = { ...terms, available: 6_609, max: 500_000 };
+    expect(checkAmount('6000', poor)).toMatchObject({ state: 'problem', problem: 'INSUFFICIENT_BALANCE' });
+    expect(checkAmount('5000', poor)).toMatchObject({ state: 'problem', problem: 'INSUFFICIENT_BALANCE' });
+    // Rich enough: the maximum binds, whatever the amount.
+    const rich = { ...terms, available: 900_000, max: 500_000 };
+    expect(checkAmount('6000', rich)).toMatchObject({ state: 'problem', problem: 'WITHDRAWAL_ABOVE_MAXIMUM' });
+    expect(checkAmount('10000', rich)).toMatchObject({ state: 'problem', problem: 'WITHDRAWAL_ABOVE_MAXIMUM' });
+    // Exactly the maximum available: over it, the maximum is the rule that was broken.
+    expect(checkAmount('5000.01', { ...terms, available: 500_000, max: 500_000 })).toMatchObject({ problem: 'WITHDRAWAL_ABOVE_MAXIMUM' });
+    // Below the minimum still comes first; a negative balance is named as such.
+    expect(checkAmount('9', poor)).toMatchObject({ problem: 'WITHDRAWAL_BELOW_MINIMUM' });
+    expect(checkAmount('6000', { ...poor, available: -500 })).toMatchObject({ problem: 'NEGATIVE_BALANCE' });
+  });
+
+  it('shows a summary (amount, fee, net) only for an amount that can be sent', () => {
+    const poor = { ...terms, available: 6_609, max: 500_000 };
+    expect(summaryOf(checkAmount('6000', poor))).toBeNull();
+    expect(summaryOf(checkAmount('9.99', terms))).toBeNull();
+    expect(summaryOf(checkAmount('100', { ...terms, usedToday: 3 }))).toBeNull();
+    expect(summaryOf(checkAmount('12.345', terms))).toBeNull();
+    expect(summaryOf(checkAmount('', terms))).toBeNull();
+    expect(summaryOf(checkAmount('66.09', poor))).toEqual({ amount: 6_609, fee: 266, net: 6_343 });
   });
 
   it('tells unreadable input apart from an empty field', () => {

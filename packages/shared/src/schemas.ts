@@ -221,13 +221,21 @@ export const HttpsUrlSchema = z.string().trim().max(2000).refine((v) => {
 }, { params: { fieldCode: 'invalid' } });
 export const TierSchema = z.strictObject({ minSales: z.number().int().min(1).max(1_000_000), bps: z.number().int().min(0).max(10_000) });
 
+/**
+ * The schedule as the API documents it (issue 28): `endsAt` is the first instant after the
+ * campaign, so a chosen last day is included — the console sends the end of that day in the
+ * installation's time zone (1 March 00:00 for "until 28 February").
+ */
+const START_TEXT = 'The first instant of the campaign (epoch ms), or null. The console sends the start of the chosen first day in the installation’s time zone.';
+const END_TEXT = 'The first instant after the campaign (epoch ms, exclusive), or null: a conversion at or after it is outside the campaign. The console sends the end of the chosen last day in the installation’s time zone, so that day is included (“until 28 Feb” is stored as 1 March 00:00).';
+
 const campaignFields = {
   names: localized(80).refine((v) => Object.values(v).some((s) => s && s.length > 0), { params: { fieldCode: 'required' } }),
   descriptions: localized(4000),
   landingUrl: HttpsUrlSchema,
   allowedHosts: z.array(z.string().trim().toLowerCase().regex(HOST_RE)).max(20),
-  startsAt: InstantSchema.nullable(),
-  endsAt: InstantSchema.nullable(),
+  startsAt: InstantSchema.nullable().describe(START_TEXT),
+  endsAt: InstantSchema.nullable().describe(END_TEXT),
   leadReward: z.number().int().min(0).max(100_000_000),
   saleRewardType: z.enum(['bps', 'fixed']),
   saleReward: z.number().int().min(0).max(100_000_000),
@@ -276,8 +284,8 @@ const campaignTerms = {
   id: z.string(),
   status: CampaignStatusSchema,
   landingUrl: z.string(),
-  startsAt: z.number().nullable(),
-  endsAt: z.number().nullable(),
+  startsAt: z.number().nullable().describe(START_TEXT),
+  endsAt: z.number().nullable().describe(END_TEXT),
   leadReward: z.number().int(),
   saleRewardType: z.enum(['bps', 'fixed']),
   saleReward: z.number().int(),

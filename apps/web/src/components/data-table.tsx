@@ -27,6 +27,12 @@ export interface Column<Row> {
   align?: 'start' | 'end';
   /** CSS width, e.g. '12rem' or '20%'. */
   width?: string;
+  /**
+   * 'low': a column the table drops when its box is narrow (the smallest desk, 1024 px), so the
+   * rest, the actions above all, fit without scrolling sideways. What it shows must be found
+   * elsewhere too (the row's page, the export).
+   */
+  priority?: 'low';
 }
 
 export interface DataTableProps<Row> {
@@ -59,6 +65,9 @@ export interface DataTableProps<Row> {
   /** Sort over the loaded rows at first (without `onSortChange`). */
   initialSort?: SortState | null;
 }
+
+/** A cell's classes: its alignment, and whether it is dropped when the table is narrow. */
+const cellClass = <Row,>(c: Column<Row>) => [c.align === 'end' ? 'dt-end' : '', c.priority === 'low' ? 'dt-low' : '', c.key === 'actions' ? 'dt-actions-cell' : ''].filter(Boolean).join(' ') || undefined;
 
 /** Whether a click landed on something of its own inside the row (a checkbox, button or link). */
 const ownControl = (target: EventTarget | null, row: Element) => {
@@ -156,7 +165,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
               ) : null}
             </td>
           ) : null}
-          {columns.map((c) => <td key={c.key} className={c.align === 'end' ? 'dt-end' : undefined}>{c.render(row)}</td>)}
+          {columns.map((c) => <td key={c.key} className={cellClass(c)}>{c.render(row)}</td>)}
         </tr>
       );
     });
@@ -188,7 +197,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
                 const sortable = canSort(c);
                 const dir = ariaSort(sort, c.key);
                 return (
-                  <th key={c.key} scope="col" aria-sort={sortable ? dir : undefined} className={c.align === 'end' ? 'dt-end' : undefined} style={c.width ? { width: c.width } : undefined}>
+                  <th key={c.key} scope="col" aria-sort={sortable ? dir : undefined} className={cellClass(c)} style={c.width ? { width: c.width } : undefined}>
                     {sortable ? (
                       <button type="button" className={`dt-sort dt-sort-${dir}`} onClick={() => changeSort(c.key)} data-testid={`dt-sort-${c.key}`}>
                         <span className="dt-sort-title">{c.title}</span>

@@ -96,6 +96,15 @@ export function formatDateTime(epochMs: number, locale: string, timeZone?: strin
   return dateTimeFormat(locale, { ...DATE_TIME_STYLE(locale), ...clock(locale, timeZone) }).format(epochMs);
 }
 
+/**
+ * A campaign's end as its last day, which is included: `endsAt` is the first instant after the
+ * campaign (the end of the chosen day in the installation's zone), so the day shown is that of
+ * the millisecond before it — "until 28 Feb" for an `endsAt` of 1 March 00:00.
+ */
+export function formatLastDay(endsAt: number, locale: string, timeZone?: string): string {
+  return formatDate(endsAt - 1, locale, timeZone);
+}
+
 export function formatDate(epochMs: number, locale: string, timeZone?: string): string {
   return dateTimeFormat(locale, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) }).format(epochMs);
 }

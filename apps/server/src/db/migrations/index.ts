@@ -16,6 +16,7 @@ import { mailTables } from './013-mail';
 import { webhookOutbox } from './014-webhook-outbox';
 import { stripeRecurring } from './015-stripe-recurring';
 import { stripePending } from './016-stripe-pending';
+import { campaignEndDay } from './017-campaign-end-day';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -41,6 +42,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '014-webhook-outbox': webhookOutbox(dialect),
         '015-stripe-recurring': stripeRecurring(dialect),
         '016-stripe-pending': stripePending(dialect),
+        '017-campaign-end-day': campaignEndDay(timeZone),
       };
     },
   };

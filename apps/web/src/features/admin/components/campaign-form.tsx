@@ -47,17 +47,19 @@ interface Props {
   /** Absent on the new-campaign page. */
   campaign?: AdminCampaign;
   currency: string;
+  /** The installation's time zone: the schedule's days begin and end there. */
+  zone: string;
   canEdit: boolean;
 }
 
 /** The whole campaign editor: status, texts per language, link rules, rewards, schedule, then images. */
-export function CampaignForm({ campaign, currency, canEdit }: Props) {
+export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateCampaign();
   const update = useUpdateCampaign(campaign?.id ?? '');
   const decimal = decimalSeparator(i18n.language);
-  const [baseline, setBaseline] = useState<CampaignFormValues>(() => (campaign ? valuesFromCampaign(campaign, currency, decimal) : emptyValues()));
+  const [baseline, setBaseline] = useState<CampaignFormValues>(() => (campaign ? valuesFromCampaign(campaign, currency, decimal, zone) : emptyValues()));
   const [values, setValues] = useState(baseline);
   const [errors, setErrors] = useState<FormErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -102,7 +104,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    const result = toBody(values, currency, i18n.language);
+    const result = toBody(values, currency, i18n.language, zone);
     if (result.errors) {
       setFormError(t('errors.VALIDATION_FAILED'));
       showErrors(result.errors);
@@ -110,7 +112,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
     }
     try {
       const saved = campaign ? await update.mutateAsync(result.body) : await create.mutateAsync(result.body);
-      const next = valuesFromCampaign(saved, currency, decimal);
+      const next = valuesFromCampaign(saved, currency, decimal, zone);
       setBaseline(next);
       setValues(next);
       setErrors({});
@@ -330,7 +332,7 @@ export function CampaignForm({ campaign, currency, canEdit }: Props) {
               <TextInput id="campaign-ends" data-testid="campaign-ends" type="date" value={values.endsAt} onChange={(v) => set('endsAt', v)} invalid={!!errors.endsAt} disabled={!editable} />
             </FormField>
           </div>
-          <p className="hint">{t('campaignAdmin.scheduleHelp')}</p>
+          <p className="hint" data-testid="campaign-schedule-help">{t('campaignAdmin.scheduleHelp', { zone })}</p>
         </section>
 
         {editable ? (

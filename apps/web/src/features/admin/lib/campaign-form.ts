@@ -93,7 +93,11 @@ export function decimalSeparator(locale: string): string {
   return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 }
 
-export function valuesFromCampaign(c: AdminCampaign, currency: string, decimal = '.'): CampaignFormValues {
+/** This browser's time zone: the default where the installation's is not known. */
+export const browserZone = () => new Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** `zone`: the installation's time zone, in which the schedule's days begin and end. */
+export function valuesFromCampaign(c: AdminCampaign, currency: string, decimal = '.', zone = browserZone()): CampaignFormValues {
   const money = (minor: number) => minorToInputText(minor, currency).replace('.', decimal);
   const percent = (bps: number) => bpsToPercentText(bps).replace('.', decimal);
   return {
@@ -113,8 +117,8 @@ export function valuesFromCampaign(c: AdminCampaign, currency: string, decimal =
     holdDays: String(c.holdDays),
     approvalMode: c.approvalMode,
     joinMode: c.joinMode,
-    startsAt: epochToDateInput(c.startsAt),
-    endsAt: epochToDateInput(c.endsAt),
+    startsAt: epochToDateInput(c.startsAt, zone),
+    endsAt: endEpochToDateInput(c.endsAt, zone),
   };
 }
 
@@ -124,19 +128,52 @@ export function sameValues(a: CampaignFormValues, b: CampaignFormValues): boolea
   return plain(a) === plain(b);
 }
 
-/** "2026-05-01" → that day's local midnight in epoch ms; empty → null. */
-export function dateInputToEpoch(text: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return null;
-  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3])).getTime();
+/** A zone's offset from UTC at an instant, in ms (east positive), by Intl. */
+function zoneOffsetMs(at: number, zone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+  const p: Record<string, number> = {};
+  for (const part of parts) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - (at - (((at % 1000) + 1000) % 1000));
 }
 
-/** Epoch ms → the local day as yyyy-mm-dd; null → empty. */
-export function epochToDateInput(epoch: number | null): string {
+/** The instant a calendar day begins in `zone` (across an offset change, a second step settles it). */
+function dayStart(year: number, month: number, day: number, zone: string): number {
+  const utcMidnight = Date.UTC(year, month - 1, day);
+  const guess = utcMidnight - zoneOffsetMs(utcMidnight, zone);
+  return utcMidnight - zoneOffsetMs(guess, zone);
+}
+
+const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** "2026-05-01" → the instant that day begins in the installation's time zone `zone`; empty → null. */
+export function dateInputToEpoch(text: string, zone: string): number | null {
+  const m = DAY_RE.exec(text);
+  if (!m) return null;
+  return dayStart(Number(m[1]), Number(m[2]), Number(m[3]), zone);
+}
+
+/**
+ * The chosen end day is included (issue 28): "2027-02-28" → the instant that day ends in `zone`,
+ * the first moment of 1 March there, which is what the API's `endsAt` holds (a conversion at or
+ * after it is outside the campaign). Empty → null.
+ */
+export function endDayToEpoch(text: string, zone: string): number | null {
+  const m = DAY_RE.exec(text);
+  if (!m) return null;
+  // Date.UTC carries day 29 of February into 1 March, and 32 December into the next year.
+  const next = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]) + 1));
+  return dayStart(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate(), zone);
+}
+
+/** Epoch ms → its day in `zone` as yyyy-mm-dd; null → empty. */
+export function epochToDateInput(epoch: number | null, zone: string): string {
   if (epoch === null) return '';
-  const d = new Date(epoch);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${String(d.getFullYear()).padStart(4, '0')}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(epoch);
+}
+
+/** `endsAt` → the last day it includes in `zone` (the day of its last millisecond); null → empty. */
+export function endEpochToDateInput(endsAt: number | null, zone: string): string {
+  return endsAt === null ? '' : epochToDateInput(endsAt - 1, zone);
 }
 
 const HOST_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
@@ -185,7 +222,7 @@ function wholeNumber(text: string, range: { min: number; max: number }, locale: 
  * Checks every input and builds the body for POST (and PATCH: every field, so what is saved is
  * exactly what is shown). `locale` only formats the limits quoted in messages.
  */
-export function toBody(v: CampaignFormValues, currency: string, locale: string): { body: CampaignCreate; errors?: undefined } | { body?: undefined; errors: FormErrors } {
+export function toBody(v: CampaignFormValues, currency: string, locale: string, zone = browserZone()): { body: CampaignCreate; errors?: undefined } | { body?: undefined; errors: FormErrors } {
   const errors: FormErrors = {};
   const percentMax = new Intl.NumberFormat(locale, { style: 'percent' }).format(1);
   const amountError = (r: AmountResult & { ok: false }, max: string): FieldError => {
@@ -235,8 +272,8 @@ export function toBody(v: CampaignFormValues, currency: string, locale: string):
   const attributionWindowDays = integer('attributionWindowDays', v.attributionWindowDays, WINDOW_DAYS);
   const holdDays = integer('holdDays', v.holdDays, HOLD_DAYS);
   const customerBinding = v.bindingMode === 'lifetime' ? ('lifetime' as const) : v.bindingMode === 'months' ? integer('customerBinding', v.bindingMonths, BINDING_MONTHS) : 0;
-  const startsAt = dateInputToEpoch(v.startsAt);
-  const endsAt = dateInputToEpoch(v.endsAt);
+  const startsAt = dateInputToEpoch(v.startsAt, zone);
+  const endsAt = endDayToEpoch(v.endsAt, zone);
   if (startsAt !== null && endsAt !== null && endsAt <= startsAt) errors.endsAt = { code: 'endBeforeStart' };
 
   if (Object.keys(errors).length > 0) return { errors };

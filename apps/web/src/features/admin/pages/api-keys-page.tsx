@@ -4,6 +4,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiKey } from '@pa/shared';
 import { CopyField } from '../../../components/copy-field';
+import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { Field, TextInput } from '../../../components/field';
@@ -189,9 +190,9 @@ function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
     { key: 'name', title: t('console.col.itemName'), sortValue: (k) => k.name, render: (k) => <span className={`dt-strong${k.revokedAt !== null ? ' ca-revoked-name' : ''}`}>{k.name}</span> },
     { key: 'key', title: t('console.col.key'), sortValue: (k) => k.prefix, render: (k) => <code className="ca-code">{k.prefix}…</code> },
     { key: 'scopes', title: t('console.col.scopes'), render: (k) => <span className="desk-tags">{k.scopes.map((s) => <code key={s} className="ca-code">{s}</code>)}</span> },
-    { key: 'signature', title: t('console.col.signature'), sortValue: (k) => Number(k.requireSignature), render: (k) => <span className="dt-muted">{signature(k)}</span> },
-    { key: 'created', title: t('console.col.created'), sortValue: (k) => k.createdAt, render: (k) => <span className="dt-nowrap">{formatDate(k.createdAt, i18n.language)}</span> },
-    { key: 'lastUsed', title: t('console.col.lastUsed'), sortValue: (k) => k.lastUsedAt, render: (k) => (k.lastUsedAt === null ? <span className="dt-muted">{t('console.never')}</span> : <span className="dt-nowrap">{formatDateTime(k.lastUsedAt, i18n.language)}</span>) },
+    { key: 'signature', priority: 'low', title: t('console.col.signature'), sortValue: (k) => Number(k.requireSignature), render: (k) => <span className="dt-muted">{signature(k)}</span> },
+    { key: 'created', priority: 'low', title: t('console.col.created'), sortValue: (k) => k.createdAt, render: (k) => <span className="dt-nowrap">{formatDate(k.createdAt, i18n.language)}</span> },
+    { key: 'lastUsed', title: t('console.col.lastUsed'), sortValue: (k) => k.lastUsedAt, render: (k) => (k.lastUsedAt === null ? <span className="dt-muted">{t('console.never')}</span> : <DateTimeText at={k.lastUsedAt} locale={i18n.language} />) },
     {
       key: 'status',
       title: t('console.col.status'),

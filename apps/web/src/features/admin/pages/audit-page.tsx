@@ -9,6 +9,7 @@ import { FileOutline, FilterOutline } from 'antd-mobile-icons';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, AUDIT_SYSTEM_ACTOR, type AuditEntry } from '@pa/shared';
+import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -258,7 +259,7 @@ export default function AuditPage() {
   const exportButton = <ExportButton run={exportCsv} testId="audit-export" />;
 
   const columns: Column<AuditEntry>[] = [
-    { key: 'time', title: t('auditAdmin.col.time'), sortValue: (e) => e.at, render: (e) => <span className="dt-nowrap">{formatDateTime(e.at, i18n.language)}</span> },
+    { key: 'time', title: t('auditAdmin.col.time'), sortValue: (e) => e.at, render: (e) => <DateTimeText at={e.at} locale={i18n.language} /> },
     {
       key: 'actor',
       title: t('auditAdmin.col.actor'),

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { CopyField } from '../../../components/copy-field';
 import { PageNav } from '../../../components/page-nav';
@@ -6,15 +7,16 @@ import { useParams } from '../../../lib/router';
 import { useMe } from '../../../lib/session';
 import { useCampaign } from '../api/campaigns';
 import { useCurrency } from '../api/currency';
+import { settingsQuery } from '../api/settings';
 import { CampaignForm } from '../components/campaign-form';
 import { StripeCard } from '../components/stripe-card';
-import { campaignName } from '../lib/campaign-form';
+import { browserZone, campaignName } from '../lib/campaign-form';
 
-function NewCampaign({ currency }: { currency: string }) {
-  return <CampaignForm currency={currency} canEdit />;
+function NewCampaign({ currency, zone }: { currency: string; zone: string }) {
+  return <CampaignForm currency={currency} zone={zone} canEdit />;
 }
 
-function EditCampaign({ id, currency, canEdit }: { id: string; currency: string; canEdit: boolean }) {
+function EditCampaign({ id, currency, zone, canEdit }: { id: string; currency: string; zone: string; canEdit: boolean }) {
   const { t, i18n } = useTranslation();
   const campaign = useCampaign(id);
   if (campaign.isPending) return <><PageNav title={t('campaignAdmin.edit')} fallback="/admin/campaigns" /><PageLoading /></>;
@@ -28,7 +30,7 @@ function EditCampaign({ id, currency, canEdit }: { id: string; currency: string;
         <p className="hint">{t('campaignAdmin.apiIdHelp')}</p>
       </section>
       {/* Keyed by id: the form starts from the campaign once; later saves reset it themselves. */}
-      <CampaignForm key={campaign.data.id} campaign={campaign.data} currency={currency} canEdit={canEdit} />
+      <CampaignForm key={campaign.data.id} campaign={campaign.data} currency={currency} zone={zone} canEdit={canEdit} />
       <StripeCard campaignId={campaign.data.id} canEdit={canEdit} />
     </>
   );
@@ -41,19 +43,22 @@ export default function CampaignPage() {
   const me = useMe();
   const { currency } = useCurrency();
   const canEdit = me.data?.role === 'admin';
+  // The schedule's days are the installation's (admins read its zone; operators, who only look, their own).
+  const settings = useQuery({ ...settingsQuery, enabled: canEdit });
+  const zone = canEdit ? (settings.data?.timeZone ?? (settings.isError ? browserZone() : undefined)) : me.data ? browserZone() : undefined;
   return (
     <div className="sub-page ca-page">
-      {!currency ? (
+      {!currency || !zone ? (
         <>
           <PageNav title={id ? t('campaignAdmin.edit') : t('campaignAdmin.new')} fallback="/admin/campaigns" />
           <PageLoading />
         </>
       ) : id ? (
-        <EditCampaign id={id} currency={currency} canEdit={canEdit} />
+        <EditCampaign id={id} currency={currency} zone={zone} canEdit={canEdit} />
       ) : (
         <>
           <PageNav title={t('campaignAdmin.new')} fallback="/admin/campaigns" />
-          <NewCampaign currency={currency} />
+          <NewCampaign currency={currency} zone={zone} />
         </>
       )}
     </div>

@@ -8,7 +8,7 @@ import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { csvAmount, csvFilename, csvId, csvTime, exportList, listPages } from '../../../lib/csv-export';
 import { useDesk } from '../../../lib/desk';
-import { formatDate, formatPercent } from '../../../lib/format';
+import { formatDate, formatLastDay, formatPercent } from '../../../lib/format';
 import { DeskToolbar, ExportButton, StatusFilter } from '../components/desk-toolbar';
 import { useNavigate, useSearchParams } from '../../../lib/router';
 import { useMe } from '../../../lib/session';
@@ -69,9 +69,9 @@ function CampaignList({ filter, canCreate }: { filter: CampaignFilter; canCreate
 }
 
 function schedule(startsAt: number | null, endsAt: number | null, locale: string, t: (key: string, values?: Record<string, string>) => string) {
-  if (startsAt !== null && endsAt !== null) return t('campaignAdmin.runs', { start: formatDate(startsAt, locale), end: formatDate(endsAt, locale) });
+  if (startsAt !== null && endsAt !== null) return t('campaignAdmin.runs', { start: formatDate(startsAt, locale), end: formatLastDay(endsAt, locale) });
   if (startsAt !== null) return t('campaignAdmin.startsOn', { date: formatDate(startsAt, locale) });
-  return t('campaignAdmin.endsOn', { date: formatDate(endsAt!, locale) });
+  return t('campaignAdmin.endsOn', { date: formatLastDay(endsAt!, locale) });
 }
 
 /** At desk: every campaign in a table, opened by a click (or Enter) on its row. */

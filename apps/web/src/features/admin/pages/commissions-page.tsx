@@ -2,6 +2,7 @@ import { Button, Dialog, List, Tabs, Tag, Toast } from 'antd-mobile';
 import { CheckShieldOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { AccountText } from '../../../components/account-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
@@ -298,13 +299,19 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
   };
 
   const columns: Column<AdminCommission>[] = [
-    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="dt-strong">{c.promoterName}</span><span className="dt-sub desk-code">{c.promoterAccount}</span></> },
-    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
-    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => `${c.kind}${c.level}`, render: (c) => <span className="dt-nowrap">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span> },
-    { key: 'rate', title: t('console.col.rate'), sortValue: (c) => c.rateBps, render: (c) => (c.rateBps !== null ? <span className="dt-nowrap">{t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}</span> : <span className="dt-muted">—</span>) },
+    // Kind and rate sit under the campaign and the amount they explain: two columns fewer, so the
+    // review buttons stay in sight at 1024 px in every language.
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="dt-strong">{c.promoterName}</span><AccountText account={c.promoterAccount} className="dt-sub" /></> },
+    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => <>{c.campaignName}<span className="dt-sub">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span></> },
     {
       key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => c.amount,
-      render: (c) => <><span className="dt-num dt-strong">{money(c.amount)}</span>{c.reversedAmount > 0 ? <span className="dt-sub ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}</>,
+      render: (c) => (
+        <>
+          <span className="dt-num dt-strong">{money(c.amount)}</span>
+          {c.rateBps !== null ? <span className="dt-sub">{t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}</span> : null}
+          {c.reversedAmount > 0 ? <span className="dt-sub ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
+        </>
+      ),
     },
     { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
     ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="ca-status-tag" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),

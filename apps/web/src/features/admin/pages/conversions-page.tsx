@@ -1,6 +1,7 @@
 import { List, Tabs, Tag } from 'antd-mobile';
 import { ReceiptOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
@@ -82,14 +83,14 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
   const money = (minor: number) => (currency ? formatMoney(minor, currency, i18n.language) : '');
   const signed = (c: AdminConversion) => (c.kind === 'refund' ? -c.amount : c.amount);
   const columns: Column<AdminConversion>[] = [
-    { key: 'occurredAt', title: t('console.col.occurredAt'), sortValue: (c) => c.occurredAt, render: (c) => <span className="dt-nowrap">{formatDateTime(c.occurredAt, i18n.language)}</span> },
+    { key: 'occurredAt', title: t('console.col.occurredAt'), sortValue: (c) => c.occurredAt, render: (c) => <DateTimeText at={c.occurredAt} locale={i18n.language} /> },
     { key: 'kind', title: t('console.col.kind'), sortValue: (c) => c.kind, render: (c) => <Tag className="ca-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag> },
     { key: 'externalId', title: t('console.col.externalId'), sortValue: (c) => c.externalId, render: (c) => <code className="desk-code">{c.externalId}</code> },
-    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
+    { key: 'campaign', priority: 'low', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
     { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => c.promoterName ?? <span className="dt-muted">{t('moneyAdmin.conversions.noPromoter')}</span> },
     { key: 'outcome', title: t('console.col.outcome'), sortValue: (c) => outcomeText(c, t), render: (c) => <span className={c.status === 'attributed' ? undefined : 'ca-reason'}>{outcomeText(c, t)}</span> },
     { key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => (c.kind !== 'lead' || c.amount > 0 ? signed(c) : null), render: (c) => (c.kind !== 'lead' || c.amount > 0 ? <span className="dt-num">{money(signed(c))}</span> : null) },
-    { key: 'refunded', title: t('console.col.refunded'), align: 'end', sortValue: (c) => c.refundedAmount || null, render: (c) => (c.refundedAmount > 0 ? <span className="dt-num">{money(c.refundedAmount)}</span> : null) },
+    { key: 'refunded', priority: 'low', title: t('console.col.refunded'), align: 'end', sortValue: (c) => c.refundedAmount || null, render: (c) => (c.refundedAmount > 0 ? <span className="dt-num">{money(c.refundedAmount)}</span> : null) },
   ];
   const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminConversion>({
     filename: csvFilename(`conversions-${status}`),

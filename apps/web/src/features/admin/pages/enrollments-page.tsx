@@ -1,5 +1,6 @@
 import { Button, Dialog, List, Tabs, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { AccountText } from '../../../components/account-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
@@ -121,7 +122,7 @@ function EnrollmentsDesk({ status, onStatus }: { status: EnrollmentStatus; onSta
   const pending = status === 'pending';
 
   const columns: Column<AdminEnrollment>[] = [
-    { key: 'promoter', title: t('console.col.promoter'), sortValue: (e) => e.promoterName, render: (e) => <><span className="dt-strong">{e.promoterName}</span><span className="dt-sub desk-code">{e.promoterAccount}</span></> },
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (e) => e.promoterName, render: (e) => <><span className="dt-strong">{e.promoterName}</span><AccountText account={e.promoterAccount} className="dt-sub" /></> },
     { key: 'campaign', title: t('console.col.campaign'), sortValue: (e) => e.campaignName, render: (e) => e.campaignName },
     { key: 'requested', title: t('console.col.requested'), sortValue: (e) => e.createdAt, render: (e) => <span className="dt-nowrap">{formatDate(e.createdAt, i18n.language)}</span> },
     ...(status === 'approved' ? [{ key: 'coupon', title: t('console.col.coupon'), sortValue: (e: AdminEnrollment) => e.couponCode, render: (e: AdminEnrollment) => (e.couponCode ? <strong className="ca-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong> : <span className="dt-muted">—</span>) }] : []),

@@ -10,6 +10,7 @@ import { CalendarOutline, RightOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OVERVIEW_RANGES, type AdminOverview, type OverviewTopItem } from '@pa/shared';
+import { AccountText } from '../../../components/account-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -236,7 +237,7 @@ function TopList({ kind, items, currency }: { kind: TopKind; items: OverviewTopI
         render: (item) => (
           <span className="ov-top-name">
             <span className="dt-strong">{item.name}</span>
-            {item.account ? <span className="desk-code dt-muted">{item.account}</span> : null}
+            {item.account ? <AccountText account={item.account} className="dt-muted" /> : null}
           </span>
         ),
       },

@@ -2,6 +2,7 @@ import { List } from 'antd-mobile';
 import { TeamOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { AdminPromoterRow, UserStatus } from '@pa/shared';
+import { AccountText } from '../../../components/account-text';
 import { DataTable, type Column, type SortState } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -78,12 +79,12 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
       render: (p) => (
         <span className="pr-name-cell">
           <span className="dt-strong">{p.displayName}</span>
-          <span className="desk-code pr-sub">{p.account}</span>
+          <AccountText account={p.account} className="pr-sub" />
         </span>
       ),
     },
     { key: 'status', title: t('console.col.status'), render: (p) => <PromoterStatusTag status={p.status} /> },
-    { key: 'inviteCode', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
+    { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
     { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="dt-muted">—</span> },
     { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`dt-nowrap pr-num${p.available < 0 ? ' pr-negative' : ''}`}>{money(p.available)}</span> },
     { key: 'pending', title: t('promotersAdmin.pending'), align: 'end', render: (p) => <span className="dt-nowrap pr-num">{money(p.pending)}</span> },

@@ -12,6 +12,7 @@ import { checkAccount, checkDisplayName } from '@pa/shared/rules';
 import type { StaffInvite, StaffMember, StaffRole } from '@pa/shared';
 import { CopyField } from '../../../components/copy-field';
 import { DataTable, type Column } from '../../../components/data-table';
+import { DateTimeText } from '../../../components/date-time-text';
 import { EmptyState } from '../../../components/empty-state';
 import { Field, TextInput } from '../../../components/field';
 import { PageNav } from '../../../components/page-nav';
@@ -231,7 +232,7 @@ export default function StaffPage() {
       { key: 'account', title: t('console.col.account'), sortValue: (m) => m.account, render: (m) => <AccountText account={m.account} /> },
       { key: 'role', title: t('console.col.role'), sortValue: (m) => t(`me.roles.${m.role}`), render: (m) => <span data-testid={`staff-role-value-${m.account}`}>{t(`me.roles.${m.role}`)}</span> },
       { key: 'status', title: t('console.col.status'), sortValue: (m) => m.status, render: (m) => <StatusTags member={m} /> },
-      { key: 'lastSignIn', title: t('staffAdmin.col.lastSignIn'), sortValue: (m) => m.lastSignInAt ?? 0, render: (m) => <span className="dt-nowrap">{lastSignIn(m)}</span> },
+      { key: 'lastSignIn', title: t('staffAdmin.col.lastSignIn'), sortValue: (m) => m.lastSignInAt ?? 0, render: (m) => (m.lastSignInAt === null ? lastSignIn(m) : <DateTimeText at={m.lastSignInAt} locale={locale} />) },
       { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (m) => (self(m) ? null : <RowActions member={m} busy={busy} onRun={run} />) },
     ];
     content = staff.isError ? <PageError error={staff.error} onRetry={() => void staff.refetch()} /> : (

@@ -1,6 +1,7 @@
 import { Button, Dialog, List, Tabs, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { AdminUserList, UserStatus } from '@pa/shared';
+import { AccountText } from '../../../components/account-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
@@ -102,7 +103,7 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
 
   const columns: Column<AdminUser>[] = [
     { key: 'name', title: t('console.col.name'), sortValue: (u) => u.displayName, render: (u) => <span className="dt-strong">{u.displayName}</span> },
-    { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <span className="desk-code">{u.account}</span> },
+    { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
     { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="dt-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
     { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="dt-muted">—</span> },
     { key: 'role', title: t('console.col.role'), sortValue: (u) => t(`me.roles.${u.role}`), render: (u) => t(`me.roles.${u.role}`) },

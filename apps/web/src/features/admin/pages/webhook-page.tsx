@@ -8,6 +8,7 @@ import { Button, Dialog, Toast } from 'antd-mobile';
 import { SendOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -109,8 +110,8 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       { key: 'event', title: t('webhooksAdmin.col.event'), render: (d) => <EventName event={d.type} /> },
       { key: 'status', title: t('console.col.status'), render: (d) => <><DeliveryStatus delivery={d} />{next(d)}</> },
       { key: 'code', title: t('webhooksAdmin.col.response'), render: (d) => <Code attempt={lastAttempt(d)} /> },
-      { key: 'time', title: t('webhooksAdmin.col.time'), render: (d) => <span className="dt-nowrap">{formatDateTime(lastAttempt(d)?.at ?? d.createdAt, i18n.language)}</span> },
-      { key: 'duration', title: t('webhooksAdmin.col.duration'), align: 'end', render: (d) => { const a = lastAttempt(d); return a ? <span className="dt-nowrap">{duration(a.durationMs)}</span> : <span className="dt-muted">—</span>; } },
+      { key: 'time', title: t('webhooksAdmin.col.time'), render: (d) => <DateTimeText at={lastAttempt(d)?.at ?? d.createdAt} locale={i18n.language} /> },
+      { key: 'duration', priority: 'low', title: t('webhooksAdmin.col.duration'), align: 'end', render: (d) => { const a = lastAttempt(d); return a ? <span className="dt-nowrap">{duration(a.durationMs)}</span> : <span className="dt-muted">—</span>; } },
       { key: 'error', title: t('webhooksAdmin.col.error'), render: error },
       { key: 'attempts', title: t('webhooksAdmin.col.attempts'), render: (d) => <Attempts delivery={d} /> },
       { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (d) => <span className="dt-actions"><RetryButton delivery={d} endpoint={endpoint} /></span> },

@@ -3,6 +3,8 @@ import { DownlandOutline, PayCircleOutline, RightOutline } from 'antd-mobile-ico
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canMoveWithdrawal } from '@pa/shared/rules';
+import { AccountText } from '../../../components/account-text';
+import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { LoadMore } from '../../../components/load-more';
@@ -103,17 +105,20 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       key: 'promoter',
       title: t('console.col.promoter'),
       sortValue: (w) => w.promoterName,
-      render: (w) => <><span className="dt-strong">{w.promoterName}</span><span className="dt-sub">{w.promoterAccount}</span></>,
+      render: (w) => <><span className="dt-strong">{w.promoterName}</span><AccountText account={w.promoterAccount} className="dt-sub" /></>,
     },
     {
       key: 'amount',
       title: t('console.col.amount'),
       align: 'end',
       sortValue: (w) => w.amount,
-      render: (w) => <><span className="dt-num dt-strong">{money(w, w.amount)}</span><span className="dt-sub dt-num">{t('withdrawalsAdmin.feeNet', { fee: money(w, w.fee), net: money(w, w.net) })}</span></>,
+      // Fee and net may wrap between words (each amount keeps its no-break space).
+      render: (w) => <><span className="dt-num dt-strong">{money(w, w.amount)}</span><span className="dt-sub wa-fee-net">{t('withdrawalsAdmin.feeNet', { fee: money(w, w.fee), net: money(w, w.net) })}</span></>,
     },
     {
       key: 'account',
+      // Listing every status, the status column takes its room at 1024 px; the row's page shows the account.
+      priority: filter === 'all' ? 'low' : undefined,
       title: t('console.col.payoutAccount'),
       sortValue: (w) => accountText(t, w.account),
       render: (w) => (
@@ -124,14 +129,15 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
         </>
       ),
     },
-    { key: 'status', title: t('console.col.status'), sortValue: (w) => t(`withdrawalsAdmin.status.${w.status}`), render: (w) => <WithdrawalStatusTag status={w.status} testId={`withdrawal-status-${w.id}`} /> },
+    // Filtered by one status, every row has it: the column would only take the actions' room.
+    ...(filter === 'all' ? [{ key: 'status', title: t('console.col.status'), sortValue: (w: AdminWithdrawal) => t(`withdrawalsAdmin.status.${w.status}`), render: (w: AdminWithdrawal) => <WithdrawalStatusTag status={w.status} testId={`withdrawal-status-${w.id}`} /> }] : []),
     {
       key: 'requested',
       title: t('console.col.requested'),
       sortValue: (w) => w.requestedAt,
       render: (w) => (
         <>
-          <span className="dt-nowrap">{formatDateTime(w.requestedAt, i18n.language)}</span>
+          <DateTimeText at={w.requestedAt} locale={i18n.language} />
           {w.paidAt !== null ? <span className="dt-sub">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
           {w.payoutReference ? <span className="dt-sub desk-code">{w.payoutReference}</span> : null}
           {w.reason ? <span className="dt-sub desk-clip" title={w.reason}>{w.reason}</span> : null}
@@ -142,7 +148,8 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
       align: 'end',
-      render: (w) => <WithdrawalActions w={w} className="dt-actions" />,
+      // Payout labels are long ("Marquer comme payé"): the two go under each other rather than past the edge.
+      render: (w) => <WithdrawalActions w={w} className="dt-actions dt-actions-wrap" />,
     },
   ];
 

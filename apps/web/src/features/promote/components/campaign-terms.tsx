@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Campaign } from '@pa/shared';
-import { formatDate, formatMoney, formatPercent as percent } from '../../../lib/format';
+import { formatDate, formatLastDay, formatMoney, formatPercent as percent } from '../../../lib/format';
 
 
 /** The sale reward as a short figure: "10%" or "¥5.00". */
@@ -25,8 +25,8 @@ export function termSentences(c: Campaign, t: TFunction, locale: string): { key:
   out.push({ key: 'window', text: t('campaign.terms.window', { count: c.attributionWindowDays }) });
   out.push({ key: 'hold', text: c.holdDays > 0 ? t('campaign.terms.hold', { count: c.holdDays }) : t('campaign.terms.holdNone') });
   out.push({ key: 'join', text: t(c.joinMode === 'open' ? 'campaign.terms.joinOpen' : 'campaign.terms.joinApproval') });
-  if (c.startsAt && c.endsAt) out.push({ key: 'dates', text: t('campaign.terms.runs', { from: formatDate(c.startsAt, locale), to: formatDate(c.endsAt, locale) }) });
-  else if (c.endsAt) out.push({ key: 'dates', text: t('campaign.terms.ends', { date: formatDate(c.endsAt, locale) }) });
+  if (c.startsAt && c.endsAt) out.push({ key: 'dates', text: t('campaign.terms.runs', { from: formatDate(c.startsAt, locale), to: formatLastDay(c.endsAt, locale) }) });
+  else if (c.endsAt) out.push({ key: 'dates', text: t('campaign.terms.ends', { date: formatLastDay(c.endsAt, locale) }) });
   else if (c.startsAt) out.push({ key: 'dates', text: t('campaign.terms.starts', { date: formatDate(c.startsAt, locale) }) });
   return out;
 }

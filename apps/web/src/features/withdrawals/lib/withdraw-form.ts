@@ -22,8 +22,28 @@ export function checkAmount(text: string, terms: WithdrawalTermsView): AmountChe
   const amount = parsed.value;
   const fee = withdrawalFee(amount, terms);
   const net = amount - fee;
-  const problem = checkWithdrawal(amount, terms.available, terms.usedToday, terms);
+  const problem = bindingProblem(checkWithdrawal(amount, terms.available, terms.usedToday, terms), amount, terms);
   return problem ? { state: 'problem', amount, fee, net, problem } : { state: 'ok', amount, fee, net };
+}
+
+/**
+ * The problem to show for an amount over both the per-request maximum and the balance: the lower
+ * of the two is what binds. The server checks the maximum first (it needs nothing but the
+ * request), but asking 6,000 with 66.09 available is a balance problem: lowering the amount to the
+ * maximum would not make it pass (issue 28).
+ */
+function bindingProblem(problem: WithdrawalProblem | null, amount: number, terms: WithdrawalTermsView): WithdrawalProblem | null {
+  if (problem !== 'WITHDRAWAL_ABOVE_MAXIMUM' || amount <= terms.available || terms.available >= terms.max) return problem;
+  return terms.available < 0 ? 'NEGATIVE_BALANCE' : 'INSUFFICIENT_BALANCE';
+}
+
+/**
+ * The summary under the form (amount, fee, net): only for an amount that can be sent. An amount
+ * with a problem has none: its message says what is wrong (the fee too, when the fee is what
+ * leaves nothing), and a net figure beside it would read as a promise (issue 28).
+ */
+export function summaryOf(check: AmountCheck): { amount: number; fee: number; net: number } | null {
+  return check.state === 'ok' ? { amount: check.amount, fee: check.fee, net: check.net } : null;
 }
 
 /** Problems that no amount can fix: the form says so up front and stays closed. */

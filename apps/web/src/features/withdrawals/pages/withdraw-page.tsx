@@ -17,7 +17,7 @@ import { usePayoutAccounts } from '../api/payout-accounts';
 import { useCreateWithdrawal, useWithdrawalTerms, withdrawalTermsQuery } from '../api/withdrawals';
 import { MethodIcon } from '../components/method-icon';
 import { accountLabel, feeRuleText } from '../lib/describe';
-import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, type AmountCheck, type Attempt } from '../lib/withdraw-form';
+import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, summaryOf, type AmountCheck, type Attempt } from '../lib/withdraw-form';
 
 const ADD_ACCOUNT = '/payout-accounts?return=withdraw&add=1';
 
@@ -107,7 +107,7 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
   const check = checkAmount(amountText, terms);
   const blocked = blockingProblem(terms);
   const message = amountMessage(check, terms, submitted, t, locale);
-  const preview = check.state === 'ok' || check.state === 'problem' ? check : null;
+  const preview = summaryOf(check);
   const canSend = check.state === 'ok' && !!accountId && !blocked && !create.isPending;
   const left = Math.max(0, terms.perDay - terms.usedToday);
 
