@@ -113,6 +113,14 @@ describe('running the program from a desk', () => {
     const resetUrl = (await operator.getByTestId('reset-link-url').textContent())!.trim();
     expect(resetUrl).toContain('#/reset-password?token=');
     await setPasswordThroughLink(promoter, resetUrl, 'Second-pass-2');
+    // Used now, the link's page says so and offers a new one by e-mail (forgot password).
+    await promoter.goto(`${server.url}#/login`);
+    await promoter.goto(resetUrl);
+    await promoter.getByTestId('reset-password').locator('input').fill('Third-pass-3');
+    await promoter.getByTestId('reset-confirm').locator('input').fill('Third-pass-3');
+    await promoter.getByTestId('reset-submit').click();
+    await promoter.getByTestId('reset-forgot').click();
+    await promoter.waitForURL(/#\/forgot-password/);
     // The old sessions are gone: the promoter signs in again with the new password.
     await promoter.goto(`${server.url}#/login`);
     await promoter.locator('#account').fill(promoterAccount);
