@@ -138,6 +138,7 @@ function ResetLinkCard({ link, name, onDismiss }: { link: PasswordResetLink; nam
         <Button size="small" fill="none" onClick={onDismiss} data-testid="reset-link-dismiss">{t('promotersAdmin.reset.dismiss')}</Button>
       </div>
       <p className="notice">{t('promotersAdmin.reset.once', { name })}</p>
+      {link.mailedTo ? <p className="pr-note" data-testid="reset-link-mailed">{t('promotersAdmin.reset.mailed', { address: link.mailedTo })}</p> : null}
       <CopyField label={t('promotersAdmin.reset.label')} value={link.url} buttonLabel={t('promotersAdmin.reset.copy')} testId="reset-link-url" />
       <p className="pr-note" data-testid="reset-link-expiry">{t('promotersAdmin.reset.expires', { time: formatDateTime(link.expiresAt, i18n.language) })}</p>
     </section>
