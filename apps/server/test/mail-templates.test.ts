@@ -7,7 +7,7 @@ import { DISABLED_REASONS, renderMail } from '../src/platform/mail/templates';
 const params = {
   name: 'Eve <script>alert(1)</script> & Co',
   count: 3, total: { minor: 123_456, currency: 'CNY' }, amount: { minor: 5_000, currency: 'USD' }, day: { day: '2026-11-24' },
-  last4: '7890', reason: 'Compte "fermé" <b>', url: 'https://hooks.example.com/a?b=1&c=2',
+  account: '•••• 7890', reason: 'Compte "fermé" <b>', url: 'https://hooks.example.com/a?b=1&c=2',
   promoters: 1, enrollments: 2, commissions: 3, withdrawals: 4,
 } as const;
 

@@ -12,7 +12,7 @@
  *   cancelled  withdrawing −A, available +A      (from requested, by the promoter)
  */
 import { createHash, createHmac } from 'node:crypto';
-import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
+import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutShown, shownPayoutNumber, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
 import type { AdminWithdrawal, PayoutAccount, PayoutAccountCreateSchema, Withdrawal, WithdrawalEventSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -89,7 +89,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       holder_name: input.holderName,
       number_sealed: ctx.master.encrypt(number, accountAad(id)),
       number_digest: digest,
-      last4: payoutLast4(number),
+      last4: payoutShown(number),
       is_default: isDefault ? 1 : 0,
       created_at: now,
     };
@@ -298,7 +298,7 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
     const amount = { minor: Number(w.amount), currency: w.currency };
     await mailUser(ctx.mail, tx, w.promoter_id, {
       template: `withdrawal_${status}`,
-      params: status === 'paid' ? { amount, last4: w.account_last4 } : { amount, reason: details.reason ?? '—' },
+      params: status === 'paid' ? { amount, account: shownPayoutNumber(w.account_last4) } : { amount, reason: details.reason ?? '—' },
       path: `/withdrawals/${w.id}`,
     });
   }
