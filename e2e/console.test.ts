@@ -98,6 +98,21 @@ describe('running the program from a desk', () => {
     await setPasswordThroughLink(operator, inviteUrl, 'Operator-pass-1');
     await staffSignIn(operator, operatorAccount, 'Operator-pass-1');
     await checkDesk(operator, 'console-overview-operator-en');
+    // Their own name in the navigation opens their page in the console: no promoter tabs or menu;
+    // its settings open inside the console too.
+    await operator.getByTestId('staff-me').click();
+    await operator.waitForURL(/#\/admin\/me$/);
+    await operator.getByTestId('staff-me-page').waitFor();
+    expect(await operator.locator('.tab-bar').count()).toBe(0);
+    expect(await operator.getByTestId('me-wallet').count()).toBe(0);
+    await checkDesk(operator, 'console-staff-me-en');
+    await operator.getByTestId('me-password').click();
+    await operator.waitForURL(/#\/me\/password$/);
+    await operator.getByTestId('staff-shell').waitFor();
+    expect(await operator.getByTestId('staff-me').getAttribute('aria-current')).toBe('page');
+    // The phone's Me, typed at a desk, leads to the same page.
+    await operator.goto(`${server.url}#/me`);
+    await operator.waitForURL(/#\/admin\/me$/);
 
     // 3. The operator finds the promoter by link code and makes a reset link; the promoter uses it.
     await operator.goto(`${server.url}#/admin/promoters`);
