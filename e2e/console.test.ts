@@ -166,6 +166,10 @@ describe('running the program from a desk', () => {
     await admin.getByTestId('audit-filter-action').locator('input').fill('promoter.adjust');
     await admin.getByTestId('audit-row-promoter.adjust').first().click();
     await expect.poll(() => admin.getByTestId('audit-detail').innerText()).toContain('Launch bonus for the tea campaign');
+    // The promoter is named, not shown as an id; the id is on hover.
+    const named = admin.getByTestId('audit-detail').getByTestId('audit-entity-name');
+    expect(await named.innerText()).toBe('Wen Promoter');
+    expect(await named.getAttribute('title')).toBe(promoterId);
     await checkDesk(admin, 'console-audit-detail-en');
 
     expect([...promoterProblems, ...adminProblems, ...operatorProblems]).toEqual([]);
