@@ -136,6 +136,8 @@ describe('running the program from a desk', () => {
     await promoter.getByTestId('reset-submit').click();
     await promoter.getByTestId('reset-forgot').click();
     await promoter.waitForURL(/#\/forgot-password/);
+    // The used link's refusal (400 RESET_TOKEN_INVALID) is expected here, not a problem.
+    promoterProblems.splice(0, promoterProblems.length, ...promoterProblems.filter((p) => !/status of 400/.test(p)));
     // The old sessions are gone: the promoter signs in again with the new password.
     await promoter.goto(`${server.url}#/login`);
     await promoter.locator('#account').fill(promoterAccount);

@@ -124,6 +124,12 @@ export function sameValues(a: CampaignFormValues, b: CampaignFormValues): boolea
   return plain(a) === plain(b);
 }
 
+/** Whether the reward changed: what promoters earn (lead and sale rewards, tiers, override, recurring binding). */
+export function rewardChanged(a: CampaignFormValues, b: CampaignFormValues): boolean {
+  const reward = (v: CampaignFormValues) => JSON.stringify([v.leadReward, v.saleRewardType, v.saleReward, v.tiers.map(({ minSales, percent }) => [minSales, percent]), v.overrideBps, v.bindingMode, v.bindingMode === 'months' ? v.bindingMonths : '']);
+  return reward(a) !== reward(b);
+}
+
 /** "2026-05-01" → that day's local midnight in epoch ms; empty → null. */
 export function dateInputToEpoch(text: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
