@@ -168,7 +168,8 @@ describe('the landing-page snippet on a shop of another origin', () => {
     expect(await page.getByTestId('stripe-endpoint').textContent()).toBe(`${server.url}api/v1/integrations/stripe/${state.campaignId}`);
     await page.getByTestId('stripe-secret').fill('whsec_e2eSigningSecret0123');
     await page.getByTestId('stripe-save').click();
-    await expect.poll(() => page.getByTestId('stripe-state').textContent()).toMatch(/^Connected/);
+    // No event has come yet: connected, waiting for the first one (not "receiving events").
+    await expect.poll(() => page.getByTestId('stripe-state').textContent()).toMatch(/^Connected: waiting for the first event/);
     expect(await page.getByTestId('stripe-secret').inputValue()).toBe('');
     expect(await page.locator('body').innerText()).not.toContain('e2eSigningSecret');
 
@@ -184,6 +185,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
       await setLanguage(page, server.url, locale);
       await page.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
       await expect.poll(() => card.getByTestId('stripe-events').innerText()).toContain(tr(readLocale(locale), 'integrations.stripe.outcome.recorded'));
+      if (locale === 'en') expect(await page.getByTestId('stripe-state').textContent()).toMatch(/^Connected: receiving events/);
       expect(await card.innerText()).toContain('invoice.paid');
       await checkDesk(page, `integrations-stripe-${locale}`);
     }

@@ -115,6 +115,17 @@ describe('webhooks from the console', () => {
     // The list shows it, enabled, with its 17 events.
     await page.getByTestId('nav-webhooks').click();
     expect(await page.getByTestId('webhooks').innerText()).toMatch(/17 events[\s\S]*Enabled/);
+
+    // Its deliveries start failing: the list says since when, with the last error, not "Enabled".
+    const endpoint = await server.ctx.db.selectFrom('webhook_endpoints').select('id').where('url', '=', receiver.url).executeTakeFirstOrThrow();
+    const delivery = await server.ctx.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpoint.id).executeTakeFirstOrThrow();
+    await server.ctx.db.insertInto('webhook_attempts').values({ id: `att-${Date.now()}`, delivery_id: delivery.id, at: Date.now(), status_code: 503, duration_ms: 12, error: null }).execute();
+    await server.ctx.db.updateTable('webhook_endpoints').set({ failing_since: Date.now() - 3_600_000 }).where('id', '=', endpoint.id).execute();
+    await page.reload();
+    await expect.poll(() => page.getByTestId(`webhook-status-${endpoint.id}`).innerText()).toMatch(/^Failing since /);
+    expect(await page.getByTestId(`webhook-reason-${endpoint.id}`).innerText()).toBe('Last error: HTTP 503');
+    await screenshot(page, 'webhooks-failing-en');
+    await server.ctx.db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', endpoint.id).execute();
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);

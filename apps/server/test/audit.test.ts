@@ -298,6 +298,10 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       await oneEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'ended' }), { actorId: adminId, action: 'campaign.end', entity: 'campaign', entityId: id, before: { status: 'paused' }, after: { status: 'ended' }, ip: ADMIN_IP });
       await noEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' }), 409);
       await noEntry(() => operator.request('PATCH', `/api/admin/campaigns/${id}`, { leadReward: 1 }), 403);
+      // The log names the campaign in the reader's language; an entry without an id has no name.
+      const entries = (await admin.request('GET', `/api/admin/audit?entityType=campaign&entityId=${id}`)).json().items as Json[];
+      expect(entries.length).toBeGreaterThan(5);
+      expect(new Set(entries.map((e) => e.entityName))).toEqual(new Set(['Audited campaign']));
     });
 
     it('enrollments: approve, reject, coupon (operators)', async () => {
@@ -421,6 +425,9 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       await oneEntry(() => admin.request('PATCH', `/api/admin/staff/${id}`, { role: 'admin' }), { actorId: adminId, action: 'staff.update', entity: 'user', entityId: id, before: { role: 'operator', status: 'active' }, after: { role: 'admin', status: 'active' }, ip: ADMIN_IP });
       await noEntry(() => admin.request('PATCH', `/api/admin/staff/${id}`, { role: 'admin' }), 200);
       await noEntry(() => admin.request('POST', '/api/admin/staff', { account, displayName: 'Again', role: 'operator' }), 409);
+      // The log names the person (as they are called now), beside the id.
+      const entries = (await admin.request('GET', `/api/admin/audit?entityType=user&entityId=${id}`)).json().items as Json[];
+      expect(entries.map((e) => e.entityName)).toEqual(['Audited Staff', 'Audited Staff', 'Audited Staff']);
     });
 
     it('a promoter’s own account: registration, profile, password, signing devices out', async () => {

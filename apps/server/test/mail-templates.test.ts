@@ -7,7 +7,7 @@ import { DISABLED_REASONS, renderMail } from '../src/platform/mail/templates';
 const params = {
   name: 'Eve <script>alert(1)</script> & Co',
   count: 3, total: { minor: 123_456, currency: 'CNY' }, amount: { minor: 5_000, currency: 'USD' }, day: { day: '2026-11-24' },
-  last4: '7890', reason: 'Compte "fermé" <b>', url: 'https://hooks.example.com/a?b=1&c=2',
+  last4: '7890', account: '•••• 7890', reason: 'Compte "fermé" <b>', url: 'https://hooks.example.com/a?b=1&c=2',
   registrations: 1, enrollments: 2, commissions: 3, withdrawalsToApprove: 4, withdrawalsToPay: 0,
   net: { minor: 4_700, currency: 'USD' }, fee: { minor: 300, currency: 'USD' }, reference: 'BANK-77', error: '451 Try again later',
 } as const;
@@ -88,10 +88,10 @@ describe('mail templates', () => {
   });
 
   it('withdrawal paid says what was sent, the fee and the payment reference', () => {
-    const mail = renderMail('withdrawal_paid', 'fr', { name: 'Ann', amount: { minor: 2_000, currency: 'EUR' }, net: { minor: 1_770, currency: 'EUR' }, fee: { minor: 230, currency: 'EUR' }, last4: '7890', reference: 'VIR-2026-11' }, { appName: null, optOut: true });
+    const mail = renderMail('withdrawal_paid', 'fr', { name: 'Ann', amount: { minor: 2_000, currency: 'EUR' }, net: { minor: 1_770, currency: 'EUR' }, fee: { minor: 230, currency: 'EUR' }, account: '•••• 7890', reference: 'VIR-2026-11' }, { appName: null, optOut: true });
     const eur = (minor: number) => new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR' }).format(minor / 100);
     expect(mail.subject).toBe(`Votre retrait est payé : ${eur(1_770)}`);
-    expect(mail.text).toContain(`${eur(1_770)} a été versé sur votre compte se terminant par 7890 : votre retrait de ${eur(2_000)}, moins des frais de ${eur(230)}.`);
+    expect(mail.text).toContain(`${eur(1_770)} a été versé sur votre compte •••• 7890 : votre retrait de ${eur(2_000)}, moins des frais de ${eur(230)}.`);
     expect(mail.text).toContain('Référence du versement : VIR-2026-11');
   });
 });

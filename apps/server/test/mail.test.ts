@@ -163,6 +163,13 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(invite!.subject).toBe(`Le han invitado a la consola de ${DEFAULT_APP_NAME.es}`);
     expect(invite!.text).toContain('Hola, Olga Op:');
     expect(created.json().inviteUrl).toContain(`reset-password?token=${encodeURIComponent(linkIn(invite!))}`);
+    // The admin's dialog is told where the same link went.
+    expect(created.json().mailedTo).toBe(account);
+    const again = await admin.request('POST', `/api/admin/staff/${created.json().user.id}/invite`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().mailedTo).toBe(account);
+    await drain();
+    smtp.take(account);
 
     const { client, user } = await signedIn(env, 'promoter');
     await setLocale(client, 'zh-Hant');
@@ -175,6 +182,13 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(mail!.text).toContain('目前的密碼仍然有效');
     expect(mail!.text).not.toContain('已被重設');
     expect(reset.json().url).toContain(encodeURIComponent(linkIn(mail!)));
+    expect(reset.json().mailedTo).toBe(user.account);
+    // A phone number gets no mail, and the dialog is told so.
+    const phone = await createUser(env.ctx, 'promoter', 'Passw0rd-test');
+    await env.ctx.db.updateTable('users').set({ account: `+86139${String(Date.now()).slice(-8)}` }).where('id', '=', phone.id).execute();
+    const phoneReset = await admin.request('POST', `/api/admin/promoters/${phone.id}/password-reset`);
+    expect(phoneReset.statusCode, phoneReset.body).toBe(201);
+    expect(phoneReset.json().mailedTo).toBeNull();
   });
 
   it('registration approved or rejected; a category turned off in Me gets no mail', async () => {

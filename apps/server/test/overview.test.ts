@@ -99,6 +99,8 @@ describe.each(DIALECTS)('the operator overview on %s', (dialect) => {
     const byApproval = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ joinMode: 'approval' }))).json().campaign.id;
     await admin.request('PATCH', `/api/admin/campaigns/${byApproval}`, { status: 'active' });
     await promoter('Cy Waiting', byApproval);
+    // New promoters: p1, Cy and the one waiting registered today; p2 nine days ago (the week before); staff are not counted.
+    await env.ctx.db.updateTable('users').set({ created_at: now - 9 * DAY }).where('id', '=', ids.p2).execute();
   });
   afterAll(async () => {
     await env?.close();
@@ -114,11 +116,13 @@ describe.each(DIALECTS)('the operator overview on %s', (dialect) => {
       clicks: 4, uniqueClicks: 3, leads: 1, sales: 2, saleAmount: 60_000, refundAmount: 4_000,
       commission: { pending: 600, approved: 5_000, rejected: 50, reversed: 400 },
       paidOut: 1_500,
+      newPromoters: 3,
     });
     expect(week.previous).toEqual({
       clicks: 2, uniqueClicks: 2, leads: 0, sales: 1, saleAmount: 3_000, refundAmount: 0,
       commission: { pending: 300, approved: 0, rejected: 0, reversed: 0 },
       paidOut: 0,
+      newPromoters: 1,
     });
     // Owed now: p2's 50.00 minus 38.00 withdrawn is available; 11.00 requested plus 12.00 approved are on their way.
     expect(week.liability).toEqual({ available: 1_200, withdrawing: 2_300, total: 3_500 });
@@ -138,7 +142,7 @@ describe.each(DIALECTS)('the operator overview on %s', (dialect) => {
 
     const day = await overview(operator, '?range=today');
     expect(day.period).toEqual({ from: t, to: t, days: 1 });
-    expect(day.current).toMatchObject({ clicks: 4, sales: 1, saleAmount: 10_000, paidOut: 1_500 });
+    expect(day.current).toMatchObject({ clicks: 4, sales: 1, saleAmount: 10_000, paidOut: 1_500, newPromoters: 3 });
     expect(day.trend).toHaveLength(1);
     expect(day.topPromoters.map((p: { id: string }) => p.id)).toEqual([ids.p1]);
 
@@ -152,7 +156,7 @@ describe.each(DIALECTS)('the operator overview on %s', (dialect) => {
     // A custom range: the previous period is as long, just before.
     const custom = await overview(admin, `?from=${shift(t, -12)}&to=${shift(t, -8)}`);
     expect(custom).toMatchObject({ range: 'custom', period: { from: shift(t, -12), to: shift(t, -8), days: 5 }, previousPeriod: { from: shift(t, -17), to: shift(t, -13), days: 5 } });
-    expect(custom.current).toMatchObject({ clicks: 2, sales: 1, saleAmount: 3_000 });
+    expect(custom.current).toMatchObject({ clicks: 2, sales: 1, saleAmount: 3_000, newPromoters: 1 });
     expect(custom.topPromoters.map((p: { id: string }) => p.id)).toEqual([ids.p1]);
   });
 

@@ -90,6 +90,17 @@ describe.each(DIALECTS)('the console’s promoters on %s', (dialect) => {
       expect(ids(await list(operator, 'q=_'))).toEqual([]);
     });
 
+    it('ignores accents and case in names, on the name kept at registration and after a rename', async () => {
+      const client = new Client(env.app);
+      const res = await client.register({ account: `mj-${Math.random().toString(36).slice(2, 8)}@example.com`, displayName: 'María José Núñez', password: 'Passw0rd-test' });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = res.json().user.id as string;
+      for (const q of ['maria', 'MARIA', 'María', 'jose nunez', 'NÚÑEZ']) expect(ids(await list(operator, `q=${encodeURIComponent(q)}`)), q).toEqual([id]);
+      expect((await client.request('PATCH', '/api/me', { displayName: 'Zoë Ångström' })).statusCode).toBe(200);
+      expect(ids(await list(operator, `q=${encodeURIComponent('zoe angstrom')}`))).toEqual([id]);
+      expect(ids(await list(operator, 'q=maria'))).toEqual([]);
+    });
+
     it('shows each promoter with the inviter and the wallet’s figures; staff never appear', async () => {
       const body = await list(operator, `q=${tag}`);
       expect(body.currency).toBe('CNY');

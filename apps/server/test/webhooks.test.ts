@@ -118,6 +118,16 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     await dispatchDue(env.ctx, log, once);
     await dispatchDue(env.ctx, log, once);
     expect((await deliveriesOf(endpoint.id))[0]).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    // Still enabled, but failing: since when, and the last error (the console says "Failing since …").
+    const failing = (await admin.request('GET', '/api/admin/webhooks')).json().items.find((e: { id: string }) => e.id === endpoint.id);
+    expect(failing).toMatchObject({ status: 'enabled', failingSince: expect.any(Number), lastError: { at: expect.any(Number), statusCode: 500 } });
+    expect(failing.lastError.at).toBeGreaterThanOrEqual(failing.failingSince);
+    // A delivery that succeeds ends it.
+    receiver.plan = [200];
+    await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`);
+    await dispatchDue(env.ctx, log, once);
+    const healthy = (await admin.request('GET', '/api/admin/webhooks')).json().items.find((e: { id: string }) => e.id === endpoint.id);
+    expect(healthy).toMatchObject({ status: 'enabled', failingSince: null, lastError: null });
 
     const gone = await register();
     receiver.plan = [410];

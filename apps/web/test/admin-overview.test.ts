@@ -5,7 +5,7 @@ import {
 } from '../src/features/admin/lib/overview';
 import { parseHash } from '../src/lib/router';
 
-const zero: OverviewFigures = { clicks: 0, uniqueClicks: 0, leads: 0, sales: 0, saleAmount: 0, refundAmount: 0, commission: { pending: 0, approved: 0, rejected: 0, reversed: 0 }, paidOut: 0 };
+const zero: OverviewFigures = { clicks: 0, uniqueClicks: 0, leads: 0, sales: 0, saleAmount: 0, refundAmount: 0, commission: { pending: 0, approved: 0, rejected: 0, reversed: 0 }, paidOut: 0, newPromoters: 0 };
 
 describe('the overview period', () => {
   it('reads real calendar days only', () => {
@@ -47,7 +47,7 @@ describe('the overview figures', () => {
     const current = { ...zero, clicks: 150, sales: 3, saleAmount: 30_000, commission: { pending: 1000, approved: 2000, rejected: 500, reversed: 250 }, paidOut: 0 };
     const previous = { ...zero, clicks: 100, sales: 4, saleAmount: 0, commission: { pending: 3000, approved: 0, rejected: 0, reversed: 0 } };
     const byKey = Object.fromEntries(figuresOf({ current, previous }).map((f) => [f.key, f]));
-    expect(Object.keys(byKey)).toEqual(['clicks', 'uniqueClicks', 'leads', 'sales', 'saleAmount', 'commission', 'paidOut']);
+    expect(Object.keys(byKey)).toEqual(['clicks', 'uniqueClicks', 'leads', 'newPromoters', 'sales', 'saleAmount', 'commission', 'paidOut']);
     expect(byKey.clicks!.change).toEqual({ kind: 'up', ratio: 0.5 });
     expect(byKey.sales!.change).toEqual({ kind: 'down', ratio: -0.25 });
     expect(byKey.saleAmount!.change).toEqual({ kind: 'new' });

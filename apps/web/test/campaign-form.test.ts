@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdminCampaign } from '@pa/shared';
 import {
-  campaignName, dateInputToEpoch, decimalSeparator, emptyValues, endDayToEpoch, endEpochToDateInput, epochToDateInput, localesWithErrors, newTier, parseHosts, sameValues, serverErrors, toBody, valuesFromCampaign,
+  campaignName, dateInputToEpoch, decimalSeparator, emptyValues, endDayToEpoch, endEpochToDateInput, epochToDateInput, localesWithErrors, newTier, parseHosts, rewardChanged, sameValues, serverErrors, toBody, valuesFromCampaign,
   type CampaignFormValues,
 } from '../src/features/admin/lib/campaign-form';
 import { termSentences } from '../src/features/promote/components/campaign-terms';
@@ -221,5 +221,17 @@ describe('campaign editor helpers', () => {
     const errors = serverErrors({ names: 'required', 'allowedHosts.2': 'invalid', 'descriptions.fr': 'too_long', 'tiers.0.bps': 'too_long' });
     expect(errors).toEqual({ names: { code: 'nameRequired' }, allowedHosts: { code: 'invalid' }, 'descriptions.fr': { code: 'too_long' }, 'tiers.0.bps': { code: 'too_long' } });
     expect([...localesWithErrors(errors)]).toEqual(['fr']);
+  });
+});
+
+describe('rewardChanged: what an active campaign asks to confirm', () => {
+  it('is the reward only — lead, sale, tiers, override, recurring — not the texts or the schedule', () => {
+    const base = { ...emptyValues(), leadReward: '2', saleReward: '10', bindingMode: 'window' as const };
+    expect(rewardChanged(base, { ...base, names: { ...base.names, en: 'Another name' }, holdDays: '14', endsAt: '2027-01-01' })).toBe(false);
+    expect(rewardChanged(base, { ...base, saleReward: '12' })).toBe(true);
+    expect(rewardChanged(base, { ...base, leadReward: '3' })).toBe(true);
+    expect(rewardChanged(base, { ...base, overrideBps: '5' })).toBe(true);
+    expect(rewardChanged(base, { ...base, tiers: [newTier('10', '15')] })).toBe(true);
+    expect(rewardChanged(base, { ...base, bindingMode: 'lifetime' })).toBe(true);
   });
 });

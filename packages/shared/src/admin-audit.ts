@@ -67,6 +67,8 @@ export const AuditEntrySchema = z.object({
   action: z.string(),
   entityType: z.string(),
   entityId: z.string().nullable(),
+  /** What the entity is called now (a person's display name, a campaign's name in the reader's language, an endpoint's description or address, a key's name); null when it has none or is gone. */
+  entityName: z.string().nullable(),
   before: JsonValueSchema,
   after: JsonValueSchema,
   /** The client's address; null for the scheduler and the command line. */

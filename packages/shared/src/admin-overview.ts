@@ -28,6 +28,8 @@ export const OverviewFiguresSchema = z.object({
   commission: z.object({ pending: int, approved: int, rejected: int, reversed: int }),
   /** Withdrawals paid in the period (net, what reached the promoters). */
   paidOut: int,
+  /** Promoters who registered in the period (any status: approved, waiting or since suspended). */
+  newPromoters: int,
 });
 export type OverviewFigures = z.infer<typeof OverviewFiguresSchema>;
 

@@ -139,5 +139,6 @@ export const AdjustmentResultSchema = z.object({ adjustment: AdjustmentSchema, a
 export type AdjustmentResult = z.infer<typeof AdjustmentResultSchema>;
 
 /** A one-time link (30 minutes, single use) for the promoter to set a new password; shown once. */
-export const PasswordResetLinkSchema = z.object({ url: z.string(), expiresAt: z.number().int() });
+/** `mailedTo`: the address the same link was also e-mailed to (mail on, an e-mail account), else null. */
+export const PasswordResetLinkSchema = z.object({ url: z.string(), expiresAt: z.number().int(), mailedTo: z.string().nullable() });
 export type PasswordResetLink = z.infer<typeof PasswordResetLinkSchema>;

@@ -44,6 +44,8 @@ export const StaffInviteSchema = z.object({
   user: StaffMemberSchema,
   inviteUrl: z.string(),
   expiresAt: z.number().int(),
+  /** The address the same link was also e-mailed to (mail on, an e-mail account), else null. */
+  mailedTo: z.string().nullable(),
 });
 export type StaffInvite = z.infer<typeof StaffInviteSchema>;
 

@@ -41,6 +41,10 @@ export const WebhookEndpointSchema = z.object({
   events: z.array(WebhookEventTypeSchema),
   status: z.enum(['enabled', 'disabled']),
   disabledReason: z.string().nullable(),
+  /** Enabled, but no delivery has succeeded since this time (disabled after 5 days of it); null when not failing. */
+  failingSince: z.number().int().nullable(),
+  /** While failing: the latest failed attempt (its HTTP status, or null when there was no answer, and the error). */
+  lastError: z.object({ at: z.number().int(), statusCode: z.number().int().nullable(), error: z.string().nullable() }).nullable(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
 });

@@ -160,6 +160,20 @@ export function checkHolderName(raw: string): FieldCode | null {
 /** What a promoter sees of an account number: its last four characters. */
 export const payoutLast4 = (normalized: string) => [...normalized].slice(-4).join('');
 
+/**
+ * What is kept and shown of an account number (the `last4` field): an e-mail address (PayPal,
+ * Alipay) masked as an e-mail — its first character, `***`, and the domain: `l***@example.com` —
+ * anything else its last four characters ("•••• mple" told nobody which account it was).
+ */
+export function payoutShown(normalized: string): string {
+  const at = normalized.lastIndexOf('@');
+  if (at > 0) return `${[...normalized.slice(0, at)][0]}***${normalized.slice(at)}`;
+  return payoutLast4(normalized);
+}
+
+/** The kept part as people read it: a masked e-mail as it is, last four characters after "•••• ". */
+export const shownPayoutNumber = (last4: string): string => (last4.includes('@') ? last4 : `••••\u00a0${last4}`);
+
 export interface WithdrawalTerms {
   /** Minor units. */
   min: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRate, checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode, maskName, withdrawalFee } from '../src/rules';
+import { applyRate, checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeAccount, normalizeInviteCode, normalizePayoutNumber, maskName, payoutShown, shownPayoutNumber, withdrawalFee } from '../src/rules';
 import { RegisterBodySchema } from '../src/schemas';
 
 describe('validation rules (PRODUCT.md §6)', () => {
@@ -101,5 +101,16 @@ describe('withdrawalFee: the one exact rate rule plus the fixed part', () => {
 
   it('has only the fixed part for an amount not yet a positive whole number of minor units', () => {
     for (const amount of [0, -5, 1.5, Number.NaN, 2 ** 53]) expect(withdrawalFee(amount, { feeBps: 100, feeFixed: 30 })).toBe(30);
+  });
+});
+
+describe('payoutShown: what is kept and shown of an account number', () => {
+  it('masks an e-mail address as an e-mail, anything else to its last four characters', () => {
+    expect(payoutShown(normalizePayoutNumber('paypal', 'Lin.Wei@Example.com'))).toBe('l***@example.com');
+    expect(payoutShown('6222021234567890')).toBe('7890');
+    expect(payoutShown('+8613800138000')).toBe('8000');
+    // Never the "•••• mple" of an e-mail's last four characters.
+    expect(shownPayoutNumber(payoutShown('ab@example.com'))).toBe('a***@example.com');
+    expect(shownPayoutNumber('7890')).toBe('••••\u00a07890');
   });
 });

@@ -13,6 +13,8 @@ export interface UsersTable {
   parent_id: string | null;
   /** 1 when the promoter chose not to appear on the leaderboard. */
   leaderboard_opt_out: ColumnType<number, number | undefined, number>;
+  /** The display name folded for search (domain/search.ts): lower case, accents removed. */
+  name_folded: ColumnType<string, string | undefined, string>;
   created_at: number;
   updated_at: number;
 }

@@ -11,7 +11,7 @@ import { useAppStore } from '../stores/app-store';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
-import { StaffHome, StaffLayout } from './layouts/staff-layout';
+import { DeskMe, StaffHome, StaffLayout } from './layouts/staff-layout';
 import { TabLayout } from './layouts/tab-layout';
 import { NotFoundPage } from './route-status-page';
 import LoginPage from '../features/auth/pages/login-page';
@@ -101,6 +101,7 @@ const PasswordPage = page(() => import('../features/me/pages/password-page'));
 const DevicesPage = page(() => import('../features/me/pages/devices-page'));
 const AboutPage = page(() => import('../features/me/pages/about-page'));
 const MailPreferencesPage = page(() => import('../features/me/pages/mail-preferences-page'));
+const StaffMePage = page(() => import('../features/me/pages/staff-me-page'));
 const UsersPage = page(() => import('../features/admin/pages/users-page'));
 const PromotersPage = page(() => import('../features/admin/pages/promoters-page'));
 const PromoterPage = page(() => import('../features/admin/pages/promoter-page'));
@@ -132,6 +133,8 @@ const home = [RequireAuth, StaffHome, TabLayout];
 /** Staff pages: the console shell at desk width (outside the role check, so "not for you" shows inside it). */
 const staff = [RequireAuth, StaffLayout, requireRole('operator', 'admin')];
 const admins = [RequireAuth, StaffLayout, requireRole('admin')];
+/** A person's own settings: staff at a desk see them inside the console shell; everyone else as before. */
+const own = [RequireAuth, StaffLayout];
 
 export const routes: RouteDef[] = [
   { path: '/login', page: LoginPage },
@@ -156,13 +159,15 @@ export const routes: RouteDef[] = [
   { path: '/notifications', page: NotificationsPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/leaderboard', page: LeaderboardPage, layouts: signedIn },
-  { path: '/me', page: MePage, layouts: tabs },
-  { path: '/me/profile', page: ProfilePage, layouts: signedIn },
-  { path: '/me/language', page: LanguagePage, layouts: signedIn },
-  { path: '/me/password', page: PasswordPage, layouts: signedIn },
-  { path: '/me/devices', page: DevicesPage, layouts: signedIn },
-  { path: '/me/about', page: AboutPage, layouts: signedIn },
-  { path: '/me/mail', page: MailPreferencesPage, layouts: signedIn },
+  // Staff at a desk have their own page in the console (#/admin/me); the phone's Me has promoter tabs.
+  { path: '/me', page: MePage, layouts: [RequireAuth, DeskMe, TabLayout] },
+  { path: '/me/profile', page: ProfilePage, layouts: own },
+  { path: '/me/language', page: LanguagePage, layouts: own },
+  { path: '/me/password', page: PasswordPage, layouts: own },
+  { path: '/me/devices', page: DevicesPage, layouts: own },
+  { path: '/me/about', page: AboutPage, layouts: own },
+  { path: '/me/mail', page: MailPreferencesPage, layouts: own },
+  { path: '/admin/me', page: StaffMePage, layouts: staff },
   { path: '/admin', page: OverviewPage, layouts: staff },
   { path: '/admin/users', page: UsersPage, layouts: staff },
   { path: '/admin/promoters', page: PromotersPage, layouts: staff },

@@ -17,6 +17,7 @@ import { webhookOutbox } from './014-webhook-outbox';
 import { stripeRecurring } from './015-stripe-recurring';
 import { stripePending } from './016-stripe-pending';
 import { campaignEndDay } from './017-campaign-end-day';
+import { desk } from './018-desk';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -43,6 +44,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '015-stripe-recurring': stripeRecurring(dialect),
         '016-stripe-pending': stripePending(dialect),
         '017-campaign-end-day': campaignEndDay(timeZone),
+        '018-desk': desk(dialect),
       };
     },
   };

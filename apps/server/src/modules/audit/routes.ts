@@ -19,7 +19,7 @@ export function auditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         querystring: AuditQuerySchema,
         response: { 200: AuditListSchema, ...errorResponses },
       },
-    }, async (request) => listAudit(ctx, request.query));
+    }, async (request) => listAudit(ctx, request.query, requestLocale(request)));
 
     app.get('/api/admin/audit/export', {
       preValidation: adminOnly,

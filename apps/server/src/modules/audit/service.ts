@@ -11,7 +11,8 @@ import { pageOf } from '../../platform/listing';
 import { zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import { AUDIT_CSV_HEADER, AUDIT_CSV_SYSTEM } from './csv-texts';
-import { auditPage, auditRows, type AuditFilters, type AuditRow } from './repository';
+import { pickLocalized } from '../../platform/localized';
+import { auditPage, auditRows, entityNames, type AuditFilters, type AuditRow } from './repository';
 
 /** The most rows one export holds (newest first); narrow the filters for older ones. */
 export const AUDIT_EXPORT_MAX = 50_000;
@@ -51,7 +52,7 @@ function toFilters(ctx: AppContext, q: Filters): AuditFilters {
 
 const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
 
-function toEntry(r: AuditRow): AuditEntry {
+function toEntry(r: AuditRow, names: ReadonlyMap<string, string> = new Map()): AuditEntry {
   return {
     id: r.id,
     at: Number(r.at),
@@ -61,16 +62,38 @@ function toEntry(r: AuditRow): AuditEntry {
     action: r.action,
     entityType: r.entity,
     entityId: r.entity_id,
+    entityName: r.entity_id === null ? null : names.get(`${r.entity}:${r.entity_id}`) ?? null,
     before: parse(r.before_json),
     after: parse(r.after_json),
     ip: r.ip,
   };
 }
 
-export async function listAudit(ctx: AppContext, q: AuditQuery & { limit: number }): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+/** Types whose entities have a name to show (a promoter's entries are of type `user` or `promoter`). */
+const PERSON_TYPES = new Set(['user', 'promoter']);
+
+/** The names of a page's entities, keyed `type:id` (the log keeps ids; names may have changed since). */
+async function namesOf(ctx: AppContext, rows: AuditRow[], locale: Locale): Promise<Map<string, string>> {
+  const ids = { user: new Set<string>(), campaign: new Set<string>(), webhook: new Set<string>(), api_key: new Set<string>() };
+  for (const r of rows) {
+    if (r.entity_id === null) continue;
+    if (PERSON_TYPES.has(r.entity)) ids.user.add(r.entity_id);
+    else if (r.entity === 'campaign' || r.entity === 'webhook' || r.entity === 'api_key') ids[r.entity].add(r.entity_id);
+  }
+  const found = await entityNames(ctx.db, { user: [...ids.user], campaign: [...ids.campaign], webhook: [...ids.webhook], api_key: [...ids.api_key] });
+  const names = new Map<string, string>();
+  for (const u of found.users) for (const type of PERSON_TYPES) names.set(`${type}:${u.id}`, u.name);
+  for (const c of found.campaigns) names.set(`campaign:${c.id}`, pickLocalized(c.names_json, locale));
+  for (const w of found.webhooks) names.set(`webhook:${w.id}`, w.description || w.url);
+  for (const k of found.keys) names.set(`api_key:${k.id}`, k.name);
+  return names;
+}
+
+export async function listAudit(ctx: AppContext, q: AuditQuery & { limit: number }, locale: Locale = 'en'): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
   const rows = await auditPage(ctx.db, toFilters(ctx, q), q.limit, q.cursor);
   const { rows: page, nextCursor } = pageOf(rows, q.limit, (r) => [Number(r.at), r.id]);
-  return { items: page.map(toEntry), nextCursor };
+  const names = await namesOf(ctx, page, locale);
+  return { items: page.map((r) => toEntry(r, names)), nextCursor };
 }
 
 /** The filtered log as CSV in the reader's language; the export is recorded in the log it exports. */

@@ -11,7 +11,7 @@ export async function findProfile(db: Db, userId: string): Promise<ProfileRow> {
   return db.selectFrom('users').select(['display_name', 'locale', 'leaderboard_opt_out']).where('id', '=', userId).executeTakeFirstOrThrow();
 }
 
-export async function updateProfile(db: Db, userId: string, changes: Partial<ProfileRow>, now: number): Promise<void> {
+export async function updateProfile(db: Db, userId: string, changes: Partial<ProfileRow & { name_folded: string }>, now: number): Promise<void> {
   await db.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
 }
 

@@ -2,6 +2,7 @@
 import { checkPassword, type MePatch, type Sealed, type SessionInfo, type User } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
+import { foldForSearch } from '../../domain/search';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { findUserById, toUser } from '../users/repository';
@@ -22,7 +23,7 @@ export async function editProfile(ctx: AppContext, { userId, ip }: Actor, patch:
       const row = await findProfile(trx, userId);
       const before = { displayName: row.display_name, locale: row.locale, leaderboardOptOut: Number(row.leaderboard_opt_out) === 1 };
       await updateProfile(trx, userId, {
-        ...(displayName !== undefined ? { display_name: displayName } : {}),
+        ...(displayName !== undefined ? { display_name: displayName, name_folded: foldForSearch(displayName) } : {}),
         ...(locale ? { locale } : {}),
         ...(leaderboardOptOut !== undefined ? { leaderboard_opt_out: leaderboardOptOut ? 1 : 0 } : {}),
       }, Date.now());

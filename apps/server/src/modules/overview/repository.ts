@@ -112,6 +112,18 @@ export async function paidOutBetween(db: Db, fromMs: number, toMs: number): Prom
   return Number(row?.net ?? 0);
 }
 
+/** Promoters registered in [fromMs, toMs) (the index on (role, created_at), migration 016). */
+export async function promotersRegisteredBetween(db: Db, fromMs: number, toMs: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'promoter')
+    .where('created_at', '>=', fromMs)
+    .where('created_at', '<', toMs)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /**
  * What promoters are owed now, from the stored balances the ledger keeps: available, and
  * withdrawing plus payable (requested and approved withdrawals). Each sum reads only its partial

@@ -10,7 +10,7 @@ import { pickLocalized } from '../../platform/localized';
 import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import { countsOf, resolveRange, type Period } from '../stats/service';
-import { dayLeaders, emptySums, liability, paidOutBetween, programByDay, promoterFigures, promoterSalesRanking, topCampaigns, workQueueCounts, type Sums } from './repository';
+import { dayLeaders, emptySums, liability, paidOutBetween, programByDay, promotersRegisteredBetween, promoterFigures, promoterSalesRanking, topCampaigns, workQueueCounts, type Sums } from './repository';
 
 const DAY_MS = 86_400_000;
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
@@ -43,7 +43,7 @@ function total(byDay: Map<string, Sums>, p: Period): Sums {
   for (const [day, sums] of byDay) if (day >= p.from && day <= p.to) for (const c of Object.keys(s) as (keyof Sums)[]) s[c] += sums[c];
   return s;
 }
-const figuresOf = (s: Sums, paidOut: number): OverviewFigures => ({ ...countsOf(s), paidOut });
+const figuresOf = (s: Sums, paidOut: number, newPromoters: number): OverviewFigures => ({ ...countsOf(s), paidOut, newPromoters });
 
 /**
  * The promoters with the highest sale amount over a period, without summing every promoter's
@@ -83,15 +83,18 @@ export const workQueue = (ctx: AppContext) => workQueueCounts(ctx.db);
 export async function programOverview(ctx: AppContext, query: OverviewQuery, locale: string, now = Date.now()) {
   const zone = zoneOf(ctx, now);
   const { range, period, previous } = resolveRange({ range: query.range, from: query.from, to: query.to }, dayKey(now, zone));
-  const [byDay, campaigns, promoters, owed, queue, paidNow, paidBefore, settings] = await Promise.all([
+  const bounds = (p: Period) => [dayStart(p.from, zone), dayStart(shift(p.to, 1), zone)] as const;
+  const [byDay, campaigns, promoters, owed, queue, paidNow, paidBefore, settings, joinedNow, joinedBefore] = await Promise.all([
     programByDay(ctx.db, previous.from, period.to),
     topCampaigns(ctx.db, period.from, period.to, TOP_CAMPAIGNS),
     topPromoters(ctx, period),
     liability(ctx.db),
     workQueueCounts(ctx.db),
-    paidOutBetween(ctx.db, dayStart(period.from, zone), dayStart(shift(period.to, 1), zone)),
-    paidOutBetween(ctx.db, dayStart(previous.from, zone), dayStart(shift(previous.to, 1), zone)),
+    paidOutBetween(ctx.db, ...bounds(period)),
+    paidOutBetween(ctx.db, ...bounds(previous)),
     readSettings(ctx.db, ctx.config.timeZone),
+    promotersRegisteredBetween(ctx.db, ...bounds(period)),
+    promotersRegisteredBetween(ctx.db, ...bounds(previous)),
   ]);
   const trend = Array.from({ length: period.days }, (_, i) => {
     const day = shift(period.from, i);
@@ -104,8 +107,8 @@ export async function programOverview(ctx: AppContext, query: OverviewQuery, loc
     range: range as 'today' | '7d' | '30d' | 'month' | 'custom',
     period,
     previousPeriod: previous,
-    current: figuresOf(total(byDay, period), paidNow),
-    previous: figuresOf(total(byDay, previous), paidBefore),
+    current: figuresOf(total(byDay, period), paidNow, joinedNow),
+    previous: figuresOf(total(byDay, previous), paidBefore, joinedBefore),
     liability: { ...owed, total: owed.available + owed.withdrawing },
     trend,
     topCampaigns: campaigns.map(({ namesJson, ...c }) => ({ ...c, name: pickLocalized(namesJson, locale), account: null })),

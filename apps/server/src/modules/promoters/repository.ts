@@ -7,6 +7,7 @@ import { checkInviteCode, normalizeInviteCode, type PromoterSort } from '@pa/sha
 import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
 import type { AdjustmentsTable, Db } from '../../db/types';
 import { AppError } from '../../platform/errors';
+import { foldForSearch } from '../../domain/search';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { WITHDRAWAL_VIEW_COLUMNS } from '../../platform/withdrawal-view';
 
@@ -67,8 +68,11 @@ function promoterRows(db: Db, filters: PromoterFilters) {
   const q = filters.q?.trim();
   if (q) {
     const like = likePattern(q);
+    const folded = likePattern(foldForSearch(q));
     query = query.where((eb) => {
       const ors: Expression<SqlBool>[] = [
+        // Accents ignored: the stored folded name against the folded query ("maria" finds "María").
+        sql<SqlBool>`u.name_folded like ${folded} escape '\\'`,
         sql<SqlBool>`lower(u.display_name) like ${like} escape '\\'`,
         sql<SqlBool>`lower(u.account) like ${like} escape '\\'`,
         // Codes match exactly, as they are stored: invite codes normalized, link codes by their

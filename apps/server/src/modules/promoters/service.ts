@@ -258,14 +258,14 @@ export async function adjustBalance(ctx: AppContext, input: AdjustmentInput): Pr
 }
 
 /** A one-time link for the promoter to set a new password (30 minutes, single use); the token is never stored or audited. */
-export async function makeResetLink(ctx: AppContext, input: { promoterId: string; actorId: string; origin: string; ip: string }): Promise<{ url: string; expiresAt: number }> {
+export async function makeResetLink(ctx: AppContext, input: { promoterId: string; actorId: string; origin: string; ip: string }): Promise<{ url: string; expiresAt: number; mailedTo: string | null }> {
   return ctx.uow.run(async (tx) => {
     const trx = tx.q;
     if (!(await findPromoter(trx, input.promoterId))) throw new AppError('NOT_FOUND');
     const { token, expiresAt } = await issuePasswordToken(trx, { userId: input.promoterId, purpose: 'reset', createdBy: input.actorId });
-    // With e-mail on, the link also goes to the promoter (an e-mail account); staff still see it once.
-    await mailUser(ctx.mail, tx, input.promoterId, { template: 'password_reset', params: {}, path: passwordLinkPath(token) });
+    // With e-mail on, the link also goes to the promoter (an e-mail account); staff still see it once, and are told.
+    const mailedTo = await mailUser(ctx.mail, tx, input.promoterId, { template: 'password_reset', params: {}, path: passwordLinkPath(token) });
     await audit(trx, { actorId: input.actorId, action: 'user.password_reset_link', entity: 'user', entityId: input.promoterId, after: { expiresAt }, ip: input.ip });
-    return { url: passwordLinkUrl(input.origin, token), expiresAt };
+    return { url: passwordLinkUrl(input.origin, token), expiresAt, mailedTo };
   });
 }

@@ -46,7 +46,7 @@ export async function createStaff(
 ): Promise<StaffInvite> {
   const db = app.db;
   if (await accountTaken(db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
-  const { userId, token, expiresAt } = await app.uow.run(async (tx) => {
+  const { userId, token, expiresAt, mailedTo } = await app.uow.run(async (tx) => {
     const trx = tx.q;
     // A concurrent creation of the same account loses on the unique index.
     const id = await insertUser(trx, {
@@ -63,8 +63,8 @@ export async function createStaff(
       throw error;
     });
     const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
-    // With e-mail on, the link also goes to the person (an e-mail account); the admin still sees it once.
-    await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
+    // With e-mail on, the link also goes to the person (an e-mail account); the admin still sees it once, and is told.
+    const mailedTo = await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
     await audit(trx, {
       actorId: actor.userId,
       action: 'staff.create',
@@ -73,9 +73,9 @@ export async function createStaff(
       after: { account: input.account, displayName: input.displayName, role: input.role, status: 'active', ...(input.via ? { via: input.via } : {}) },
       ip: actor.ip,
     });
-    return { userId: id, ...link };
+    return { userId: id, ...link, mailedTo };
   });
-  return { user: (await findStaffMember(db, userId))!, inviteUrl: passwordLinkUrl(input.origin, token), expiresAt };
+  return { user: (await findStaffMember(db, userId))!, inviteUrl: passwordLinkUrl(input.origin, token), expiresAt, mailedTo };
 }
 
 /**
@@ -84,15 +84,15 @@ export async function createStaff(
  */
 export async function reinvite(app: Writer, id: string, origin: string, actor: StaffActor): Promise<StaffInvite> {
   const db = app.db;
-  const { token, expiresAt } = await app.uow.run(async (tx) => {
+  const { token, expiresAt, mailedTo } = await app.uow.run(async (tx) => {
     const trx = tx.q;
     if (!(await findStaffState(trx, id))) throw new AppError('NOT_FOUND');
     const link = await issuePasswordToken(trx, { userId: id, purpose: 'invite', createdBy: actor.userId });
-    await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
+    const mailedTo = await mailUser(app.mail, tx, id, { template: 'staff_invite', params: {}, path: passwordLinkPath(link.token) });
     await audit(trx, { actorId: actor.userId, action: 'staff.invite', entity: 'user', entityId: id, after: { expiresAt: link.expiresAt }, ip: actor.ip });
-    return link;
+    return { ...link, mailedTo };
   });
-  return { user: (await findStaffMember(db, id))!, inviteUrl: passwordLinkUrl(origin, token), expiresAt };
+  return { user: (await findStaffMember(db, id))!, inviteUrl: passwordLinkUrl(origin, token), expiresAt, mailedTo };
 }
 
 /**

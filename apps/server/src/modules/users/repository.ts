@@ -1,6 +1,7 @@
 /** User queries shared by the auth, me and admin modules. Explicit columns, never `select *`. */
 import type { Locale, User } from '@pa/shared';
 import { isLocale } from '@pa/shared';
+import { foldForSearch } from '../../domain/search';
 import { newId, newInviteCode } from '../../platform/ids';
 import type { Db } from '../../db/types';
 
@@ -66,6 +67,7 @@ export async function insertUser(
         id,
         account: values.account,
         display_name: values.displayName,
+        name_folded: foldForSearch(values.displayName),
         password_hash: values.passwordHash,
         role: values.role,
         status: values.status,

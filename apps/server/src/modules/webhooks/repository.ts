@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { onPostgres, writeRows } from '../../db/hot';
 import { olderThan, pageOf } from '../../platform/listing';
 
-const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'created_at', 'updated_at'] as const;
+const ENDPOINT_COLUMNS = ['id', 'url', 'description', 'events_json', 'status', 'disabled_reason', 'failing_since', 'created_at', 'updated_at'] as const;
 export type EndpointRow = Pick<WebhookEndpointsTable, (typeof ENDPOINT_COLUMNS)[number]>;
 
 export function listEndpoints(db: Db, limit: number): Promise<EndpointRow[]> {
@@ -13,6 +13,23 @@ export function listEndpoints(db: Db, limit: number): Promise<EndpointRow[]> {
 
 export function endpointById(db: Db, id: string): Promise<EndpointRow | undefined> {
   return db.selectFrom('webhook_endpoints').select(ENDPOINT_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The latest failed attempt to an endpoint: among its 20 newest deliveries (the index on
+ * (endpoint_id, created_at)), their attempts that did not succeed (webhook_attempts holds only
+ * those), the newest.
+ */
+export async function lastFailedAttempt(db: Db, endpointId: string): Promise<{ at: number; status_code: number | null; error: string | null } | undefined> {
+  const recent = db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', endpointId).orderBy('created_at', 'desc').limit(20);
+  return db
+    .selectFrom('webhook_attempts')
+    .select(['at', 'status_code', 'error'])
+    .where('delivery_id', 'in', recent)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function insertEndpoint(db: Db, row: WebhookEndpointsTable): Promise<void> {

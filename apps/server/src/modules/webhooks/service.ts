@@ -43,19 +43,29 @@ export const PASS_SIZE = 128;
 /** An endpoint whose deliveries have failed, none succeeding, for this long is disabled. */
 export const FAILING_DISABLE_MS = 5 * 86_400_000;
 
-const toEndpoint = (r: repo.EndpointRow): WebhookEndpoint => ({
-  id: r.id,
-  url: r.url,
-  description: r.description,
-  events: JSON.parse(r.events_json) as WebhookEventType[],
-  status: r.status,
-  disabledReason: r.disabled_reason,
-  createdAt: Number(r.created_at),
-  updatedAt: Number(r.updated_at),
-});
+const toEndpoint = (r: repo.EndpointRow, lastError: Awaited<ReturnType<typeof repo.lastFailedAttempt>> = undefined): WebhookEndpoint => {
+  // Failing: enabled, and no delivery has succeeded since its first failure (`failing_since`).
+  const failing = r.status === 'enabled' && r.failing_since != null;
+  return {
+    id: r.id,
+    url: r.url,
+    description: r.description,
+    events: JSON.parse(r.events_json) as WebhookEventType[],
+    status: r.status,
+    disabledReason: r.disabled_reason,
+    failingSince: failing ? Number(r.failing_since) : null,
+    lastError: failing && lastError ? { at: Number(lastError.at), statusCode: lastError.status_code === null ? null : Number(lastError.status_code), error: lastError.error } : null,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+};
+
+/** An endpoint as the console shows it; a failing one with its latest failed attempt (few are failing: one query each). */
+const endpointOf = async (db: AppContext['db'], r: repo.EndpointRow) => toEndpoint(r, r.status === 'enabled' && r.failing_since != null ? await repo.lastFailedAttempt(db, r.id) : undefined);
 
 export async function endpoints(ctx: AppContext): Promise<WebhookEndpoint[]> {
-  return (await repo.listEndpoints(ctx.db, LIST_LIMIT)).map(toEndpoint);
+  const rows = await repo.listEndpoints(ctx.db, LIST_LIMIT);
+  return Promise.all(rows.map((r) => endpointOf(ctx.db, r)));
 }
 
 /** An endpoint URL the outbound policy takes; plain http to a public address, or an address not allowed at all, is not_allowed. */
@@ -120,7 +130,7 @@ export async function updateEndpoint(ctx: AppContext, actor: Actor, id: string, 
     return changed;
   });
   ctx.webhooks.forget();
-  return toEndpoint(after);
+  return endpointOf(ctx.db, after);
 }
 
 /**
@@ -139,7 +149,7 @@ export async function rotateSecret(ctx: AppContext, actor: Actor, id: string): P
   });
   // Deliveries sent from memory sign with the endpoints' cached secrets: both secrets from now on.
   ctx.webhooks.forget();
-  return { endpoint: toEndpoint(row), secret };
+  return { endpoint: await endpointOf(ctx.db, row), secret };
 }
 
 /** Sends a delivery that has ended again, now (its attempts so far stay in its log). */

@@ -13,7 +13,7 @@
  */
 import { alertStaff } from '../staff-alerts/service';
 import { createHash, createHmac } from 'node:crypto';
-import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutLast4, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
+import { checkPayoutNumber, checkWithdrawal, checkWithdrawalAmount, normalizePayoutNumber, payoutShown, shownPayoutNumber, withdrawalFee, WITHDRAWAL_TRANSITIONS, type WithdrawalAction, type WithdrawalStatus } from '@pa/shared';
 import type { z } from 'zod';
 import type { AdminWithdrawal, PayoutAccount, PayoutAccountCreateSchema, Withdrawal, WithdrawalEventSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -90,7 +90,7 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       holder_name: input.holderName,
       number_sealed: ctx.master.encrypt(number, accountAad(id)),
       number_digest: digest,
-      last4: payoutLast4(number),
+      last4: payoutShown(number),
       is_default: isDefault ? 1 : 0,
       created_at: now,
     };
@@ -301,10 +301,14 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
     const amount = money(w.amount);
     await mailUser(ctx.mail, tx, w.promoter_id, {
       template: `withdrawal_${status}`,
+<<<<<<< HEAD
       // Paid: what was sent (net), the fee kept and the payout reference, as the notification says.
       params: status === 'paid'
         ? { amount, net: money(w.net), fee: money(w.fee), last4: w.account_last4, reference: details.reference ?? '—' }
         : { amount, reason: details.reason ?? '—' },
+=======
+      params: status === 'paid' ? { amount, account: shownPayoutNumber(w.account_last4) } : { amount, reason: details.reason ?? '—' },
+>>>>>>> h-desk
       path: `/withdrawals/${w.id}`,
     });
   }

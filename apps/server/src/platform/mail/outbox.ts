@@ -104,14 +104,14 @@ async function recipientOf(q: Db, userId: string, category: MailCategory | null)
 /**
  * Adds a mail to `userId` to the transaction's outbox (`{name}` is filled with their display name).
  * Does nothing when mail is off, the account is a phone number, or the person turned the mail's
- * category off. Returns whether a mail was added.
+ * category off. Returns the address the mail goes to, or null when none was added.
  */
-export async function mailUser(mailer: Mailer, tx: Tx, userId: string, input: MailInput): Promise<boolean> {
-  if (!mailer.enabled) return false;
+export async function mailUser(mailer: Mailer, tx: Tx, userId: string, input: MailInput): Promise<string | null> {
+  if (!mailer.enabled) return null;
   const to = await recipientOf(tx.q, userId, TEMPLATE_CATEGORY[input.template]);
-  if (!to) return false;
+  if (!to) return null;
   tx.collect(MAIL_OUTBOX).rows.push(mailer.message({ address: to.address, userId, locale: to.locale }, { ...input, params: { name: to.name, ...input.params } }, tx.now));
-  return true;
+  return to.address;
 }
 
 /** Adds a mail to an address that is not (or not yet) a person's, e.g. a test message. */

@@ -54,7 +54,7 @@ const en: Texts = {
     action: 'See my commissions',
     counted: { count: { one: '# commission', other: '# commissions' } },
   },
-  withdrawal_paid: { subject: 'Your withdrawal is paid: {net}', body: ['Hello {name},', '{net} has been sent to your account ending {last4}: your withdrawal of {amount}, less a fee of {fee}.', 'Payment reference: {reference}'], action: 'See the withdrawal' },
+  withdrawal_paid: { subject: 'Your withdrawal is paid: {net}', body: ['Hello {name},', '{net} has been sent to your account {account}: your withdrawal of {amount}, less a fee of {fee}.', 'Payment reference: {reference}'], action: 'See the withdrawal' },
   withdrawal_failed: { subject: 'Your withdrawal of {amount} could not be paid', body: ['Hello {name},', 'The payment of your withdrawal of {amount} failed: {reason}. The amount is back in your available balance; check your payout account and withdraw again.'], action: 'See the withdrawal' },
   withdrawal_rejected: { subject: 'Your withdrawal of {amount} was rejected', body: ['Hello {name},', 'Your withdrawal of {amount} was rejected: {reason}. The amount is back in your available balance.'], action: 'See the withdrawal' },
   work_queue_summary: {
@@ -90,7 +90,7 @@ const fr: Texts = {
     action: 'Voir mes commissions',
     counted: { count: { one: '# commission approuvée', other: '# commissions approuvées' } },
   },
-  withdrawal_paid: { subject: 'Votre retrait est payé : {net}', body: ['Bonjour {name},', '{net} a été versé sur votre compte se terminant par {last4} : votre retrait de {amount}, moins des frais de {fee}.', 'Référence du versement : {reference}'], action: 'Voir le retrait' },
+  withdrawal_paid: { subject: 'Votre retrait est payé : {net}', body: ['Bonjour {name},', '{net} a été versé sur votre compte {account} : votre retrait de {amount}, moins des frais de {fee}.', 'Référence du versement : {reference}'], action: 'Voir le retrait' },
   withdrawal_failed: { subject: 'Votre retrait de {amount} n’a pas pu être payé', body: ['Bonjour {name},', 'Le paiement de votre retrait de {amount} a échoué : {reason}. Le montant est revenu sur votre solde disponible ; vérifiez votre compte de paiement et refaites le retrait.'], action: 'Voir le retrait' },
   withdrawal_rejected: { subject: 'Votre retrait de {amount} a été refusé', body: ['Bonjour {name},', 'Votre retrait de {amount} a été refusé : {reason}. Le montant est revenu sur votre solde disponible.'], action: 'Voir le retrait' },
   work_queue_summary: {
@@ -126,7 +126,7 @@ const es: Texts = {
     action: 'Ver mis comisiones',
     counted: { count: { one: '# comisión aprobada', other: '# comisiones aprobadas' } },
   },
-  withdrawal_paid: { subject: 'Su retiro está pagado: {net}', body: ['Hola, {name}:', 'Se han enviado {net} a su cuenta terminada en {last4}: su retiro de {amount}, menos una comisión de {fee}.', 'Referencia del pago: {reference}'], action: 'Ver el retiro' },
+  withdrawal_paid: { subject: 'Su retiro está pagado: {net}', body: ['Hola, {name}:', 'Se han enviado {net} a su cuenta {account}: su retiro de {amount}, menos una comisión de {fee}.', 'Referencia del pago: {reference}'], action: 'Ver el retiro' },
   withdrawal_failed: { subject: 'Su retiro de {amount} no se pudo pagar', body: ['Hola, {name}:', 'El pago de su retiro de {amount} falló: {reason}. El importe ha vuelto a su saldo disponible; revise su cuenta de cobro y retire de nuevo.'], action: 'Ver el retiro' },
   withdrawal_rejected: { subject: 'Su retiro de {amount} fue rechazado', body: ['Hola, {name}:', 'Su retiro de {amount} fue rechazado: {reason}. El importe ha vuelto a su saldo disponible.'], action: 'Ver el retiro' },
   work_queue_summary: {
@@ -159,7 +159,7 @@ const zhHans: Texts = {
   registration_approved: { subject: '欢迎加入{app}：您的账号已通过审核', body: ['{name}，您好：', '您的注册已通过审核。现在可以登录并开始分享您的推广链接了。'], action: '打开{app}' },
   registration_rejected: { subject: '您的{app}注册结果', body: ['{name}，您好：', '很抱歉，您的注册未通过审核。如有疑问，请联系邀请您的人。'] },
   commission_digest: { subject: '{day} 有 {count}佣金已审核通过', body: ['{name}，您好：', '{day} 您有 {count}佣金审核通过，共计 {total}，已计入可提现余额。'], action: '查看我的佣金', counted: { count: { other: '# 笔' } } },
-  withdrawal_paid: { subject: '您的提现已打款：{net}', body: ['{name}，您好：', '{net} 已打款至尾号 {last4} 的账户：提现 {amount}，扣除手续费 {fee}。', '付款参考号：{reference}'], action: '查看提现' },
+  withdrawal_paid: { subject: '您的提现已打款：{net}', body: ['{name}，您好：', '{net} 已打款至账户 {account}：提现 {amount}，扣除手续费 {fee}。', '付款参考号：{reference}'], action: '查看提现' },
   withdrawal_failed: { subject: '您的 {amount} 提现打款失败', body: ['{name}，您好：', '您的 {amount} 提现打款失败：{reason}。金额已退回可提现余额，请检查收款账户后重新提现。'], action: '查看提现' },
   withdrawal_rejected: { subject: '您的 {amount} 提现已被驳回', body: ['{name}，您好：', '您的 {amount} 提现已被驳回：{reason}。金额已退回可提现余额。'], action: '查看提现' },
   work_queue_summary: {
@@ -183,7 +183,7 @@ const zhHant: Texts = {
   registration_approved: { subject: '歡迎加入{app}：您的帳號已通過審核', body: ['{name}，您好：', '您的註冊已通過審核。現在可以登入並開始分享您的推廣連結了。'], action: '開啟{app}' },
   registration_rejected: { subject: '您的{app}註冊結果', body: ['{name}，您好：', '很抱歉，您的註冊未通過審核。如有疑問，請聯絡邀請您的人。'] },
   commission_digest: { subject: '{day} 有 {count}佣金已審核通過', body: ['{name}，您好：', '{day} 您有 {count}佣金審核通過，共計 {total}，已計入可提領餘額。'], action: '查看我的佣金', counted: { count: { other: '# 筆' } } },
-  withdrawal_paid: { subject: '您的提領已撥款：{net}', body: ['{name}，您好：', '{net} 已撥款至末四碼 {last4} 的帳戶：提領 {amount}，扣除手續費 {fee}。', '付款參考編號：{reference}'], action: '查看提領' },
+  withdrawal_paid: { subject: '您的提領已撥款：{net}', body: ['{name}，您好：', '{net} 已撥款至帳戶 {account}：提領 {amount}，扣除手續費 {fee}。', '付款參考編號：{reference}'], action: '查看提領' },
   withdrawal_failed: { subject: '您的 {amount} 提領撥款失敗', body: ['{name}，您好：', '您的 {amount} 提領撥款失敗：{reason}。金額已退回可提領餘額，請檢查收款帳戶後重新提領。'], action: '查看提領' },
   withdrawal_rejected: { subject: '您的 {amount} 提領已被駁回', body: ['{name}，您好：', '您的 {amount} 提領已被駁回：{reason}。金額已退回可提領餘額。'], action: '查看提領' },
   work_queue_summary: {

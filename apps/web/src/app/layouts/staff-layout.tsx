@@ -32,6 +32,17 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/** Where a staff member's own page is at a desk (their name in the navigation opens it). */
+export const STAFF_ME = '/admin/me';
+
+/** Me is the phone's, with promoter tabs: staff at a desk opening it go to their page in the console. */
+export function DeskMe({ children }: { children: ReactNode }) {
+  const desk = useDesk();
+  const me = useMe();
+  if (desk && me.data && me.data.role !== 'promoter') return <Navigate to={STAFF_ME} replace />;
+  return <>{children}</>;
+}
+
 /** Home is the promoter's; staff opening it (or landing there after sign-in) go to the overview. */
 export function StaffHome({ children }: { children: ReactNode }) {
   const me = useMe();

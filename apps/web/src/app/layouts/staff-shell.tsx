@@ -85,7 +85,7 @@ export function currentEntry(pathname: string): string | null {
 }
 
 /** Pages of forms and cards, read best in a column rather than the full width. */
-const NARROW = ['/admin/settings', '/admin/ledger-check', '/admin/campaigns/:id', '/admin/announcements/:id', '/admin/withdrawals/:id'];
+const NARROW = ['/admin/settings', '/admin/ledger-check', '/admin/campaigns/:id', '/admin/announcements/:id', '/admin/withdrawals/:id', '/admin/me', '/me/:page'];
 
 function LanguageSelect() {
   const { t, i18n } = useTranslation();
@@ -156,7 +156,7 @@ export default function StaffShell({ children }: { children: ReactNode }) {
           ))}
         </div>
         <div className="staff-nav-foot">
-          <Link to="/me" className="staff-me" data-testid="staff-me">
+          <Link to="/admin/me" className="staff-me" aria-current={pathname === '/admin/me' || pathname.startsWith('/me/') ? 'page' : undefined} data-testid="staff-me">
             <span className="staff-avatar" aria-hidden>{[...user.displayName][0]?.toUpperCase()}</span>
             <span className="staff-me-text">
               <span className="staff-me-name">{user.displayName}</span>

@@ -35,7 +35,14 @@ export function Code({ code, className = '' }: { code: string; className?: strin
 export function ActorName({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
   if (!entry.actor) return <span className="audit-system">{t('auditAdmin.system')}</span>;
-  return <>{entry.actor.displayName}</>;
+  return <span title={entry.actor.id}>{entry.actor.displayName}</span>;
+}
+
+/** The entry's object by its name, the id on hover; by its id when it has no name (or is gone). */
+export function EntityRef({ entry }: { entry: AuditEntry }) {
+  if (!entry.entityId) return null;
+  if (entry.entityName) return <span className="audit-entity-name" title={entry.entityId} data-testid="audit-entity-name">{entry.entityName}</span>;
+  return <code className="audit-code">{entry.entityId}</code>;
 }
 
 function Value({ field, value, present, currency }: { field: string; value: unknown; present: boolean; currency: string | undefined }) {
@@ -145,6 +152,7 @@ export function AuditDetail({ entry, desk, currency, onClose, onFilter }: {
             </Meta>
             <Meta label={t('auditAdmin.col.entity')}>
               {entityLabel(t, entry.entityType)}
+              {entry.entityName ? <span className="audit-sub"><EntityRef entry={entry} /></span> : null}
               {entry.entityId ? <span className="audit-sub"><code className="audit-code">{entry.entityId}</code></span> : null}
             </Meta>
             <Meta label={t('auditAdmin.col.ip')}>{entry.ip ? <code className="audit-code">{entry.ip}</code> : <span className="audit-none">{t('auditAdmin.noIp')}</span>}</Meta>

@@ -1,4 +1,4 @@
-import { Button, Selector, Toast } from 'antd-mobile';
+import { Button, Dialog, Selector, Toast } from 'antd-mobile';
 import { AddOutline, DeleteOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,9 +10,10 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { currencyMark } from '../../../lib/format';
 import { useNavigate } from '../../../lib/router';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useCreateCampaign, useUpdateCampaign } from '../api/campaigns';
 import {
-  decimalSeparator, DESCRIPTION_MAX, emptyValues, localesWithErrors, NAME_MAX, newTier, sameValues, serverErrors, SHARE_TEXT_MAX, TIERS_MAX, toBody, valuesFromCampaign,
+  decimalSeparator, DESCRIPTION_MAX, emptyValues, localesWithErrors, NAME_MAX, newTier, rewardChanged, sameValues, serverErrors, SHARE_TEXT_MAX, TIERS_MAX, toBody, valuesFromCampaign,
   type CampaignFormValues, type FormErrors, type Texts, type TierValues,
 } from '../lib/campaign-form';
 import { CampaignImages } from './campaign-images';
@@ -68,6 +69,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
   const editable = canEdit && !ended;
   const dirty = !sameValues(values, baseline);
   const saving = create.isPending || update.isPending;
+  useLeaveGuard(dirty && editable && !saving);
   const unit = currencyMark(currency);
 
   const clear = (...keys: string[]) => {
@@ -109,6 +111,11 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
       setFormError(t('errors.VALIDATION_FAILED'));
       showErrors(result.errors);
       return;
+    }
+    // Promoters are earning on an active campaign: a new reward is confirmed first.
+    if (campaign?.status === 'active' && rewardChanged(values, baseline)) {
+      const go = await Dialog.confirm({ title: t('campaignAdmin.rewardConfirm.title'), content: t('campaignAdmin.rewardConfirm.body'), confirmText: t('campaignAdmin.rewardConfirm.confirm'), cancelText: t('app.cancel') });
+      if (!go) return;
     }
     try {
       const saved = campaign ? await update.mutateAsync(result.body) : await create.mutateAsync(result.body);

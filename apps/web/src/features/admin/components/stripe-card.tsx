@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useSetStripeSecret, useStripe } from '../api/stripe';
+import { stripeState } from '../lib/stripe-state';
 import './stripe-card.css';
 
 /** The events to choose in Stripe's dashboard for this endpoint (docs/integrations.md). */
@@ -25,6 +26,7 @@ export function StripeCard({ campaignId, canEdit }: { campaignId: string; canEdi
   const save = useSetStripeSecret(campaignId);
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | undefined>();
+  const state = status.data ? stripeState(status.data) : null;
   const url = new URL(`api/v1/integrations/stripe/${encodeURIComponent(campaignId)}`, document.baseURI).href;
 
   const onSubmit = async (event: FormEvent) => {
@@ -53,8 +55,10 @@ export function StripeCard({ campaignId, canEdit }: { campaignId: string; canEdi
     <section className="card st-card" data-testid="stripe-card">
       <h2>{t('integrations.stripe.title')}</h2>
       {status.isError ? <PageError error={status.error} onRetry={() => status.refetch()} /> : (
-        <p className={`st-state${status.data?.configured ? ' st-on' : ''}`} data-testid="stripe-state">
-          {status.data?.configured ? t('integrations.stripe.connected', { date: formatDateTime(status.data.updatedAt!, i18n.language) }) : status.data ? t('integrations.stripe.notConnected') : '\u00a0'}
+        <p className={`st-state${state === 'receiving' ? ' st-on' : state === 'waiting' ? ' st-wait' : ''}`} data-testid="stripe-state">
+          {state === 'receiving' || state === 'waiting'
+            ? t(state === 'receiving' ? 'integrations.stripe.connected' : 'integrations.stripe.waiting', { date: formatDateTime(status.data!.updatedAt!, i18n.language) })
+            : state === 'notConnected' ? t('integrations.stripe.notConnected') : '\u00a0'}
         </p>
       )}
       <ol className="st-steps">

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatMoney } from '../../../lib/format';
 import { nextActions, REASON_MAX, REFERENCE_MAX, useWithdrawalAction, type AdminWithdrawal, type WithdrawalAction, type WithdrawalStatus } from '../api/withdrawals';
+import { shownPayoutNumber } from '@pa/shared/rules';
 import { TextArea } from './form-field';
 
 const TAG_COLORS: Record<WithdrawalStatus, 'warning' | 'primary' | 'success' | 'danger' | 'default'> = {
@@ -23,10 +24,10 @@ export function WithdrawalStatusTag({ status, testId }: { status: WithdrawalStat
   return <Tag className="ca-status-tag" color={TAG_COLORS[status]} fill="outline" round data-testid={testId}>{t(`withdrawalsAdmin.status.${status}`)}</Tag>;
 }
 
-/** "Bank · Wang Fang · •••• 6789": never more of the number than its last four characters. */
+/** "Bank · Wang Fang · •••• 6789" (an e-mail: "l***@example.com"): never more of the number than that. */
 export function accountText(t: (key: string) => string, account: AdminWithdrawal['account']): string {
   // A no-break space keeps the mask and the last four together when the line wraps.
-  return `${t(`withdrawalsAdmin.method.${account.method}`)} · ${account.holderName} · ••••\u00a0${account.last4}`;
+  return `${t(`withdrawalsAdmin.method.${account.method}`)} · ${account.holderName} · ${shownPayoutNumber(account.last4)}`;
 }
 
 /** The fraud hint: another promoter registered the same account number. */

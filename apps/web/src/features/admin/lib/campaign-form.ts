@@ -128,6 +128,12 @@ export function sameValues(a: CampaignFormValues, b: CampaignFormValues): boolea
   return plain(a) === plain(b);
 }
 
+/** Whether the reward changed: what promoters earn (lead and sale rewards, tiers, override, recurring binding). */
+export function rewardChanged(a: CampaignFormValues, b: CampaignFormValues): boolean {
+  const reward = (v: CampaignFormValues) => JSON.stringify([v.leadReward, v.saleRewardType, v.saleReward, v.tiers.map(({ minSales, percent }) => [minSales, percent]), v.overrideBps, v.bindingMode, v.bindingMode === 'months' ? v.bindingMonths : '']);
+  return reward(a) !== reward(b);
+}
+
 /** A zone's offset from UTC at an instant, in ms (east positive), by Intl. */
 function zoneOffsetMs(at: number, zone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);

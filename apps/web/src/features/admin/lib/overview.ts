@@ -53,11 +53,13 @@ export const choiceOf = (selection: OverviewSelection): RangeChoice => ('range' 
 /** Commission earned in a period: pending plus approved (rejected and reversed are not owed). */
 export const earnedCommission = (f: OverviewFigures) => f.commission.pending + f.commission.approved;
 
-export type FigureKey = 'clicks' | 'uniqueClicks' | 'leads' | 'sales' | 'saleAmount' | 'commission' | 'paidOut';
+export type FigureKey = 'clicks' | 'uniqueClicks' | 'leads' | 'newPromoters' | 'sales' | 'saleAmount' | 'commission' | 'paidOut';
 export const FIGURES: readonly { key: FigureKey; money: boolean; value: (f: OverviewFigures) => number }[] = [
   { key: 'clicks', money: false, value: (f) => f.clicks },
   { key: 'uniqueClicks', money: false, value: (f) => f.uniqueClicks },
   { key: 'leads', money: false, value: (f) => f.leads },
+  // Promoters who registered in the period (leads are the business's customers, not promoters).
+  { key: 'newPromoters', money: false, value: (f) => f.newPromoters },
   { key: 'sales', money: false, value: (f) => f.sales },
   { key: 'saleAmount', money: true, value: (f) => f.saleAmount },
   { key: 'commission', money: true, value: earnedCommission },

@@ -22,7 +22,7 @@ import { downloadBlob } from '../../../lib/share';
 import { exportAudit, useAudit } from '../api/audit';
 import { useCurrency } from '../api/currency';
 import { useStaff } from '../api/staff-list';
-import { ActorName, AuditDetail, Code, actionLabel, entityLabel } from '../components/audit-detail';
+import { ActorName, EntityRef, AuditDetail, Code, actionLabel, entityLabel } from '../components/audit-detail';
 import { ExportButton } from '../components/desk-toolbar';
 import { csvRecordCount, daysInOrder, filtersFromParams, filtersToQuery, parseActionInput, type AuditFilters } from '../lib/audit';
 import '../components/audit.css';
@@ -208,7 +208,7 @@ function AuditCards({ entries, onOpen }: { entries: AuditEntry[]; onOpen: (e: Au
               <span className="ca-line"><ActorName entry={e} />{e.actor ? ` · ${e.actor.account}` : ''}</span>
               <span className="ca-line">
                 {entityLabel(t, e.entityType)}
-                {e.entityId ? <> · <code className="audit-code">{e.entityId}</code></> : null}
+                {e.entityId ? <> · <EntityRef entry={e} /></> : null}
               </span>
               <span className="ca-line">{formatDateTime(e.at, i18n.language)}{e.ip ? <> · <code className="audit-code">{e.ip}</code></> : null}</span>
             </>
@@ -276,7 +276,7 @@ export default function AuditPage() {
       key: 'entity',
       title: t('auditAdmin.col.entity'),
       sortValue: (e) => entityLabel(t, e.entityType),
-      render: (e) => <>{entityLabel(t, e.entityType)}{e.entityId ? <span className="dt-sub"><code className="audit-code">{e.entityId}</code></span> : null}</>,
+      render: (e) => <>{entityLabel(t, e.entityType)}{e.entityId ? <span className="dt-sub"><EntityRef entry={e} /></span> : null}</>,
     },
     { key: 'ip', title: t('auditAdmin.col.ip'), sortValue: (e) => e.ip, render: (e) => (e.ip ? <code className="audit-code">{e.ip}</code> : <span className="dt-muted">—</span>) },
   ];

@@ -7,6 +7,7 @@ import type {
   AdminPromoterCommission, AdminPromoterDetail, AdminPromoterLink, AdminPromoterPayoutAccount, AdminPromoterSession, LedgerLine, PasswordResetLink,
   PromoterAction, Withdrawal,
 } from '@pa/shared';
+import { shownPayoutNumber } from '@pa/shared/rules';
 import { CopyField } from '../../../components/copy-field';
 import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
@@ -138,6 +139,7 @@ function ResetLinkCard({ link, name, onDismiss }: { link: PasswordResetLink; nam
         <Button size="small" fill="none" onClick={onDismiss} data-testid="reset-link-dismiss">{t('promotersAdmin.reset.dismiss')}</Button>
       </div>
       <p className="notice">{t('promotersAdmin.reset.once', { name })}</p>
+      {link.mailedTo ? <p className="pr-note" data-testid="reset-link-mailed">{t('promotersAdmin.reset.mailed', { address: link.mailedTo })}</p> : null}
       <CopyField label={t('promotersAdmin.reset.label')} value={link.url} buttonLabel={t('promotersAdmin.reset.copy')} testId="reset-link-url" />
       <p className="pr-note" data-testid="reset-link-expiry">{t('promotersAdmin.reset.expires', { time: formatDateTime(link.expiresAt, i18n.language) })}</p>
     </section>
@@ -351,7 +353,7 @@ function PayoutAccountsTab({ id }: { id: string }) {
     { key: 'method', title: t('promotersAdmin.accounts.method'), render: (a) => t(`withdrawalsAdmin.method.${a.method}`) },
     { key: 'holder', title: t('promotersAdmin.accounts.holder'), render: (a) => a.holderName },
     // A no-break space keeps the mask and the last four together.
-    { key: 'last4', title: t('promotersAdmin.accounts.number'), render: (a) => <span className="desk-code dt-nowrap">••••{'\u00a0'}{a.last4}</span> },
+    { key: 'last4', title: t('promotersAdmin.accounts.number'), render: (a) => <span className="desk-code dt-nowrap">{shownPayoutNumber(a.last4)}</span> },
     { key: 'default', title: t('promotersAdmin.accounts.default'), render: (a) => (a.isDefault ? t('console.yes') : t('console.no')) },
     { key: 'createdAt', title: t('console.col.created'), render: (a) => <span className="dt-nowrap">{formatDate(a.createdAt, i18n.language)}</span> },
   ];
@@ -361,7 +363,7 @@ function PayoutAccountsTab({ id }: { id: string }) {
       query={query}
       columns={columns}
       rowKey={(a) => a.id}
-      cardTitle={(a) => `${t(`withdrawalsAdmin.method.${a.method}`)} ••••\u00a0${a.last4}`}
+      cardTitle={(a) => `${t(`withdrawalsAdmin.method.${a.method}`)} ${shownPayoutNumber(a.last4)}`}
       cardSkip={['method', 'last4']}
       empty={<EmptyState title={t('promotersAdmin.accounts.empty')} body={t('promotersAdmin.accounts.emptyBody')} />}
       caption={t('promotersAdmin.tabs.payout-accounts')}

@@ -41,6 +41,7 @@ function InviteLink({ invite, fresh, onDone }: { invite: StaffInvite; fresh: boo
     <section className="sf-invite" data-testid="staff-invite">
       <h2 id="staff-invite-title" className="sf-title">{t(fresh ? 'staffAdmin.invite.addedTitle' : 'staffAdmin.invite.newTitle', { name: invite.user.displayName })}</h2>
       <p className="sf-intro">{t('staffAdmin.invite.intro', { name: invite.user.displayName })}</p>
+      {invite.mailedTo ? <p className="sf-intro" data-testid="staff-invite-mailed">{t('staffAdmin.invite.mailed', { address: invite.mailedTo })}</p> : null}
       <CopyField label={t('staffAdmin.invite.label')} value={invite.inviteUrl} buttonLabel={t('staffAdmin.invite.copy')} testId="staff-invite-url" />
       <p className="notice sf-once" data-testid="staff-invite-note">
         {t('staffAdmin.invite.once', { time: formatDateTime(invite.expiresAt, i18n.language) })}

@@ -2,7 +2,7 @@ import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { DownlandOutline, PayCircleOutline, RightOutline } from 'antd-mobile-icons';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { canMoveWithdrawal } from '@pa/shared/rules';
+import { canMoveWithdrawal, shownPayoutNumber } from '@pa/shared/rules';
 import { AccountText } from '../../../components/account-text';
 import { DateTimeText } from '../../../components/date-time-text';
 import { DataTable, type Column } from '../../../components/data-table';
@@ -123,7 +123,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       sortValue: (w) => accountText(t, w.account),
       render: (w) => (
         <>
-          <span className="dt-nowrap">{t(`withdrawalsAdmin.method.${w.account.method}`)} ••••&nbsp;{w.account.last4}</span>
+          <span className="dt-nowrap">{t(`withdrawalsAdmin.method.${w.account.method}`)} {shownPayoutNumber(w.account.last4)}</span>
           <span className="dt-sub">{w.account.holderName}</span>
           {w.sharedAccount ? <span className="dt-sub"><SharedAccountFlag id={w.id} /></span> : null}
         </>

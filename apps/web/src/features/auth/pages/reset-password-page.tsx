@@ -2,7 +2,8 @@
  * `#/reset-password?token=…` (public): sets a password with a one-time link made by staff (a
  * password reset for a promoter, or the invitation of a new operator or admin). The rules are the
  * register page's; on success every other device is signed out and the sign-in form is filled in
- * with the account. A missing, used or expired link says so and who to ask for a new one.
+ * with the account. A missing, used or expired link says so, offers a new one by e-mail (forgot
+ * password) and says who to ask when the account is a phone number.
  */
 import { Button } from 'antd-mobile';
 import { CheckCircleFill } from 'antd-mobile-icons';
@@ -35,6 +36,8 @@ function InvalidLink({ message }: { message: string }) {
   return (
     <div className="reset-invalid" data-testid="reset-invalid">
       <p className="form-error" role="alert">{message}</p>
+      {/* A used or expired link: a new one can be e-mailed straight away (the forgot-password page). */}
+      <Link to="/forgot-password" className="reset-link" data-testid="reset-forgot">{t('resetPassword.newLink')}</Link>
       <p className="reset-hint">{t('resetPassword.askHint')}</p>
       <Link to="/login" className="reset-link">{t('resetPassword.toSignIn')}</Link>
     </div>

@@ -19,6 +19,10 @@ export function termSentences(c: Campaign, t: TFunction, locale: string): { key:
   for (const tier of [...c.tiers].sort((a, b) => a.minSales - b.minSales)) {
     out.push({ key: `tier-${tier.minSales}`, text: t('campaign.terms.tier', { count: tier.minSales, value: percent(tier.bps, locale) }) });
   }
+  // Recurring commissions (a customer stays bound to the promoter): every later payment earns too.
+  const binding = c.customerBinding;
+  if (sale && binding === 'lifetime') out.push({ key: 'recurring', text: t('campaign.terms.recurringLifetime') });
+  else if (sale && typeof binding === 'number' && binding > 0) out.push({ key: 'recurring', text: t('campaign.terms.recurring', { count: binding }) });
   if (c.leadReward > 0) out.push({ key: 'lead', text: t('campaign.terms.lead', { value: money(c.leadReward) }) });
   if (!sale && c.leadReward <= 0) out.push({ key: 'none', text: t('campaign.terms.noReward') });
   if (c.overrideBps > 0) out.push({ key: 'override', text: t('campaign.terms.override', { value: percent(c.overrideBps, locale) }) });

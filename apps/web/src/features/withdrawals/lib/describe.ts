@@ -1,10 +1,10 @@
 import type { TFunction } from 'i18next';
-import type { PayoutMethod } from '@pa/shared/rules';
+import { shownPayoutNumber, type PayoutMethod } from '@pa/shared/rules';
 import { formatMoney, formatPercent } from '../../../lib/format';
 
-/** "Alipay •••• 6789": the method and the last four characters, never more of the number. */
+/** "Alipay •••• 6789", "PayPal l***@example.com": the method and what is kept of the number, never more. */
 export function accountLabel(account: { method: PayoutMethod; last4: string }, t: TFunction): string {
-  return `${t(`payoutAccounts.method.${account.method}`)} ${t('payoutAccounts.masked', { last4: account.last4 })}`;
+  return `${t(`payoutAccounts.method.${account.method}`)} ${shownPayoutNumber(account.last4)}`;
 }
 
 /** The fee rule in plain words: "No fee", "1%", "CN¥2.00 per withdrawal", "1% + CN¥2.00". */

@@ -3,7 +3,7 @@ import { AddOutline, BankcardOutline } from 'antd-mobile-icons';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PayoutAccount } from '@pa/shared';
-import { checkHolderName, checkPayoutNumber, HOLDER_NAME_MAX, PAYOUT_METHODS, type PayoutMethod } from '@pa/shared/rules';
+import { checkHolderName, checkPayoutNumber, HOLDER_NAME_MAX, PAYOUT_METHODS, shownPayoutNumber, type PayoutMethod } from '@pa/shared/rules';
 import { EmptyState } from '../../../components/empty-state';
 import { Field, TextInput } from '../../../components/field';
 import { PageNav } from '../../../components/page-nav';
@@ -137,7 +137,7 @@ function AccountItem({ account }: { account: PayoutAccount }) {
             {account.isDefault ? <span className="current-tag" data-testid="payout-default-tag">{t('payoutAccounts.default')}</span> : null}
           </span>
           <span className="payout-item-holder">{account.holderName}</span>
-          <span className="payout-item-number" data-testid="payout-last4">{t('payoutAccounts.masked', { last4: account.last4 })}</span>
+          <span className="payout-item-number" data-testid="payout-last4">{shownPayoutNumber(account.last4)}</span>
         </div>
       </div>
       <div className="row-actions payout-item-actions">

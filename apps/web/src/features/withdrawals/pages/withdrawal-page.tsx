@@ -1,6 +1,6 @@
 import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { canMoveWithdrawal, withdrawalCanReach } from '@pa/shared/rules';
+import { canMoveWithdrawal, shownPayoutNumber, withdrawalCanReach } from '@pa/shared/rules';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { StatusTimeline } from '../../../components/status-timeline';
@@ -56,7 +56,7 @@ function Detail({ data }: { data: WithdrawalDetail }) {
         <List.Item
           prefix={<MethodIcon method={w.account.method} />}
           description={w.account.holderName}
-          extra={<span className="list-value" data-testid="withdrawal-account">{t('payoutAccounts.masked', { last4: w.account.last4 })}</span>}
+          extra={<span className="list-value" data-testid="withdrawal-account">{shownPayoutNumber(w.account.last4)}</span>}
         >
           {t(`payoutAccounts.method.${w.account.method}`)}
         </List.Item>
