@@ -301,14 +301,10 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
     const amount = money(w.amount);
     await mailUser(ctx.mail, tx, w.promoter_id, {
       template: `withdrawal_${status}`,
-<<<<<<< HEAD
       // Paid: what was sent (net), the fee kept and the payout reference, as the notification says.
       params: status === 'paid'
-        ? { amount, net: money(w.net), fee: money(w.fee), last4: w.account_last4, reference: details.reference ?? '—' }
+        ? { amount, net: money(w.net), fee: money(w.fee), account: shownPayoutNumber(w.account_last4), reference: details.reference ?? '—' }
         : { amount, reason: details.reason ?? '—' },
-=======
-      params: status === 'paid' ? { amount, account: shownPayoutNumber(w.account_last4) } : { amount, reason: details.reason ?? '—' },
->>>>>>> h-desk
       path: `/withdrawals/${w.id}`,
     });
   }
