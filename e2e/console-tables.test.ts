@@ -133,7 +133,8 @@ describe('console tables at a desk', () => {
         await page.goto(`${server.url}${hash}`);
         await page.waitForLoadState('networkidle');
         const loading = page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading, .dt-loading');
-        await expect.poll(() => loading.count(), { message: `${hash} still loading` }).toBe(0).catch(async (error: unknown) => {
+        // Generous: the lazy page and its data on a shared, loaded machine (expect.poll waits 1 s by default).
+        await expect.poll(() => loading.count(), { message: `${hash} still loading`, timeout: 20_000 }).toBe(0).catch(async (error: unknown) => {
           // What is still spinning, and the screen, to tell a slow machine from a page that never loads.
           await screenshot(page, `tables-loading-${locale}`);
           throw new Error(`${String(error)}: ${await loading.first().evaluate((el) => el.parentElement?.outerHTML.slice(0, 500)).catch(() => '')} ${problems.join(' ')}`);
