@@ -152,7 +152,8 @@ export const SettingsPatchSchema = z.strictObject({
   registrationMode: RegistrationModeSchema.optional(),
   currency: CurrencySchema.refine(isCurrencyCode, { params: { fieldCode: 'invalid' } }).optional(),
   withdrawalMin: MoneySettingSchema.optional(),
-  withdrawalMax: MoneySettingSchema.optional(),
+  // A maximum of 0 would refuse every withdrawal as above the maximum (issue 28): at least 1 minor unit.
+  withdrawalMax: MoneySettingSchema.min(1).optional(),
   withdrawalsPerDay: z.number().int().min(WITHDRAWALS_PER_DAY.min).max(WITHDRAWALS_PER_DAY.max).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
