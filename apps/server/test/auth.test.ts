@@ -156,6 +156,23 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
     expect(countAfterAdmin).toBe(usersBefore + 2);
   });
 
+  // Issue 28, item 12: the web app switches to the language the sign-in answers (its mails' language).
+  it('sign-in and me answer the stored language, not the browser’s; a change is stored for both', async () => {
+    const account = uniqueAccount('lang');
+    const registered = await new Client(env.app, { locale: 'zh-TW' }).register({ account, password: PASSWORD });
+    expect(registered.json().user.locale).toBe('zh-Hant');
+    const english = new Client(env.app, { locale: 'en-US,en;q=0.9' });
+    const login = await english.login(account, PASSWORD);
+    expect(login.statusCode).toBe(200);
+    expect(login.json().user.locale).toBe('zh-Hant');
+    expect((await english.request('GET', '/api/me')).json().user.locale).toBe('zh-Hant');
+    expect((await english.request('PATCH', '/api/me', { locale: 'fr' })).json().user.locale).toBe('fr');
+    const other = new Client(env.app, { locale: 'es' });
+    expect((await other.login(account, PASSWORD)).json().user.locale).toBe('fr');
+    const stored = await env.ctx.db.selectFrom('users').select('locale').where('account', '=', account).executeTakeFirstOrThrow();
+    expect(stored.locale).toBe('fr');
+  });
+
   it('changes the password, signing out the other devices', async () => {
     const account = uniqueAccount();
     const a = new Client(env.app);
