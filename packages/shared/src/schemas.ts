@@ -800,7 +800,7 @@ export type StatsOverview = z.infer<typeof StatsOverviewSchema>;
 export const TeamQuerySchema = PageQuerySchema;
 export const TeamMemberSchema = z.object({
   id: z.string(),
-  /** Masked (maskName): first and last character kept. */
+  /** The direct member's display name in full (the viewer invited them); the second level is only counted. */
   name: z.string(),
   joinedAt: z.number().int(),
   /** A lead, sale or click in the last 30 days, and an active account. */
