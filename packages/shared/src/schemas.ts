@@ -574,7 +574,8 @@ export const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.s
 export type AdminConversion = z.infer<typeof AdminConversionSchema>;
 export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
 export type AdminConversionList = z.infer<typeof AdminConversionListSchema>;
-export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string() });
+/** `externalId`: the shop's order (or lead) id of the commission's conversion. */
+export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), externalId: z.string() });
 export type AdminCommission = z.infer<typeof AdminCommissionSchema>;
 export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
 export type AdminCommissionList = z.infer<typeof AdminCommissionListSchema>;
