@@ -44,6 +44,7 @@ export type MailSettings = z.infer<typeof MailSettingsSchema>;
 export const MAIL_TEMPLATES = [
   'test', 'staff_invite', 'password_reset', 'forgot_password', 'registration_approved', 'registration_rejected',
   'commission_digest', 'withdrawal_paid', 'withdrawal_failed', 'withdrawal_rejected', 'work_queue_summary', 'webhook_disabled',
+  'verify_email',
 ] as const;
 export const MailTemplateSchema = z.enum(MAIL_TEMPLATES);
 export type MailTemplate = z.infer<typeof MailTemplateSchema>;

@@ -49,6 +49,13 @@ export function checkAccount(raw: string): FieldCode | null {
  */
 const DISPLAY_NAME_FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]/u;
 
+/** An e-mail address to add to a phone account (issue 28): `invalid_account` when it is not one. */
+export function checkEmail(raw: string): FieldCode | null {
+  if (!raw.trim()) return 'required';
+  if (raw.trim().length > ACCOUNT_MAX) return 'too_long';
+  return accountKind(raw) === 'email' ? null : 'invalid_account';
+}
+
 export function checkDisplayName(raw: string): FieldCode | null {
   const v = raw.trim();
   if (!v) return 'required';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
 import {
-  checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
+  checkAccount, checkChannel, checkDisplayName, checkEmail, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
   API_SCOPES, COMMISSION_BULK_MAX, STAFF_WITHDRAWAL_ACTIONS, WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWAL_STATUSES, WITHDRAWALS_PER_DAY,
   type StaffWithdrawalAction,
 } from './rules';
@@ -64,6 +64,11 @@ export const UserSchema = z.object({
   /** The promoter chose not to appear on the leaderboard. */
   leaderboardOptOut: z.boolean(),
   createdAt: z.number().int(),
+  /**
+   * A phone account's verified e-mail address (issue 28), where its mail and password links go;
+   * null until one is verified (and for e-mail accounts, whose account is their address).
+   */
+  email: z.string().nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
 export const UserEnvelopeSchema = z.object({ user: UserSchema });
@@ -95,6 +100,17 @@ export const MePatchSchema = z.strictObject({
   leaderboardOptOut: z.boolean().optional(),
 });
 export type MePatch = z.input<typeof MePatchSchema>;
+
+/** `POST api/me/email`: the address to verify (a link is mailed to it). */
+export const EmailBodySchema = z.strictObject({ email: z.string().max(ACCOUNT_MAX + 16).superRefine(rule(checkEmail)).transform(normalizeAccount) });
+export type EmailBody = z.input<typeof EmailBodySchema>;
+export const EmailPendingSchema = z.object({ ok: z.literal(true), email: z.string(), expiresAt: z.number().int() });
+export type EmailPending = z.infer<typeof EmailPendingSchema>;
+/** `POST api/auth/verify-email`: the token from the mailed link. */
+export const VerifyEmailBodySchema = z.strictObject({ token: z.string().min(1).max(256) });
+export type VerifyEmailBody = z.input<typeof VerifyEmailBodySchema>;
+export const VerifyEmailResultSchema = z.object({ ok: z.literal(true), email: z.string() });
+export type VerifyEmailResult = z.infer<typeof VerifyEmailResultSchema>;
 
 export const ChangePasswordBodySchema = z.strictObject({ current: SealedSchema, next: SealedSchema });
 export type ChangePasswordBody = z.input<typeof ChangePasswordBodySchema>;

@@ -13,8 +13,20 @@ export interface UsersTable {
   parent_id: string | null;
   /** 1 when the promoter chose not to appear on the leaderboard. */
   leaderboard_opt_out: ColumnType<number, number | undefined, number>;
+  /** A verified e-mail address of a phone-number account (null: none); mail goes to it. */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
+}
+
+export interface EmailVerificationsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SessionsTable {
@@ -105,6 +117,7 @@ export interface Database {
   used_nonces: UsedNoncesTable;
   audit_entries: AuditEntriesTable;
   password_tokens: PasswordTokensTable;
+  email_verifications: EmailVerificationsTable;
   adjustments: AdjustmentsTable;
   auth_failures: AuthFailuresTable;
   rate_limits: RateLimitsTable;

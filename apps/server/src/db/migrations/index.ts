@@ -15,6 +15,7 @@ import { webhookTables } from './012-webhooks';
 import { mailTables } from './013-mail';
 import { webhookOutbox } from './014-webhook-outbox';
 import { stripeRecurring } from './015-stripe-recurring';
+import { emailVerification } from './017-email-verification';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -39,6 +40,8 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '013-mail': mailTables(dialect),
         '014-webhook-outbox': webhookOutbox(dialect),
         '015-stripe-recurring': stripeRecurring(dialect),
+        // (016 is taken on main by the Stripe pending refunds.)
+        '017-email-verification': emailVerification(dialect),
       };
     },
   };
