@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS } from '@pa/shared';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { audit } from '../src/platform/audit';
+import { Mailer } from '../src/platform/mail/outbox';
 import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, makePng, signedIn, uniqueAccount, type TestEnv } from './helpers';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -438,6 +439,25 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       const other = ((await visitor.request('GET', '/api/me/sessions')).json().items as { id: string; current: boolean }[]).find((s) => !s.current)!;
       await oneEntry(() => visitor.request('DELETE', `/api/me/sessions/${other.id}`), { actorId: userId, action: 'session.revoke', entity: 'session', entityId: other.id, ip: '203.0.113.55' });
       await oneEntry(() => visitor.request('POST', '/api/auth/logout-all'), { actorId: userId, action: 'session.revoke_all', entity: 'user', entityId: userId, after: { revoked: 1 }, ip: '203.0.113.55' });
+    });
+
+    it('a phone account adds an e-mail address: the request and the verification (issue 28)', async () => {
+      // This suite runs without SMTP: a mailer that only writes to the outbox (nothing sends it).
+      const original = env.ctx.mail;
+      env.ctx.mail = new Mailer({ smtpUrl: 'smtp://127.0.0.1:9', from: 'Test <test@example.com>', publicUrl: 'https://promo.example.com/', appName: null }, env.ctx.master);
+      try {
+        const visitor = new Client(env.app, { ip: '203.0.113.57' });
+        clients.push(visitor);
+        const phone = `+8616${String(Date.now() % 1_000_000_000).padStart(9, '0')}`;
+        const userId = (await visitor.register({ account: phone, password: 'Self-passw0rd' })).json().user.id as string;
+        const email = `${uniqueAccount('verified')}`;
+        await oneEntry(() => visitor.request('POST', '/api/me/email', { email }), { actorId: userId, action: 'user.email_requested', entity: 'user', entityId: userId, before: null, after: { email }, ip: '203.0.113.57' });
+        const sealed = await env.ctx.db.selectFrom('mail_messages').select('body_sealed').where('recipient', '=', email).executeTakeFirstOrThrow();
+        const token = decodeURIComponent(/verify-email\?token=([A-Za-z0-9_%-]+)/.exec(env.ctx.mail.open(sealed.body_sealed).text)![1]!);
+        await oneEntry(() => new Client(env.app, { ip: '203.0.113.58' }).request('POST', '/api/auth/verify-email', { token }), { actorId: userId, action: 'user.email_verified', entity: 'user', entityId: userId, before: null, after: { email }, ip: '203.0.113.58' });
+      } finally {
+        env.ctx.mail = original;
+      }
     });
 
     it('the audit log’s own export is recorded with its filters and row count', async () => {

@@ -9,7 +9,7 @@ import { followUserLocale } from '../src/lib/locale';
 import { meQuery } from '../src/lib/session';
 
 const person = (locale: Locale): User => ({
-  id: 'u1', account: 'lin@example.com', displayName: 'Lin', role: 'promoter', status: 'active', locale, inviteCode: 'ABCDEFGH', inviterName: null, leaderboardOptOut: false, createdAt: 0,
+  id: 'u1', account: 'lin@example.com', displayName: 'Lin', role: 'promoter', status: 'active', locale, inviteCode: 'ABCDEFGH', inviterName: null, leaderboardOptOut: false, createdAt: 0, email: null,
 });
 
 describe('the app follows the signed-in person’s stored language', () => {
