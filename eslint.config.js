@@ -71,8 +71,9 @@ export default tseslint.config(
           { from: [['server-module', { module: 'mail' }], ['server-module', { module: 'staff-alerts' }]], allow: [['server-module', { module: 'overview' }]] },
           // Approving an enrollment creates the promoter's default link.
           { from: [['server-module', { module: 'campaigns' }]], allow: [['server-module', { module: 'links' }]] },
-          // Staff invitations and staff-made reset links are auth's one-time password links.
-          { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }], ['server-module', { module: 'mail' }]], allow: [['server-module', { module: 'auth' }]] },
+          // Staff invitations and staff-made reset links are auth's one-time password links; a password
+          // change from Me ends them.
+          { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }], ['server-module', { module: 'mail' }], ['server-module', { module: 'me' }]], allow: [['server-module', { module: 'auth' }]] },
           // The settings screen's calls stay under api/admin/settings, next to the other admin calls.
           { from: [['server-module', { module: 'admin' }]], allow: [['server-module', { module: 'settings' }]] },
           // The program overview reads the same ranges and rollups as the promoter's figures.

@@ -180,10 +180,10 @@ describe('the promoter sees their figures', () => {
     const stored = await paula.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('pa-cache:overview:')));
     expect(stored).toHaveLength(1);
 
-    // Team: Max, masked, active, with the bonus he earned Paula this month.
+    // Team: Max by name (Paula invited him), active, with the bonus he earned Paula this month.
     await paula.getByTestId('tab-team').click();
     const member = paula.locator('.team-member');
-    await expect.poll(() => member.getByTestId('team-member-name').textContent()).toBe('M*******r'); // letters only: the space is not starred
+    await expect.poll(() => member.getByTestId('team-member-name').textContent()).toBe('Max Member');
     expect(await member.getByTestId('team-member-status').getAttribute('data-active')).toBe('true');
     expect(await member.getByTestId('team-member-month').textContent()).toBe('CN¥1.20');
     expect(await member.getByTestId('team-member-total').textContent()).toBe('CN¥1.20');
@@ -193,7 +193,6 @@ describe('the promoter sees their figures', () => {
     expect(await paula.getByTestId('team-month-sale-amount').textContent()).toBe('CN¥120.00');
     expect(await paula.getByTestId('team-month-override').textContent()).toBe('CN¥1.20');
     expect(await paula.getByTestId('team-override-total').textContent()).toBe('CN¥1.20');
-    expect(await paula.locator('body').innerText()).not.toContain('Max Member');
 
     // Leaderboard, from Home: Paula first and highlighted, Max second (masked).
     await paula.getByTestId('tab-home').click();

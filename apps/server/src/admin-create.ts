@@ -31,6 +31,7 @@ function readArguments(argv: string[]) {
   if (!account.trim()) throw new Refused(`--account is required.\n${USAGE}`);
   if (checkAccount(account)) throw new Refused(`--account "${account}" is not an e-mail address or phone number in international form (+8613800138000).`);
   const nameProblem = checkDisplayName(name);
+  if (nameProblem === 'control_characters') throw new Refused('--name must not hold line breaks, tabs or other control characters.');
   if (nameProblem) throw new Refused(`--name must be 2 to 32 characters (${nameProblem}).`);
   return { account: normalizeAccount(account), name: name.trim(), url, force, newLink };
 }

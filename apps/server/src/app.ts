@@ -30,7 +30,7 @@ import { promoterRoutes } from './modules/promoters/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { linkRoutes, redirectRoutes } from './modules/links/routes';
-import { meRoutes } from './modules/me/routes';
+import { emailVerificationRoutes, meRoutes } from './modules/me/routes';
 import { integrationRoutes, snippetRoutes } from './modules/integrations/routes';
 import { systemRoutes } from './modules/system/routes';
 import { webRoutes } from './modules/web/routes';
@@ -151,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(systemRoutes(ctx));
     await site.register(authRoutes(ctx));
     await site.register(meRoutes(ctx));
+    await site.register(emailVerificationRoutes(ctx));
     await site.register(adminRoutes(ctx));
     await site.register(campaignRoutes(ctx));
     await site.register(linkRoutes(ctx));

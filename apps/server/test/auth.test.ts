@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { Client, createUser, DIALECTS, errorCode, makeEnv, seal, uniqueAccount, type TestEnv } from './helpers';
+import { Client, createUser, DIALECTS, errorCode, makeEnv, seal, signedIn, uniqueAccount, type TestEnv } from './helpers';
 import { rawExchange } from './raw-http';
 
 const PASSWORD = 'Str0ng-pass';
@@ -127,6 +127,50 @@ describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { displayName: 'too_short', locale: 'invalid' } });
     expect((await c.request('GET', '/api/me')).json().user.displayName).toBe('小明');
+  });
+
+  // Issue 28, item 10: a name goes into mail bodies and headers; a line break there forges lines.
+  it('refuses a display name with a line break or another control character wherever a name is set', async () => {
+    const names = ['Bob\r\nBcc: x@example.com', 'Bo\tb', 'Bo\u2028b', 'Bo\u202Eb'];
+    const usersBefore = await userCount(env);
+    for (const displayName of names) {
+      const res = await new Client(env.app).register({ account: uniqueAccount(), displayName, password: PASSWORD });
+      expect(res.statusCode, JSON.stringify(displayName)).toBe(400);
+      expect(res.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { displayName: 'control_characters' } });
+    }
+    const c = new Client(env.app);
+    await c.register({ account: uniqueAccount(), displayName: 'Plain Name', password: PASSWORD });
+    for (const displayName of names) {
+      const res = await c.request('PATCH', '/api/me', { displayName });
+      expect(res.json().error, JSON.stringify(displayName)).toMatchObject({ code: 'VALIDATION_FAILED', fields: { displayName: 'control_characters' } });
+    }
+    expect((await c.request('GET', '/api/me')).json().user.displayName).toBe('Plain Name');
+    const { client: admin } = await signedIn(env, 'admin');
+    const countAfterAdmin = await userCount(env);
+    for (const displayName of names) {
+      const res = await admin.request('POST', '/api/admin/staff', { account: uniqueAccount('staff'), displayName, role: 'operator' });
+      expect(res.json().error, JSON.stringify(displayName)).toMatchObject({ code: 'VALIDATION_FAILED', fields: { displayName: 'control_characters' } });
+    }
+    // Only the plain registration and the admin were made.
+    expect(await userCount(env)).toBe(usersBefore + 2);
+    expect(countAfterAdmin).toBe(usersBefore + 2);
+  });
+
+  // Issue 28, item 12: the web app switches to the language the sign-in answers (its mails' language).
+  it('sign-in and me answer the stored language, not the browser’s; a change is stored for both', async () => {
+    const account = uniqueAccount('lang');
+    const registered = await new Client(env.app, { locale: 'zh-TW' }).register({ account, password: PASSWORD });
+    expect(registered.json().user.locale).toBe('zh-Hant');
+    const english = new Client(env.app, { locale: 'en-US,en;q=0.9' });
+    const login = await english.login(account, PASSWORD);
+    expect(login.statusCode).toBe(200);
+    expect(login.json().user.locale).toBe('zh-Hant');
+    expect((await english.request('GET', '/api/me')).json().user.locale).toBe('zh-Hant');
+    expect((await english.request('PATCH', '/api/me', { locale: 'fr' })).json().user.locale).toBe('fr');
+    const other = new Client(env.app, { locale: 'es' });
+    expect((await other.login(account, PASSWORD)).json().user.locale).toBe('fr');
+    const stored = await env.ctx.db.selectFrom('users').select('locale').where('account', '=', account).executeTakeFirstOrThrow();
+    expect(stored.locale).toBe('fr');
   });
 
   it('changes the password, signing out the other devices', async () => {

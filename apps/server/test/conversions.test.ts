@@ -307,8 +307,14 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       const p = await promoterWithLinks();
       const ids: string[] = [];
       for (let i = 0; i < 4; i++) ids.push((await post({ campaignId: manualCampaignId, kind: 'sale', externalId: ext('op'), amount: 1000, linkCode: p.manualLink.code })).json().commissions[0].id);
-      const queue = (await operator.request('GET', `/api/admin/commissions?status=pending&campaignId=${manualCampaignId}`)).json().items.map((c: { id: string }) => c.id);
+      const listed = (await operator.request('GET', `/api/admin/commissions?status=pending&campaignId=${manualCampaignId}`)).json().items as { id: string; externalId: string; conversionId: string }[];
+      const queue = listed.map((c) => c.id);
       expect(queue).toEqual(expect.arrayContaining(ids));
+      // Each carries its order's id (the console's CSV has it as external_id; issue 28).
+      for (const c of listed) {
+        const stored = await env.ctx.db.selectFrom('conversions').select('external_id').where('id', '=', c.conversionId).executeTakeFirstOrThrow();
+        expect(c.externalId).toBe(stored.external_id);
+      }
       const approved = await operator.request('POST', `/api/admin/commissions/${ids[0]}/approve`);
       expect(approved.statusCode, approved.body).toBe(200);
       expect((await operator.request('POST', `/api/admin/commissions/${ids[1]}/reject`, {})).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { reason: 'required' } });
@@ -396,7 +402,8 @@ describe.each(DIALECTS)('conversions, commissions and the ledger on %s', (dialec
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename="commissions-\d{4}-\d{2}-\d{2}\.csv"$/);
       expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
       const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-      expect(lines[0]).toBe('日期,活动,类型,层级,订单号,订单金额,比例,佣金,已扣回,状态,可提现日期,链接,币种');
+      // Column names: snake_case in every language, like every export (issue 28); values in the reader's.
+      expect(lines[0]).toBe('occurred_at,campaign,kind,level,external_id,base,rate,amount,reversed_amount,status,available_at,link_code,currency');
       expect(lines).toHaveLength(2);
       expect(lines[1]).toContain(',夏日茶饮,订单,直接,');
       expect(lines[1]).toContain(',30.00,10.00%,3.00,0.00,待结算,');

@@ -41,6 +41,9 @@ describe('CSV that a spreadsheet opens safely', () => {
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(toCsv(['x', 'y'], [[1, 'line\nbreak']])).toBe('\uFEFFx,y\r\n1,"line\nbreak"\r\n');
+    // One header style for every export (issue 28): snake_case, or the export is a programming error.
+    expect(toCsv(['external_id', 'occurred_at', 'amount2'], [])).toBe('\uFEFFexternal_id,occurred_at,amount2\r\n');
+    for (const bad of ['Order', 'order id', 'orderId', '订单号', '_id', 'id_', 'a__b', '']) expect(() => toCsv(['id', bad], []), bad).toThrow(/snake_case/);
     expect(decimalAmount(-5, 2)).toBe('-0.05');
     expect(decimalAmount(123456, 0)).toBe('123456');
   });

@@ -65,6 +65,8 @@ class MailCatcher {
 
 /** What each language's forgot-password mail says, beside the app's name. */
 const FORGOT_SUBJECT: Record<Locale, string> = { en: 'Reset your', fr: 'Réinitialisez votre mot de passe', es: 'Restablezca su contraseña', 'zh-Hans': '重置您的', 'zh-Hant': '重設您的' };
+const VERIFY_SUBJECT: Record<Locale, string> = { en: 'Confirm your e-mail address', fr: 'Confirmez votre adresse e-mail', es: 'Confirme su correo electrónico', 'zh-Hans': '邮箱地址', 'zh-Hant': '電子郵件地址' };
+const VERIFY_BUTTON: Record<Locale, string> = { en: 'Confirm my address', fr: 'Confirmer mon adresse', es: 'Confirmar mi dirección', 'zh-Hans': '确认邮箱地址', 'zh-Hant': '確認電子郵件地址' };
 const FORGOT_BUTTON: Record<Locale, string> = { en: 'Reset my password', fr: 'Réinitialiser mon mot de passe', es: 'Restablecer mi contraseña', 'zh-Hans': '重置密码', 'zh-Hant': '重設密碼' };
 
 describe.each(DIALECTS)('e-mail on %s', (dialect) => {
@@ -141,6 +143,99 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     const after = await env.ctx.db.selectFrom('mail_messages').select('id').execute();
     expect(after.length - before.length).toBe(1);
     expect(errorCode(await new Client(env.app).request('POST', '/api/auth/forgot-password', { account: '' }))).toBe('VALIDATION_FAILED');
+  });
+
+  // Issue 28, item 18: a phone account adds an e-mail address through a mailed one-time link.
+  it('a phone account adds an e-mail address: a link in its language, single use, the latest only; then mail and forgot-password reach it', async () => {
+    const phone = `+8613${String(Date.now() % 1_000_000_000).padStart(9, '0')}`;
+    const client = new Client(env.app);
+    expect((await client.register({ account: phone, password: 'Ph0ne-pass' })).statusCode).toBe(201);
+    const userId = (await client.request('GET', '/api/me')).json().user.id as string;
+    const addEmail = (email: string) => client.request('POST', '/api/me/email', { email });
+    const verify = (token: string) => new Client(env.app).request('POST', '/api/auth/verify-email', { token });
+    const verifyLink = (mail: Received) => {
+      const match = /https:\/\/promo\.example\.com\/app\/#\/verify-email\?token=([A-Za-z0-9_%-]+)/.exec(mail.text);
+      expect(match, mail.text).not.toBeNull();
+      return decodeURIComponent(match![1]!);
+    };
+    expect((await client.request('GET', '/api/me/mail-preferences')).json().hasAddress).toBe(false);
+
+    // A request in each language: the mail goes to the address asked for, in the person's language.
+    const tokens: string[] = [];
+    const stamp = Date.now().toString(36);
+    for (const locale of LOCALES) {
+      expect((await setLocale(client, locale)).statusCode).toBe(200);
+      const address = `phone-${stamp}-${locale.toLowerCase()}@example.com`;
+      const res = await addEmail(address.toUpperCase());
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json()).toMatchObject({ ok: true, email: address });
+      await drain();
+      const [mail, ...more] = smtp.take(address);
+      expect(more).toHaveLength(0);
+      expect(mail!.subject, locale).toContain(VERIFY_SUBJECT[locale]);
+      expect(mail!.subject).toContain(DEFAULT_APP_NAME[locale]);
+      expect(mail!.html).toContain(`lang="${locale}"`);
+      expect(mail!.text).toContain(VERIFY_BUTTON[locale]);
+      tokens.push(verifyLink(mail!));
+    }
+    // Not yet verified: it does not count (no address for mail, forgot-password sends nothing).
+    expect((await client.request('GET', '/api/me')).json().user.email).toBeNull();
+    const written = async () => (await env.ctx.db.selectFrom('mail_messages').select('id').where('user_id', '=', userId).execute()).length;
+    const beforeForgot = await written();
+    expect((await forgot(phone)).statusCode).toBe(202);
+    expect(await written()).toBe(beforeForgot);
+    // A newer request ended the earlier links; the latest works once.
+    expect(errorCode(await verify(tokens[0]!))).toBe('RESET_TOKEN_INVALID');
+    const last = tokens.at(-1)!;
+    const lastAddress = `phone-${stamp}-es@example.com`;
+    const ok = await verify(last);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({ ok: true, email: lastAddress });
+    expect(errorCode(await verify(last))).toBe('RESET_TOKEN_INVALID');
+    expect(errorCode(await verify('x'.repeat(43)))).toBe('RESET_TOKEN_INVALID');
+    expect((await client.request('GET', '/api/me')).json().user).toMatchObject({ account: phone, email: lastAddress });
+    expect((await client.request('GET', '/api/me/mail-preferences')).json().hasAddress).toBe(true);
+    const audits = await env.ctx.db.selectFrom('audit_entries').select(['action', 'actor_id']).where('entity_id', '=', userId).where('action', 'in', ['user.email_requested', 'user.email_verified']).execute();
+    expect(audits.filter((a) => a.action === 'user.email_requested')).toHaveLength(LOCALES.length);
+    expect(audits.filter((a) => a.action === 'user.email_verified')).toEqual([{ action: 'user.email_verified', actor_id: userId }]);
+
+    // Now forgot-password (by the phone number or by the address) mails a working link to the address.
+    expect((await forgot(phone)).statusCode).toBe(202);
+    await drain();
+    const [resetMail] = smtp.take(lastAddress);
+    expect(resetMail!.subject).toContain(FORGOT_SUBJECT.es);
+    const visitor = new Client(env.app);
+    expect((await visitor.request('POST', '/api/auth/reset-password', { token: linkIn(resetMail!), password: await visitor.seal('Nueva-clave9') })).statusCode).toBe(200);
+    expect((await new Client(env.app).login(phone, 'Nueva-clave9')).statusCode).toBe(200);
+
+    // Refusals: an address someone has (an account, or another's verified one), an e-mail account adding one, bad input.
+    const other = await signedIn(env, 'promoter');
+    const phone2 = `+8614${String(Date.now() % 1_000_000_000).padStart(9, '0')}`;
+    const second = new Client(env.app);
+    expect((await second.register({ account: phone2, password: 'Ph0ne-pass' })).statusCode).toBe(201);
+    for (const taken of [other.user.account, lastAddress]) {
+      const res = await second.request('POST', '/api/me/email', { email: taken });
+      expect(res.json().error, taken).toMatchObject({ code: 'ACCOUNT_EXISTS', fields: { email: 'taken' } });
+    }
+    expect((await other.client.request('POST', '/api/me/email', { email: `else-${stamp}@example.com` })).json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { email: 'not_allowed' } });
+    for (const [body, field] of [[{ email: 'not-an-address' }, 'invalid_account'], [{ email: '' }, 'required'], [{ email: 'a@b.example', extra: 1 }, 'unknown_field']] as const) {
+      const res = await second.request('POST', '/api/me/email', body);
+      expect(res.statusCode).toBe(400);
+      expect(Object.values(res.json().error.fields)).toContain(field);
+    }
+    expect(errorCode(await new Client(env.app).request('POST', '/api/me/email', { email: `anon-${stamp}@example.com` }))).toBe('UNAUTHENTICATED');
+    // Two people verifying the same address: the second link finds it taken and changes nothing.
+    const shared = `shared-${stamp}@example.com`;
+    const third = new Client(env.app);
+    const phone3 = `+8615${String(Date.now() % 1_000_000_000).padStart(9, '0')}`;
+    expect((await third.register({ account: phone3, password: 'Ph0ne-pass' })).statusCode).toBe(201);
+    expect((await second.request('POST', '/api/me/email', { email: shared })).statusCode).toBe(202);
+    expect((await third.request('POST', '/api/me/email', { email: shared })).statusCode).toBe(202);
+    await drain();
+    const [toSecond, toThird] = smtp.take(shared).map(verifyLink);
+    expect((await verify(toSecond!)).statusCode).toBe(200);
+    expect((await verify(toThird!)).json().error).toMatchObject({ code: 'ACCOUNT_EXISTS', fields: { email: 'taken' } });
+    expect((await third.request('GET', '/api/me')).json().user.email).toBeNull();
   });
 
   it('bodies are stored sealed: the link is not readable in the database', async () => {

@@ -4,7 +4,10 @@
  * RESET_TOKEN_INVALID with nothing changed; a refused password leaves the link usable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash, randomBytes } from 'node:crypto';
 import { issuePasswordToken, PASSWORD_LINK_TTL_MS } from '../src/modules/auth/password-tokens';
+import { insertPasswordToken } from '../src/modules/auth/repository';
+import { newId } from '../src/platform/ids';
 import { Client, createUser, DIALECTS, errorCode, makeEnv, type TestEnv } from './helpers';
 
 const NEW_PASSWORD = 'N3w-password';
@@ -108,6 +111,43 @@ describe.each(DIALECTS)('the one-time password link on %s', (dialect) => {
     }
     const noCsrf = await client.request('POST', '/api/auth/reset-password', { token: 'abc', password: await client.seal(NEW_PASSWORD) }, { noCsrf: true });
     expect(errorCode(noCsrf)).toBe('CSRF_INVALID');
+  });
+
+  // Issue 28, item 8: a link made before a password change must not undo it.
+  it('a password change from Me ends every open reset and invitation link of the person', async () => {
+    for (const [role, purpose] of [['promoter', 'reset'], ['operator', 'invite']] as const) {
+      const user = await createUser(env.ctx, role);
+      const { token } = await issuePasswordToken(env.ctx.db, { userId: user.id, purpose, createdBy: null });
+      const client = new Client(env.app);
+      expect((await client.login(user.account, user.password)).statusCode).toBe(200);
+      const changed = await client.request('POST', '/api/me/password', { current: await client.seal(user.password), next: await client.seal('Chang3d-password') });
+      expect(changed.statusCode).toBe(200);
+      const after = await passwordHash(user.id);
+      const res = await reset(token);
+      expect(errorCode(res), role).toBe('RESET_TOKEN_INVALID');
+      expect(await passwordHash(user.id)).toBe(after);
+      expect((await new Client(env.app).login(user.account, 'Chang3d-password')).statusCode).toBe(200);
+      const entry = await env.ctx.db.selectFrom('audit_entries').select('after_json').where('action', '=', 'user.password_change').where('entity_id', '=', user.id).executeTakeFirstOrThrow();
+      expect(JSON.parse(entry.after_json!)).toEqual({ linksEnded: 1 });
+    }
+  });
+
+  it('a reset by one link ends the other open links of the person', async () => {
+    const user = await createUser(env.ctx, 'promoter');
+    const first = await linkFor(user.id);
+    // A second open link beside it, as a forgot-password mail and a staff reset made at the same
+    // moment can leave (each issue ends only the links it sees).
+    const second = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await insertPasswordToken(env.ctx.db, {
+      id: newId(now), user_id: user.id, token_hash: createHash('sha256').update(second).digest('hex'), purpose: 'invite', created_by: null, created_at: now, expires_at: now + PASSWORD_LINK_TTL_MS, used_at: null,
+    });
+    expect((await reset(first.token)).statusCode).toBe(200);
+    const after = await passwordHash(user.id);
+    expect(errorCode(await reset(second, 'An0ther-password'))).toBe('RESET_TOKEN_INVALID');
+    expect(await passwordHash(user.id)).toBe(after);
+    const entry = await env.ctx.db.selectFrom('audit_entries').select('after_json').where('action', '=', 'user.password_reset').where('entity_id', '=', user.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.after_json!)).toMatchObject({ purpose: 'reset', linksEnded: 1 });
   });
 
   it('lets exactly one of two simultaneous uses of a link through', async () => {

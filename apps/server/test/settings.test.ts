@@ -87,6 +87,9 @@ describe.each(DIALECTS)('installation settings on %s', (dialect) => {
       [{ timeZone: 'Asia/Shanghai', currency: 'XYZ' }, { currency: 'invalid' }],
       [{ currency: 'USD', timeZone: 'Nowhere/Town' }, { timeZone: 'invalid' }],
       [{ timeZone: 'Asia/Tokyo', locale: 'en' }, { locale: 'unknown_field' }],
+      // Issue 28: a maximum of 0 would make every withdrawal ABOVE_MAXIMUM.
+      [{ withdrawalMax: 0 }, { withdrawalMax: 'too_small' }],
+      [{ withdrawalMin: 0, withdrawalMax: 0 }, { withdrawalMax: 'too_small' }],
     ];
     for (const [body, fields] of cases) {
       const res = await patch(body);

@@ -227,7 +227,7 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
     }
   });
 
-  it('shows only one’s own figures and one’s own team; members masked, second level counted not listed; overrides by member', async () => {
+  it('shows only one’s own figures and one’s own team; direct members by name, second level counted not listed; overrides by member', async () => {
     const inviter = await promoter(null, 'Ines Inviter');
     const a = await promoter(inviter.user.id, 'Wang Xiaoming');
     const b = await promoter(inviter.user.id, 'Li');
@@ -242,12 +242,14 @@ describe.each(DIALECTS)('figures, team and leaderboard on %s', (dialect) => {
 
     const team = await get(inviter.client, '/api/team');
     expect(team.counts).toEqual({ direct: 2, active: 1, secondLevel: 1 });
-    expect(team.members.map((m: { name: string }) => m.name).sort()).toEqual(['L*', 'W********g']);
+    // Issue 28: the inviter sees the names of those they invited in full (not "W********g").
+    expect(team.members.map((m: { name: string }) => m.name).sort()).toEqual(['Li', 'Wang Xiaoming']);
     const wang = team.members.find((m: { id: string }) => m.id === a.user.id);
     expect(wang).toMatchObject({ active: true, overrideTotal: 300, overrideThisMonth: 200 });
     expect(team.members.find((m: { id: string }) => m.id === b.user.id)).toMatchObject({ active: false, overrideTotal: 0 });
     expect(JSON.stringify(team)).not.toContain('Gina');
-    expect(JSON.stringify(team)).not.toContain('Wang Xiaoming');
+    expect(JSON.stringify(team)).not.toContain('G********d');
+    expect(JSON.stringify(await get(stranger.client, '/api/team'))).not.toContain('Wang');
     expect(team.thisMonth).toMatchObject({ sales: 1, saleAmount: 20_000, override: 200 });
     expect(team.overrideTotal).toBe(300);
     expect(team.inviteCode).toMatch(/^[0-9A-Z]{8}$/);

@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { loadLocale, i18next } from './i18n';
 import { configureApi } from './lib/api-client';
+import { followUserLocale } from './lib/locale';
 import { queryClient } from './lib/query-client';
 import { useAppStore } from './stores/app-store';
 import { Providers } from './app/providers';
@@ -45,6 +46,8 @@ async function start() {
   await useAppStore.persist.rehydrate();
   const locale = openingLocale();
   await loadLocale(locale);
+  // Signed in, the account's language wins over this device's (issue 28: one language per person).
+  followUserLocale(queryClient);
   const root = createRoot(document.getElementById('root')!);
   // As a transition, the first render is done in slices with the browser free in between, rather
   // than as one long task that would hold up the first taps (Total Blocking Time).

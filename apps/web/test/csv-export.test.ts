@@ -3,9 +3,11 @@ import { collectPages, csvAmount, csvField, csvFilename, csvId, csvTime, decimal
 
 describe('CSV cells, as the server’s exports write them', () => {
   it('starts with a byte-order mark and ends lines with CRLF, so spreadsheets read Chinese', () => {
-    const csv = toCsv(['名字', 'Montant'], [['张三', csvAmount(123_450, 'CNY')], ['Zoë, "Z"', csvAmount(-5, 'CNY')]]);
-    expect(csv.startsWith('\uFEFF名字,Montant\r\n')).toBe(true);
-    expect(csv).toBe('\uFEFF名字,Montant\r\n张三,1234.50\r\n"Zoë, ""Z""",-0.05\r\n');
+    const csv = toCsv(['name', 'amount'], [['张三', csvAmount(123_450, 'CNY')], ['Zoë, "Z"', csvAmount(-5, 'CNY')]]);
+    expect(csv.startsWith('\uFEFFname,amount\r\n')).toBe(true);
+    expect(csv).toBe('\uFEFFname,amount\r\n张三,1234.50\r\n"Zoë, ""Z""",-0.05\r\n');
+    // One header style for every export, the server's too (issue 28): snake_case English in every language.
+    for (const bad of ['名字', 'Montant', 'orderId', 'order id']) expect(() => toCsv(['id', bad], []), bad).toThrow(/snake_case/);
     expect(new TextEncoder().encode(csv).slice(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
   });
 
@@ -69,5 +71,23 @@ describe('walking the cursor pages', () => {
       return { items: [calls], nextCursor: 'same' };
     });
     expect(looping).toEqual([1, 2]);
+  });
+});
+
+describe('the console’s commissions export', () => {
+  it('carries the order id (the conversion’s externalId) as text, under snake_case column names', async () => {
+    const { commissionCsvColumns } = await import('../src/features/admin/lib/commission-csv');
+    const t = ((key: string) => key) as unknown as Parameters<typeof commissionCsvColumns>[0];
+    const columns = commissionCsvColumns(t, 'CNY');
+    const row = {
+      id: 'c1', conversionId: 'v1', campaignId: 'k1', campaignName: 'Tea', promoterId: 'p1', linkId: null, linkCode: null, sourceName: null, level: 1, kind: 'sale', rule: 'sale_rate',
+      base: 12_000, rateBps: 1000, amount: 1200, reversedAmount: 0, status: 'pending', occurredAt: 0, availableAt: 0, createdAt: 0, decidedAt: null, reason: null, recurring: null,
+      promoterName: 'Lin', promoterAccount: '+8613800138000', externalId: '000123',
+    } as const;
+    const csv = toCsv(columns.map((c) => c.header), [columns.map((c) => c.value(row))]);
+    const [header, line] = csv.replace(/^\uFEFF/, '').split('\r\n');
+    const names = header!.split(',');
+    expect(names).toContain('external_id');
+    expect(line!.split(',')[names.indexOf('external_id')]).toBe('"=""000123"""');
   });
 });

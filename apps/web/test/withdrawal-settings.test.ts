@@ -22,6 +22,12 @@ describe('withdrawal settings editor', () => {
     expect(toSettingsPatch({ ...valuesFromSettings(defaults, 'CNY'), withdrawalMin: '100', withdrawalMax: '100' }, 'CNY', 'en').body?.withdrawalMax).toBe(10_000);
   });
 
+  it('refuses a maximum of 0 (every withdrawal would be above it), as the server does', () => {
+    const r = toSettingsPatch({ ...valuesFromSettings(defaults, 'CNY'), withdrawalMin: '0', withdrawalMax: '0' }, 'CNY', 'en');
+    expect(r.errors?.withdrawalMax).toEqual({ code: 'maxZero' });
+    expect(settingsServerErrors({ withdrawalMax: 'too_small' })).toEqual({ withdrawalMax: { code: 'maxZero' } });
+  });
+
   it('checks each field like the server does', () => {
     const r = toSettingsPatch({ withdrawalMin: '', withdrawalMax: '-1', withdrawalsPerDay: '101', withdrawalFeeBps: '100.01', withdrawalFeeFixed: '1.234' }, 'CNY', 'en');
     expect(r.errors).toEqual({

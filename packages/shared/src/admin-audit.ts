@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'user.register', 'user.profile_update', 'user.password_change',
   'user.approve', 'user.reject', 'user.suspend', 'user.reactivate',
   'user.password_reset_link', 'user.password_reset',
+  'user.email_requested', 'user.email_verified',
   // Sessions: staff sign-ins and sign-outs; anyone's device sign-outs.
   'session.sign_in', 'session.sign_out', 'session.revoke', 'session.revoke_all',
   // Staff and the installation.

@@ -69,6 +69,7 @@ export const FIELD_CODES = [
   'invalid_json',
   'after_to',
   'conflict',
+  'control_characters',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

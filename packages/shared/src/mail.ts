@@ -51,6 +51,7 @@ export const MAIL_TEMPLATES = [
   'test', 'staff_invite', 'password_reset', 'forgot_password', 'registration_approved', 'registration_rejected',
   'commission_digest', 'withdrawal_paid', 'withdrawal_failed', 'withdrawal_rejected', 'work_queue_summary', 'webhook_disabled',
   'staff_registration', 'staff_enrollment', 'staff_withdrawal', 'mail_failing', 'ledger_breach',
+  'verify_email',
 ] as const;
 export const MailTemplateSchema = z.enum(MAIL_TEMPLATES);
 export type MailTemplate = z.infer<typeof MailTemplateSchema>;

@@ -41,9 +41,25 @@ export function checkAccount(raw: string): FieldCode | null {
   return accountKind(raw) ? null : 'invalid_account';
 }
 
+/**
+ * Characters no display name may hold: control characters (C0 with CR, LF and TAB, DEL, C1), the
+ * line and paragraph separators, and the bidirectional embeddings, overrides and isolates. A
+ * name goes into mail bodies and headers, CSV cells and audit entries, where these break lines or
+ * reorder what a reader sees.
+ */
+const DISPLAY_NAME_FORBIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\u202A-\u202E\u2066-\u2069]/u;
+
+/** An e-mail address to add to a phone account (issue 28): `invalid_account` when it is not one. */
+export function checkEmail(raw: string): FieldCode | null {
+  if (!raw.trim()) return 'required';
+  if (raw.trim().length > ACCOUNT_MAX) return 'too_long';
+  return accountKind(raw) === 'email' ? null : 'invalid_account';
+}
+
 export function checkDisplayName(raw: string): FieldCode | null {
   const v = raw.trim();
   if (!v) return 'required';
+  if (DISPLAY_NAME_FORBIDDEN.test(v)) return 'control_characters';
   const length = [...v].length;
   if (length < DISPLAY_NAME_MIN) return 'too_short';
   if (length > DISPLAY_NAME_MAX) return 'too_long';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
 import {
-  checkAccount, checkChannel, checkDisplayName, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
+  checkAccount, checkChannel, checkDisplayName, checkEmail, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
   API_SCOPES, COMMISSION_BULK_MAX, STAFF_WITHDRAWAL_ACTIONS, WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWAL_STATUSES, WITHDRAWALS_PER_DAY,
   type StaffWithdrawalAction,
 } from './rules';
@@ -64,6 +64,11 @@ export const UserSchema = z.object({
   /** The promoter chose not to appear on the leaderboard. */
   leaderboardOptOut: z.boolean(),
   createdAt: z.number().int(),
+  /**
+   * A phone account's verified e-mail address (issue 28), where its mail and password links go;
+   * null until one is verified (and for e-mail accounts, whose account is their address).
+   */
+  email: z.string().nullable(),
 });
 export type User = z.infer<typeof UserSchema>;
 export const UserEnvelopeSchema = z.object({ user: UserSchema });
@@ -95,6 +100,17 @@ export const MePatchSchema = z.strictObject({
   leaderboardOptOut: z.boolean().optional(),
 });
 export type MePatch = z.input<typeof MePatchSchema>;
+
+/** `POST api/me/email`: the address to verify (a link is mailed to it). */
+export const EmailBodySchema = z.strictObject({ email: z.string().max(ACCOUNT_MAX + 16).superRefine(rule(checkEmail)).transform(normalizeAccount) });
+export type EmailBody = z.input<typeof EmailBodySchema>;
+export const EmailPendingSchema = z.object({ ok: z.literal(true), email: z.string(), expiresAt: z.number().int() });
+export type EmailPending = z.infer<typeof EmailPendingSchema>;
+/** `POST api/auth/verify-email`: the token from the mailed link. */
+export const VerifyEmailBodySchema = z.strictObject({ token: z.string().min(1).max(256) });
+export type VerifyEmailBody = z.input<typeof VerifyEmailBodySchema>;
+export const VerifyEmailResultSchema = z.object({ ok: z.literal(true), email: z.string() });
+export type VerifyEmailResult = z.infer<typeof VerifyEmailResultSchema>;
 
 export const ChangePasswordBodySchema = z.strictObject({ current: SealedSchema, next: SealedSchema });
 export type ChangePasswordBody = z.input<typeof ChangePasswordBodySchema>;
@@ -152,7 +168,8 @@ export const SettingsPatchSchema = z.strictObject({
   registrationMode: RegistrationModeSchema.optional(),
   currency: CurrencySchema.refine(isCurrencyCode, { params: { fieldCode: 'invalid' } }).optional(),
   withdrawalMin: MoneySettingSchema.optional(),
-  withdrawalMax: MoneySettingSchema.optional(),
+  // A maximum of 0 would refuse every withdrawal as above the maximum (issue 28): at least 1 minor unit.
+  withdrawalMax: MoneySettingSchema.min(1).optional(),
   withdrawalsPerDay: z.number().int().min(WITHDRAWALS_PER_DAY.min).max(WITHDRAWALS_PER_DAY.max).optional(),
   withdrawalFeeBps: z.number().int().min(0).max(10_000).optional(),
   withdrawalFeeFixed: MoneySettingSchema.optional(),
@@ -581,7 +598,8 @@ export const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.s
 export type AdminConversion = z.infer<typeof AdminConversionSchema>;
 export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
 export type AdminConversionList = z.infer<typeof AdminConversionListSchema>;
-export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string() });
+/** `externalId`: the shop's order (or lead) id of the commission's conversion. */
+export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), externalId: z.string() });
 export type AdminCommission = z.infer<typeof AdminCommissionSchema>;
 export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
 export type AdminCommissionList = z.infer<typeof AdminCommissionListSchema>;
@@ -816,7 +834,7 @@ export type StatsOverview = z.infer<typeof StatsOverviewSchema>;
 export const TeamQuerySchema = PageQuerySchema;
 export const TeamMemberSchema = z.object({
   id: z.string(),
-  /** Masked (maskName): first and last character kept. */
+  /** The direct member's display name in full (the viewer invited them); the second level is only counted. */
   name: z.string(),
   joinedAt: z.number().int(),
   /** A lead, sale or click in the last 30 days, and an active account. */

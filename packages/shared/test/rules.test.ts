@@ -20,6 +20,13 @@ describe('validation rules (PRODUCT.md §6)', () => {
     expect(checkDisplayName('名'.repeat(32))).toBeNull();
     expect(checkDisplayName('名'.repeat(33))).toBe('too_long');
     expect(checkDisplayName('   ')).toBe('required');
+    // Issue 28: control characters break mail bodies and headers; bidi overrides reorder what is read.
+    for (const bad of ['Bob\r\nBcc: x@example.com', 'Bob\nSmith', 'Bo\tb', 'Bo\u007fb', 'Bo\u0085b', 'Bo\u2028b', 'Bo\u2029b', 'Bo\u202Eb', 'Bo\u2066b', 'A\u0007lert']) {
+      expect(checkDisplayName(bad), JSON.stringify(bad)).toBe('control_characters');
+    }
+    // Trimmed ends are not part of the name; emoji sequences (zero-width joiner) are fine.
+    expect(checkDisplayName('\n Bob \t')).toBeNull();
+    expect(checkDisplayName('Ana 👩\u200D💻')).toBeNull();
   });
 
   it('passwords: 8–72, a letter and a digit, not the account', () => {

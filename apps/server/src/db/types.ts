@@ -15,8 +15,20 @@ export interface UsersTable {
   leaderboard_opt_out: ColumnType<number, number | undefined, number>;
   /** The display name folded for search (domain/search.ts): lower case, accents removed. */
   name_folded: ColumnType<string, string | undefined, string>;
+  /** A verified e-mail address of a phone-number account (null: none); mail goes to it. */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   updated_at: number;
+}
+
+export interface EmailVerificationsTable {
+  id: string;
+  user_id: string;
+  email: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SessionsTable {
@@ -107,6 +119,7 @@ export interface Database {
   used_nonces: UsedNoncesTable;
   audit_entries: AuditEntriesTable;
   password_tokens: PasswordTokensTable;
+  email_verifications: EmailVerificationsTable;
   adjustments: AdjustmentsTable;
   auth_failures: AuthFailuresTable;
   rate_limits: RateLimitsTable;

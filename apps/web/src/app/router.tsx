@@ -125,6 +125,8 @@ const OverviewPage = page(() => import('../features/admin/pages/overview-page'))
 const StaffPage = page(() => import('../features/admin/pages/staff-page'));
 const ResetPasswordPage = page(() => import('../features/auth/pages/reset-password-page'));
 const ForgotPasswordPage = page(() => import('../features/auth/pages/forgot-password-page'));
+const VerifyEmailPage = page(() => import('../features/auth/pages/verify-email-page'));
+const EmailPage = page(() => import('../features/me/pages/email-page'));
 
 const signedIn = [RequireAuth];
 const tabs = [RequireAuth, TabLayout];
@@ -142,6 +144,7 @@ export const routes: RouteDef[] = [
   { path: '/pending', page: PendingPage },
   { path: '/reset-password', page: ResetPasswordPage },
   { path: '/forgot-password', page: ForgotPasswordPage },
+  { path: '/verify-email', page: VerifyEmailPage },
   { path: '/', page: HomePage, layouts: home },
   { path: '/promote', page: PromotePage, layouts: tabs },
   { path: '/campaigns/:id', page: CampaignPage, layouts: signedIn },
@@ -167,6 +170,7 @@ export const routes: RouteDef[] = [
   { path: '/me/devices', page: DevicesPage, layouts: own },
   { path: '/me/about', page: AboutPage, layouts: own },
   { path: '/me/mail', page: MailPreferencesPage, layouts: own },
+  { path: '/me/email', page: EmailPage, layouts: own },
   { path: '/admin/me', page: StaffMePage, layouts: staff },
   { path: '/admin', page: OverviewPage, layouts: staff },
   { path: '/admin/users', page: UsersPage, layouts: staff },

@@ -62,7 +62,17 @@ export function csvField(value: CsvValue): string {
   return quoted(`="${value.text.replace(/"/g, '""')}"`);
 }
 
+/**
+ * Column names: one style for every export, server's and console's — snake_case English
+ * (`external_id`, `occurred_at`), the same whatever the reader's language, so a spreadsheet
+ * formula or an import script keeps working (docs/api.md, CSV exports). Anything else is a
+ * programming error.
+ */
+export const CSV_HEADER = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
 export function toCsv(header: string[], rows: CsvValue[][]): string {
+  const bad = header.find((h) => !CSV_HEADER.test(h));
+  if (bad !== undefined) throw new Error(`CSV column name "${bad}" is not snake_case`);
   return BOM + [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 

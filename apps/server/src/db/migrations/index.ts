@@ -18,6 +18,7 @@ import { stripeRecurring } from './015-stripe-recurring';
 import { stripePending } from './016-stripe-pending';
 import { campaignEndDay } from './017-campaign-end-day';
 import { desk } from './018-desk';
+import { emailVerification } from './019-email-verification';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -45,6 +46,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '016-stripe-pending': stripePending(dialect),
         '017-campaign-end-day': campaignEndDay(timeZone),
         '018-desk': desk(dialect),
+        '019-email-verification': emailVerification(dialect),
       };
     },
   };

@@ -1,13 +1,8 @@
-/** The audit export's column names in each language (values stay as stored: actions, ids, JSON). */
+/** The audit export's texts (values stay as stored: actions, ids, JSON; only the system's name is translated). */
 import type { Locale } from '@pa/shared';
 
-export const AUDIT_CSV_HEADER: Record<Locale, string[]> = {
-  en: ['Time (UTC)', 'Actor', 'Actor account', 'Role', 'Action', 'Entity type', 'Entity ID', 'Before', 'After', 'IP address', 'Entry ID'],
-  'zh-Hans': ['时间（UTC）', '操作人', '操作人账号', '角色', '操作', '对象类型', '对象 ID', '变更前', '变更后', 'IP 地址', '记录 ID'],
-  'zh-Hant': ['時間（UTC）', '操作人', '操作人帳號', '角色', '操作', '對象類型', '對象 ID', '變更前', '變更後', 'IP 位址', '紀錄 ID'],
-  fr: ['Heure (UTC)', 'Auteur', 'Compte de l’auteur', 'Rôle', 'Action', 'Type d’objet', 'ID de l’objet', 'Avant', 'Après', 'Adresse IP', 'ID de l’entrée'],
-  es: ['Hora (UTC)', 'Autor', 'Cuenta del autor', 'Rol', 'Acción', 'Tipo de objeto', 'ID del objeto', 'Antes', 'Después', 'Dirección IP', 'ID de la entrada'],
-};
+/** The column names: one snake_case English set in every language, like every CSV export (docs/api.md). */
+export const AUDIT_CSV_HEADER = ['at', 'actor', 'actor_account', 'actor_role', 'action', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id'];
 
 /** The name shown for entries the server wrote itself (the scheduler, the command line). */
 export const AUDIT_CSV_SYSTEM: Record<Locale, string> = {

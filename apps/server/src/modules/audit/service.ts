@@ -99,7 +99,7 @@ export async function listAudit(ctx: AppContext, q: AuditQuery & { limit: number
 /** The filtered log as CSV in the reader's language; the export is recorded in the log it exports. */
 export async function exportAudit(ctx: AppContext, actor: Actor, q: Filters, locale: Locale): Promise<{ csv: string; filename: string }> {
   const rows = await auditRows(ctx.db, toFilters(ctx, q), AUDIT_EXPORT_MAX);
-  const csv = toCsv(AUDIT_CSV_HEADER[locale], rows.map((r) => [
+  const csv = toCsv(AUDIT_CSV_HEADER, rows.map((r) => [
     new Date(Number(r.at)).toISOString(),
     r.actor_id ? (r.actor_name ?? r.actor_id) : AUDIT_CSV_SYSTEM[locale],
     csvId(r.actor_account),

@@ -2,7 +2,8 @@
  * One-time password links: a staff member's invitation to set a password, and a password reset
  * made by staff for a promoter. The token (32 random bytes, base64url) is shown once; only its
  * SHA-256 is stored. A link lasts 30 minutes and works once; issuing a new one for the same person
- * ends any earlier one still unused.
+ * ends any earlier one still unused, and so does any change of their password (endPasswordLinks):
+ * a link mailed or handed out before the change must not undo it.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
@@ -46,6 +47,14 @@ export function linkOrigin(request: FastifyRequest): string {
     }
   }
   return own;
+}
+
+/**
+ * Ends every open reset and invitation link of `userId`; call inside the transaction that changes
+ * their password (by a link, or from Me with the current password). Answers how many ended.
+ */
+export async function endPasswordLinks(db: Db, userId: string, now = Date.now()): Promise<number> {
+  return expireOpenPasswordTokens(db, userId, now);
 }
 
 /** Makes a link for `userId`; call inside the transaction that audits it. */

@@ -42,9 +42,10 @@ export async function insertPasswordToken(db: Db, row: Insertable<PasswordTokens
   await db.insertInto('password_tokens').values(row).execute();
 }
 
-/** Ends the person's links still open (a newer one replaces them). */
-export async function expireOpenPasswordTokens(db: Db, userId: string, now: number): Promise<void> {
-  await db.updateTable('password_tokens').set({ expires_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).where('expires_at', '>', now).execute();
+/** Ends the person's links still open (a newer one replaces them, or the password changed); how many ended. */
+export async function expireOpenPasswordTokens(db: Db, userId: string, now: number): Promise<number> {
+  const result = await db.updateTable('password_tokens').set({ expires_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Marks an open token used and returns whose it was; undefined when used, expired or unknown. */

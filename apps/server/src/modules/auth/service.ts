@@ -13,7 +13,7 @@ import {
   accountExists, clearSignInFailures, countSignInFailures, findAccountOf, findInviter, findSignInCandidate, recordSignInFailure, revokeAllSessions,
   revokeSession, setPasswordHash,
 } from './repository';
-import { consumePasswordToken, peekPasswordToken } from './password-tokens';
+import { consumePasswordToken, endPasswordLinks, peekPasswordToken } from './password-tokens';
 import { alertStaff } from '../staff-alerts/service';
 
 export const LOCKOUT_FAILURES = 5;
@@ -157,7 +157,7 @@ async function authenticate(ctx: AppContext, account: string, sealed: Sealed): P
  * A one-time link sets the password (a promoter's reset made by staff, a new staff member's
  * invite). The password is checked against the link's account first, so a refused one leaves the
  * link usable; then, in one transaction, the link is used (conditionally: of two simultaneous
- * uses one wins), the password set, every session of the person revoked, their failed sign-ins
+ * uses one wins), the password set, every other open link of the person ended (reset or invite), every session of the person revoked, their failed sign-ins
  * forgotten (a lockout ends) and the change audited with the person as the actor.
  */
 export async function resetPassword(ctx: AppContext, input: { token: string; password: Sealed; ip: string | null }): Promise<{ account: string }> {
@@ -174,9 +174,10 @@ export async function resetPassword(ctx: AppContext, input: { token: string; pas
     const used = await consumePasswordToken(trx, input.token, now);
     // (The link checked above is the one used: a token names one person.)
     await setPasswordHash(trx, used.userId, passwordHash, now);
+    const linksEnded = await endPasswordLinks(trx, used.userId, now);
     const sessionsRevoked = await revokeAllSessions(trx, used.userId, now);
     await clearSignInFailures(trx, account);
-    await audit(trx, { actorId: used.userId, action: 'user.password_reset', entity: 'user', entityId: used.userId, after: { purpose: used.purpose, sessionsRevoked }, ip: input.ip }, now);
+    await audit(trx, { actorId: used.userId, action: 'user.password_reset', entity: 'user', entityId: used.userId, after: { purpose: used.purpose, sessionsRevoked, ...(linksEnded > 0 ? { linksEnded } : {}) }, ip: input.ip }, now);
   });
   return { account };
 }

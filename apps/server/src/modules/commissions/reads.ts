@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
 import { AppError } from '../../platform/errors';
-import { COMMISSION_CSV } from '../../platform/i18n/csv';
+import { COMMISSION_CSV, COMMISSION_CSV_HEADER } from '../../platform/i18n/csv';
 import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
 import type { AuthState } from '../../platform/session';
@@ -73,7 +73,7 @@ export async function listConversions(ctx: AppContext, filters: { status?: Conve
 
 export async function listCommissions(ctx: AppContext, filters: { status?: CommissionRow['status'] | undefined; campaignId?: string | undefined }, page: Page, locale: string): Promise<z.infer<typeof AdminCommissionListSchema>> {
   const { rows, nextCursor } = await commissionsPage(ctx.db, filters, page);
-  return { items: rows.map((r) => ({ ...toCommission(r, locale), promoterName: r.display_name, promoterAccount: r.account })), nextCursor };
+  return { items: rows.map((r) => ({ ...toCommission(r, locale), promoterName: r.display_name, promoterAccount: r.account, externalId: r.external_id })), nextCursor };
 }
 
 /** Every ledger invariant, read in one snapshot (platform/ledger.ts). */
@@ -116,7 +116,7 @@ export async function exportMyCommissions(ctx: AppContext, userId: string, query
   const digits = currencyDigits(currency);
   const rows = await promoterCommissionsExport(ctx.db, userId, filtersOf(ctx, query), 50_000);
   const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
-  const csv = toCsv(texts.header, rows.map((r) => [
+  const csv = toCsv(COMMISSION_CSV_HEADER, rows.map((r) => [
     time(Number(r.occurred_at)),
     pickLocalized(r.names_json, locale),
     texts.kind[r.kind],

@@ -268,11 +268,12 @@ export async function conversionsPage(q: Db, filters: { status?: ConversionRow['
   return pageOf(await query.execute(), page.limit, (r) => [Number(r.received_at), r.id]);
 }
 
-/** Commissions to review, newest first, with the promoter's name and account. */
+/** Commissions to review, newest first, with the promoter's name and account and the order's id (the conversion's externalId). */
 export async function commissionsPage(q: Db, filters: { status?: CommissionRow['status'] | undefined; campaignId?: string | undefined }, page: Page) {
   let query = commissionViews(q)
     .innerJoin('users as u', 'u.id', 'c.promoter_id')
-    .select(['u.display_name', 'u.account'])
+    .innerJoin('conversions as v', 'v.id', 'c.conversion_id')
+    .select(['u.display_name', 'u.account', 'v.external_id'])
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
     .limit(page.limit + 1);

@@ -42,11 +42,13 @@ export async function setOptOut(db: Db, userId: string, category: string, off: b
 }
 
 export function userForMail(db: Db, id: string) {
-  return db.selectFrom('users').select(['id', 'account', 'display_name', 'locale', 'role', 'status']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('users').select(['id', 'account', 'email', 'display_name', 'locale', 'role', 'status']).where('id', '=', id).executeTakeFirst();
 }
 
-export function userByAccount(db: Db, account: string) {
-  return db.selectFrom('users').select(['id', 'account', 'status']).where('account', '=', account).executeTakeFirst();
+/** The person whose account is `account`, else whose verified e-mail address it is (a phone account's, issue 28). */
+export async function userByAccount(db: Db, account: string) {
+  const own = await db.selectFrom('users').select(['id', 'account', 'email', 'status']).where('account', '=', account).executeTakeFirst();
+  return own ?? db.selectFrom('users').select(['id', 'account', 'email', 'status']).where('email', '=', account).executeTakeFirst();
 }
 
 /** Whether a mail of `template` was written for `userId` since `since` (a flood guard). */

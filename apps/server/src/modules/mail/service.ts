@@ -21,7 +21,7 @@ import type { Locale, MailCategory, MailMessage, MailPreferences, MailSettings, 
 import { accountKind, isLocale, OPERATOR_MAIL_CATEGORIES, PROMOTER_MAIL_CATEGORIES, STAFF_MAIL_CATEGORIES } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { AppError } from '../../platform/errors';
-import { mailAddress, mailUser } from '../../platform/mail/outbox';
+import { mailAddress, mailAddressOf, mailUser } from '../../platform/mail/outbox';
 import { SmtpSender } from '../../platform/mail/send';
 import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey, dayStart, localHour } from '../../platform/time';
@@ -71,7 +71,7 @@ export async function sendTestMail(ctx: AppContext, userId: string, to: string |
   if (!ctx.mail.enabled) throw new AppError('MAIL_DISABLED');
   const me = await repo.userForMail(ctx.db, userId);
   if (!me) throw new AppError('UNAUTHENTICATED');
-  const address = to ?? (accountKind(me.account) === 'email' ? me.account : null);
+  const address = to ?? mailAddressOf(me);
   if (!address) throw new AppError('VALIDATION_FAILED', { to: 'required' });
   const locale: Locale = isLocale(me.locale) ? me.locale : 'en';
   const row = await ctx.uow.run(async (tx) => mailAddress(ctx.mail, tx, { address, userId: null, locale }, { template: 'test', params: {} }));
@@ -87,7 +87,7 @@ export async function mailPreferences(ctx: AppContext, userId: string): Promise<
   const off = new Set(await repo.optOutsOf(ctx.db, userId));
   return {
     mailEnabled: ctx.mail.enabled,
-    hasAddress: accountKind(me.account) === 'email',
+    hasAddress: mailAddressOf(me) !== null,
     items: categoriesFor(me.role).map((category) => ({ category, enabled: !off.has(category) })),
   };
 }
@@ -102,14 +102,15 @@ export async function setMailPreference(ctx: AppContext, userId: string, categor
 }
 
 /**
- * Self-service reset: when the account exists, is an e-mail address and may sign in (active or
- * awaiting approval), a one-time link (30 minutes) is mailed to it. The caller answers 202 whatever
+ * Self-service reset: when the account exists, has an address (an e-mail account, or a phone
+ * account with a verified address — typed as the phone number or as that address) and may sign in
+ * (active or awaiting approval), a one-time link (30 minutes) is mailed to that address. The caller answers 202 whatever
  * happened, so the answer tells nobody whether the account exists.
  */
 export async function forgotPassword(ctx: AppContext, account: string): Promise<void> {
-  if (!ctx.mail.enabled || accountKind(account) !== 'email') return;
+  if (!ctx.mail.enabled || accountKind(account) === null) return;
   const user = await repo.userByAccount(ctx.db, account);
-  if (!user || (user.status !== 'active' && user.status !== 'pending')) return;
+  if (!user || !mailAddressOf(user) || (user.status !== 'active' && user.status !== 'pending')) return;
   await ctx.uow.run(async (tx) => {
     if (await repo.recentlyMailed(tx.q, user.id, 'forgot_password', tx.now - FORGOT_PASSWORD_GAP_MS)) return;
     const { token } = await issuePasswordToken(tx.q, { userId: user.id, purpose: 'reset', createdBy: null }, tx.now);

@@ -53,3 +53,41 @@ export async function revokeOwnSession(db: Db, userId: string, sessionId: string
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) > 0;
 }
+
+// ——— A phone account's e-mail address (issue 28) ———
+
+/** The person's account and verified address. */
+export async function findAddresses(db: Db, userId: string): Promise<{ account: string; email: string | null; display_name: string; locale: string }> {
+  return db.selectFrom('users').select(['account', 'email', 'display_name', 'locale']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+/** Whether anyone but `userId` has `email` as their account or verified address. */
+export async function emailTaken(db: Db, email: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where((eb) => eb.or([eb('account', '=', email), eb('email', '=', email)])).where('id', '!=', userId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Ends the person's verification links still open (a newer one replaces them, or one was used). */
+export async function expireOpenVerifications(db: Db, userId: string, now: number): Promise<void> {
+  await db.updateTable('email_verifications').set({ expires_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).where('expires_at', '>', now).execute();
+}
+
+export async function insertVerification(db: Db, row: { id: string; user_id: string; email: string; token_hash: string; created_at: number; expires_at: number }): Promise<void> {
+  await db.insertInto('email_verifications').values({ ...row, used_at: null }).execute();
+}
+
+/** Uses an open link once (conditionally: of two uses one wins); whose and which address, or undefined. */
+export async function useVerification(db: Db, tokenHash: string, now: number): Promise<{ user_id: string; email: string } | undefined> {
+  return db
+    .updateTable('email_verifications')
+    .set({ used_at: now })
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning(['user_id', 'email'])
+    .executeTakeFirst();
+}
+
+export async function setVerifiedEmail(db: Db, userId: string, email: string, now: number): Promise<void> {
+  await db.updateTable('users').set({ email, updated_at: now }).where('id', '=', userId).execute();
+}

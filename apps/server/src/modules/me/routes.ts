@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ChangePasswordBodySchema, IdParamsSchema, MePatchSchema, OkSchema, SessionListSchema, UserEnvelopeSchema } from '@pa/shared';
+import { ChangePasswordBodySchema, EmailBodySchema, EmailPendingSchema, IdParamsSchema, MePatchSchema, OkSchema, SessionListSchema, UserEnvelopeSchema, VerifyEmailBodySchema, VerifyEmailResultSchema } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../platform/audit';
-import { errorResponses } from '../../platform/openapi';
+import { errorResponses, PUBLIC_WRITE } from '../../platform/openapi';
+import { requestEmailVerification, verifyEmail } from './email';
 import { authenticated, requireAuth } from '../../platform/session';
 import { changePassword, editProfile, me, mySessions, signOutDevice } from './service';
 
@@ -27,6 +28,12 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return { ok: true as const };
     });
 
+    // Limited like sign-in: each call mails a stranger's address.
+    app.post('/api/me/email', {
+      config: { authRateLimit: true },
+      schema: { tags: ['me'], summary: 'Add an e-mail address to a phone account: a one-time link (24 hours) is mailed to it; it counts once opened', body: EmailBodySchema, response: { 202: EmailPendingSchema, ...errorResponses } },
+    }, async (request, reply) => reply.status(202).send(await requestEmailVerification(ctx, actorOf(request), request.body.email)));
+
     app.get('/api/me/sessions', {
       schema: { tags: ['me'], summary: 'Signed-in devices', response: { 200: SessionListSchema, ...errorResponses } },
     }, async (request) => {
@@ -40,5 +47,15 @@ export function meRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       await signOutDevice(ctx, actorOf(request), request.params.id);
       return { ok: true as const };
     });
+  };
+}
+
+/** The link mailed by `POST api/me/email`: public (it may be opened in another browser), the token is the proof. */
+export function emailVerificationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post('/api/auth/verify-email', {
+      config: { authRateLimit: true },
+      schema: { security: PUBLIC_WRITE, tags: ['auth'], summary: 'Verify an e-mail address with the mailed one-time link', body: VerifyEmailBodySchema, response: { 200: VerifyEmailResultSchema, ...errorResponses } },
+    }, async (request) => verifyEmail(ctx, request.body.token, request.ip));
   };
 }

@@ -6,6 +6,7 @@ import { foldForSearch } from '../../domain/search';
 import { AppError } from '../../platform/errors';
 import { hashPassword, verifyPassword } from '../../platform/crypto/password';
 import { findUserById, toUser } from '../users/repository';
+import { endPasswordLinks } from '../auth/password-tokens';
 import { findCredentials, findProfile, listOpenSessions, revokeOtherSessions, revokeOwnSession, setPasswordHash, updateProfile } from './repository';
 
 /** How many devices the list shows at most. */
@@ -44,9 +45,11 @@ export async function changePassword(ctx: AppContext, { userId, ip }: Actor, ses
   const now = Date.now();
   await ctx.uow.run(async ({ q: trx }) => {
     await setPasswordHash(trx, userId, hash, now);
-    // Every other device must sign in again with the new password.
+    // Every other device must sign in again with the new password, and a reset or invitation link
+    // made before the change (mailed, or handed out by staff) no longer works.
     await revokeOtherSessions(trx, userId, sessionId, now);
-    await audit(trx, { actorId: userId, action: 'user.password_change', entity: 'user', entityId: userId, ip });
+    const linksEnded = await endPasswordLinks(trx, userId, now);
+    await audit(trx, { actorId: userId, action: 'user.password_change', entity: 'user', entityId: userId, ...(linksEnded > 0 ? { after: { linksEnded } } : {}), ip });
   });
 }
 

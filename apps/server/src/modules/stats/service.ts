@@ -251,7 +251,8 @@ export async function team(ctx: AppContext, promoterId: string, page: { limit: n
     overrideTotal,
     members: pageRows.map((r) => ({
       id: r.id,
-      name: maskName(r.display_name),
+      // In full: the viewer invited them (issue 28). The second level is counted, never named.
+      name: r.display_name,
       joinedAt: Number(r.created_at),
       active: r.status === 'active' && activeOnPage.has(r.id),
       overrideTotal: byMember.get(`${TEAM_LINK_PREFIX}${r.id}`)?.total ?? 0,

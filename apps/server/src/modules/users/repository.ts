@@ -7,7 +7,7 @@ import type { Db } from '../../db/types';
 
 export const USER_COLUMNS = [
   'users.id', 'users.account', 'users.display_name', 'users.role', 'users.status', 'users.locale',
-  'users.invite_code', 'users.parent_id', 'users.leaderboard_opt_out', 'users.created_at',
+  'users.invite_code', 'users.parent_id', 'users.leaderboard_opt_out', 'users.created_at', 'users.email',
 ] as const;
 
 export interface UserRow {
@@ -21,6 +21,7 @@ export interface UserRow {
   parent_id: string | null;
   leaderboard_opt_out: number;
   created_at: number;
+  email: string | null;
   inviter_name: string | null;
 }
 
@@ -36,6 +37,7 @@ export function toUser(row: UserRow): User {
     inviterName: row.inviter_name,
     leaderboardOptOut: Number(row.leaderboard_opt_out) === 1,
     createdAt: row.created_at,
+    email: row.email,
   };
 }
 

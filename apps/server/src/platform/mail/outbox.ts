@@ -5,8 +5,9 @@
  * with retries, is modules/mail's dispatcher's.
  *
  * With SMTP_URL unset (`ctx.mail.enabled` false) nothing is written: the installation sends no mail.
- * A person gets mail only when their account is an e-mail address, and not of a category they
- * turned off in Me (invitations and password links are always sent).
+ * A person gets mail only when their account is an e-mail address or they verified one (a phone
+ * account, issue 28), and not of a category they turned off in Me (invitations and password links
+ * are always sent).
  */
 import type { Locale, MailCategory, MailTemplate } from '@pa/shared';
 import { accountKind, isLocale } from '@pa/shared';
@@ -39,6 +40,7 @@ export const TEMPLATE_CATEGORY: Record<MailTemplate, MailCategory | null> = {
   staff_withdrawal: 'withdrawal_requests',
   mail_failing: 'mail_failing',
   ledger_breach: 'ledger',
+  verify_email: null,
 };
 
 export interface MailInput {
@@ -90,21 +92,25 @@ export class Mailer {
   }
 }
 
-/** Who a mail to a user goes to, or null when they get none (no e-mail account, or the category is off). */
+/** Where a person's mail goes: their account when it is an e-mail address, else the address they verified, else nowhere. */
+export const mailAddressOf = (user: { account: string; email: string | null }): string | null => (accountKind(user.account) === 'email' ? user.account : user.email);
+
+/** Who a mail to a user goes to, or null when they get none (no address, or the category is off). */
 async function recipientOf(q: Db, userId: string, category: MailCategory | null) {
-  const user = await q.selectFrom('users').select(['account', 'display_name', 'locale']).where('id', '=', userId).executeTakeFirst();
-  if (!user || accountKind(user.account) !== 'email') return null;
+  const user = await q.selectFrom('users').select(['account', 'email', 'display_name', 'locale']).where('id', '=', userId).executeTakeFirst();
+  const address = user ? mailAddressOf(user) : null;
+  if (!user || !address) return null;
   if (category) {
     const off = await q.selectFrom('mail_opt_outs').select('user_id').where('user_id', '=', userId).where('category', '=', category).executeTakeFirst();
     if (off) return null;
   }
-  return { address: user.account, name: user.display_name, locale: isLocale(user.locale) ? user.locale : 'en' as Locale };
+  return { address, name: user.display_name, locale: isLocale(user.locale) ? user.locale : 'en' as Locale };
 }
 
 /**
  * Adds a mail to `userId` to the transaction's outbox (`{name}` is filled with their display name).
- * Does nothing when mail is off, the account is a phone number, or the person turned the mail's
- * category off. Returns the address the mail goes to, or null when none was added.
+ * Does nothing when mail is off, the person has no address (a phone account with none verified), or
+ * turned the mail's category off. Returns the address the mail goes to, or null when none was added.
  */
 export async function mailUser(mailer: Mailer, tx: Tx, userId: string, input: MailInput): Promise<string | null> {
   if (!mailer.enabled) return null;

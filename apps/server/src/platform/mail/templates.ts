@@ -46,6 +46,7 @@ const en: Texts = {
   staff_invite: { subject: 'You are invited to the {app} console', body: ['Hello {name},', 'You have been invited to the {app} console. Set your password with the link below; it works once, within 30 minutes.'], action: 'Set my password' },
   password_reset: { subject: 'Set a new {app} password', body: ['Hello {name},', 'A link to set a new password for your {app} account was made for you. Your current password still works until you set a new one with the link below; it works once, within 30 minutes.'], action: 'Set a new password' },
   forgot_password: { subject: 'Reset your {app} password', body: ['Hello {name},', 'Someone asked to reset the password of your {app} account. If it was you, set a new one with the link below; it works once, within 30 minutes.', 'If it was not you, ignore this message: your password stays as it is.'], action: 'Reset my password' },
+  verify_email: { subject: 'Confirm your e-mail address for {app}', body: ['Hello {name},', 'You added this address to your {app} account. Confirm it with the link below; it works once, within 24 hours. Once confirmed, your mails and password reset links come here.', 'If it was not you, ignore this message: the address will not be added.'], action: 'Confirm my address' },
   registration_approved: { subject: 'Welcome to {app}: your account is approved', body: ['Hello {name},', 'Your registration has been approved. You can sign in and start sharing your links.'], action: 'Open {app}' },
   registration_rejected: { subject: 'Your {app} registration', body: ['Hello {name},', 'We are sorry: your registration was not approved. If you think this is a mistake, reply to the person who invited you.'] },
   commission_digest: {
@@ -82,6 +83,7 @@ const fr: Texts = {
   staff_invite: { subject: 'Vous êtes invité à la console {app}', body: ['Bonjour {name},', 'Vous avez été invité à la console {app}. Définissez votre mot de passe avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.'], action: 'Définir mon mot de passe' },
   password_reset: { subject: 'Définissez un nouveau mot de passe {app}', body: ['Bonjour {name},', 'Un lien pour définir un nouveau mot de passe de votre compte {app} a été créé pour vous. Votre mot de passe actuel reste valable tant que vous n’en avez pas défini un nouveau avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.'], action: 'Définir un nouveau mot de passe' },
   forgot_password: { subject: 'Réinitialisez votre mot de passe {app}', body: ['Bonjour {name},', 'Quelqu’un a demandé à réinitialiser le mot de passe de votre compte {app}. Si c’est vous, choisissez-en un nouveau avec le lien ci-dessous ; il fonctionne une fois, pendant 30 minutes.', 'Si ce n’est pas vous, ignorez ce message : votre mot de passe ne change pas.'], action: 'Réinitialiser mon mot de passe' },
+  verify_email: { subject: 'Confirmez votre adresse e-mail pour {app}', body: ['Bonjour {name},', 'Vous avez ajouté cette adresse à votre compte {app}. Confirmez-la avec le lien ci-dessous ; il fonctionne une fois, pendant 24 heures. Ensuite, vos e-mails et liens de réinitialisation du mot de passe arriveront ici.', 'Si ce n’est pas vous, ignorez ce message : l’adresse ne sera pas ajoutée.'], action: 'Confirmer mon adresse' },
   registration_approved: { subject: 'Bienvenue sur {app} : votre compte est approuvé', body: ['Bonjour {name},', 'Votre inscription a été approuvée. Vous pouvez vous connecter et commencer à partager vos liens.'], action: 'Ouvrir {app}' },
   registration_rejected: { subject: 'Votre inscription à {app}', body: ['Bonjour {name},', 'Nous sommes désolés : votre inscription n’a pas été approuvée. Si vous pensez qu’il s’agit d’une erreur, répondez à la personne qui vous a invité.'] },
   commission_digest: {
@@ -118,6 +120,7 @@ const es: Texts = {
   staff_invite: { subject: 'Le han invitado a la consola de {app}', body: ['Hola, {name}:', 'Le han invitado a la consola de {app}. Defina su contraseña con el enlace de abajo; funciona una vez, durante 30 minutos.'], action: 'Definir mi contraseña' },
   password_reset: { subject: 'Defina una nueva contraseña de {app}', body: ['Hola, {name}:', 'Se ha creado para usted un enlace para definir una nueva contraseña de su cuenta de {app}. Su contraseña actual sigue valiendo hasta que defina una nueva con el enlace de abajo; funciona una vez, durante 30 minutos.'], action: 'Definir una nueva contraseña' },
   forgot_password: { subject: 'Restablezca su contraseña de {app}', body: ['Hola, {name}:', 'Alguien pidió restablecer la contraseña de su cuenta de {app}. Si fue usted, elija una nueva con el enlace de abajo; funciona una vez, durante 30 minutos.', 'Si no fue usted, ignore este mensaje: su contraseña no cambia.'], action: 'Restablecer mi contraseña' },
+  verify_email: { subject: 'Confirme su correo electrónico para {app}', body: ['Hola, {name}:', 'Añadió esta dirección a su cuenta de {app}. Confírmela con el enlace de abajo; funciona una vez, durante 24 horas. Después, sus correos y los enlaces para restablecer la contraseña llegarán aquí.', 'Si no fue usted, ignore este mensaje: la dirección no se añadirá.'], action: 'Confirmar mi dirección' },
   registration_approved: { subject: 'Bienvenido a {app}: su cuenta está aprobada', body: ['Hola, {name}:', 'Su registro ha sido aprobado. Ya puede iniciar sesión y empezar a compartir sus enlaces.'], action: 'Abrir {app}' },
   registration_rejected: { subject: 'Su registro en {app}', body: ['Hola, {name}:', 'Lo sentimos: su registro no fue aprobado. Si cree que es un error, responda a la persona que le invitó.'] },
   commission_digest: {
@@ -156,6 +159,7 @@ const zhHans: Texts = {
   staff_invite: { subject: '邀请您加入{app}管理后台', body: ['{name}，您好：', '您已受邀加入{app}管理后台。请通过下方链接设置密码；链接 30 分钟内有效，仅可使用一次。'], action: '设置密码' },
   password_reset: { subject: '设置新的{app}密码', body: ['{name}，您好：', '已为您的{app}账号生成设置新密码的链接。在您通过下方链接设置新密码之前，当前密码仍然有效；链接 30 分钟内有效，仅可使用一次。'], action: '设置新密码' },
   forgot_password: { subject: '重置您的{app}密码', body: ['{name}，您好：', '有人申请重置您的{app}账号密码。如果是您本人，请通过下方链接设置新密码；链接 30 分钟内有效，仅可使用一次。', '如果不是您本人操作，请忽略本邮件，您的密码不会改变。'], action: '重置密码' },
+  verify_email: { subject: '确认您的{app}邮箱地址', body: ['{name}，您好：', '您为{app}账号添加了此邮箱地址。请通过下方链接确认；链接 24 小时内有效，仅可使用一次。确认后，您的邮件和重置密码链接将发送到此邮箱。', '如果不是您本人操作，请忽略本邮件，此地址不会被添加。'], action: '确认邮箱地址' },
   registration_approved: { subject: '欢迎加入{app}：您的账号已通过审核', body: ['{name}，您好：', '您的注册已通过审核。现在可以登录并开始分享您的推广链接了。'], action: '打开{app}' },
   registration_rejected: { subject: '您的{app}注册结果', body: ['{name}，您好：', '很抱歉，您的注册未通过审核。如有疑问，请联系邀请您的人。'] },
   commission_digest: { subject: '{day} 有 {count}佣金已审核通过', body: ['{name}，您好：', '{day} 您有 {count}佣金审核通过，共计 {total}，已计入可提现余额。'], action: '查看我的佣金', counted: { count: { other: '# 笔' } } },
@@ -180,6 +184,7 @@ const zhHant: Texts = {
   staff_invite: { subject: '邀請您加入{app}管理後台', body: ['{name}，您好：', '您已受邀加入{app}管理後台。請透過下方連結設定密碼；連結 30 分鐘內有效，僅可使用一次。'], action: '設定密碼' },
   password_reset: { subject: '設定新的{app}密碼', body: ['{name}，您好：', '已為您的{app}帳號產生設定新密碼的連結。在您透過下方連結設定新密碼之前，目前的密碼仍然有效；連結 30 分鐘內有效，僅可使用一次。'], action: '設定新密碼' },
   forgot_password: { subject: '重設您的{app}密碼', body: ['{name}，您好：', '有人申請重設您的{app}帳號密碼。如果是您本人，請透過下方連結設定新密碼；連結 30 分鐘內有效，僅可使用一次。', '如果不是您本人操作，請忽略本郵件，您的密碼不會改變。'], action: '重設密碼' },
+  verify_email: { subject: '確認您的{app}電子郵件地址', body: ['{name}，您好：', '您為{app}帳號新增了此電子郵件地址。請透過下方連結確認；連結 24 小時內有效，僅可使用一次。確認後，您的郵件和重設密碼連結將寄到此地址。', '如果不是您本人操作，請忽略本郵件，此地址不會被新增。'], action: '確認電子郵件地址' },
   registration_approved: { subject: '歡迎加入{app}：您的帳號已通過審核', body: ['{name}，您好：', '您的註冊已通過審核。現在可以登入並開始分享您的推廣連結了。'], action: '開啟{app}' },
   registration_rejected: { subject: '您的{app}註冊結果', body: ['{name}，您好：', '很抱歉，您的註冊未通過審核。如有疑問，請聯絡邀請您的人。'] },
   commission_digest: { subject: '{day} 有 {count}佣金已審核通過', body: ['{name}，您好：', '{day} 您有 {count}佣金審核通過，共計 {total}，已計入可提領餘額。'], action: '查看我的佣金', counted: { count: { other: '# 筆' } } },

@@ -48,6 +48,8 @@ export function toSettingsPatch(v: WithdrawalSettingsValues, currency: string, l
 
   const withdrawalMin = money('withdrawalMin');
   const withdrawalMax = money('withdrawalMax');
+  // As the server: a maximum of 0 would refuse every withdrawal.
+  if (!errors.withdrawalMax && withdrawalMax === 0) errors.withdrawalMax = { code: 'maxZero' };
   if (!errors.withdrawalMin && !errors.withdrawalMax && withdrawalMin > withdrawalMax) {
     errors.withdrawalMax = { code: 'maxBelowMin', values: { min: formatMoney(withdrawalMin, currency, locale) } };
   }
@@ -75,11 +77,11 @@ export function unchanged(v: WithdrawalSettingsValues, s: WithdrawalSettings, cu
   return !!r.body && WITHDRAWAL_SETTING_KEYS.every((k) => r.body[k] === s[k]);
 }
 
-/** The server's field errors (`withdrawalMax: "invalid"` is its minimum-above-maximum check). */
+/** The server's field errors (`withdrawalMax: "invalid"` is its minimum-above-maximum check, `too_small` a maximum of 0). */
 export function settingsServerErrors(fields: Record<string, string>): FormErrors {
   const errors: FormErrors = {};
   for (const [path, code] of Object.entries(fields)) {
-    if ((WITHDRAWAL_SETTING_KEYS as string[]).includes(path)) errors[path] = { code };
+    if ((WITHDRAWAL_SETTING_KEYS as string[]).includes(path)) errors[path] = { code: path === 'withdrawalMax' && code === 'too_small' ? 'maxZero' : code };
   }
   return errors;
 }

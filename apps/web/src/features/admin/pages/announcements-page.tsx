@@ -126,13 +126,13 @@ function AnnouncementsDesk({ filter, onFilter }: { filter: AnnouncementFilter; o
     fetchPage: listPages('admin/announcements', { status: filter === 'all' ? null : filter }),
     onProgress,
     columns: [
-      { header: t('console.col.title'), value: (a) => announcementTitle(a.texts, i18n.language) },
-      { header: t('console.col.status'), value: (a) => t(`announcementsAdmin.filters.${a.status}`) },
-      { header: t('console.col.pinned'), value: (a) => (a.pinned ? t('console.yes') : t('console.no')) },
-      { header: t('console.col.languages'), value: (a) => languages(a) },
-      { header: t('console.col.created'), value: (a) => csvTime(a.createdAt) },
-      { header: t('announcementsAdmin.publishedColumn'), value: (a) => csvTime(a.publishedAt) },
-      { header: t('console.col.id'), value: (a) => csvId(a.id) },
+      { header: 'title', value: (a) => announcementTitle(a.texts, i18n.language) },
+      { header: 'status', value: (a) => t(`announcementsAdmin.filters.${a.status}`) },
+      { header: 'pinned', value: (a) => (a.pinned ? t('console.yes') : t('console.no')) },
+      { header: 'languages', value: (a) => languages(a) },
+      { header: 'created_at', value: (a) => csvTime(a.createdAt) },
+      { header: 'published_at', value: (a) => csvTime(a.publishedAt) },
+      { header: 'id', value: (a) => csvId(a.id) },
     ],
   });
 

@@ -210,14 +210,14 @@ function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
     fetchPage: async () => ({ items: rows, nextCursor: null }),
     onProgress,
     columns: [
-      { header: t('console.col.itemName'), value: (k) => k.name },
-      { header: t('console.col.key'), value: (k) => csvId(`${k.prefix}…`) },
-      { header: t('console.col.scopes'), value: (k) => k.scopes.join(' ') },
-      { header: t('console.col.signature'), value: signature },
-      { header: t('console.col.created'), value: (k) => csvTime(k.createdAt) },
-      { header: t('console.col.lastUsed'), value: (k) => csvTime(k.lastUsedAt) },
-      { header: t('moneyAdmin.apiKeys.revoked'), value: (k) => csvTime(k.revokedAt) },
-      { header: t('console.col.id'), value: (k) => csvId(k.id) },
+      { header: 'name', value: (k) => k.name },
+      { header: 'key_prefix', value: (k) => csvId(`${k.prefix}…`) },
+      { header: 'scopes', value: (k) => k.scopes.join(' ') },
+      { header: 'signature_required', value: signature },
+      { header: 'created_at', value: (k) => csvTime(k.createdAt) },
+      { header: 'last_used_at', value: (k) => csvTime(k.lastUsedAt) },
+      { header: 'revoked_at', value: (k) => csvTime(k.revokedAt) },
+      { header: 'id', value: (k) => csvId(k.id) },
     ],
   });
 

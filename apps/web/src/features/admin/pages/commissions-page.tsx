@@ -7,7 +7,8 @@ import { DataTable, type Column } from '../../../components/data-table';
 import { EmptyState } from '../../../components/empty-state';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
-import { csvAmount, csvFilename, csvId, csvTime, exportList, listPages } from '../../../lib/csv-export';
+import { csvFilename, exportList, listPages } from '../../../lib/csv-export';
+import { commissionCsvColumns } from '../lib/commission-csv';
 import { useDesk } from '../../../lib/desk';
 import { errorText } from '../../../lib/errors';
 import { formatDate, formatMoney, formatPercent } from '../../../lib/format';
@@ -333,23 +334,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
     filename: csvFilename(`commissions-${status}`),
     fetchPage: listPages('admin/commissions', { status }),
     onProgress,
-    columns: [
-      { header: t('console.col.occurredAt'), value: (c) => csvTime(c.occurredAt) },
-      { header: t('console.col.promoter'), value: (c) => c.promoterName },
-      { header: t('console.col.account'), value: (c) => csvId(c.promoterAccount) },
-      { header: t('console.col.campaign'), value: (c) => c.campaignName },
-      { header: t('console.col.kind'), value: (c) => t(`moneyAdmin.kind.${c.kind}`) },
-      { header: t('console.col.level'), value: (c) => c.level },
-      { header: t('console.col.base'), value: (c) => csvAmount(c.base, currency ?? 'XXX') },
-      { header: t('console.col.rate'), value: (c) => (c.rateBps === null ? '' : `${(c.rateBps / 100).toFixed(2)}%`) },
-      { header: t('console.col.amount'), value: (c) => csvAmount(c.amount, currency ?? 'XXX') },
-      { header: t('moneyAdmin.commissions.tag.reversed'), value: (c) => csvAmount(c.reversedAmount, currency ?? 'XXX') },
-      { header: t('console.col.currency'), value: () => currency ?? '' },
-      { header: t('console.col.status'), value: (c) => t(`moneyAdmin.commissions.tag.${c.status}`) },
-      { header: t('console.col.availableAt'), value: (c) => csvTime(c.availableAt).slice(0, 10) },
-      { header: t('console.col.reason'), value: (c) => c.reason },
-      { header: t('console.col.id'), value: (c) => csvId(c.id) },
-    ],
+    columns: commissionCsvColumns(t, currency ?? 'XXX'),
   });
 
   if (commissions.isError) return <PageError error={commissions.error} onRetry={() => commissions.refetch()} />;

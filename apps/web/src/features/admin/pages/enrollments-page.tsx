@@ -150,13 +150,13 @@ function EnrollmentsDesk({ status, onStatus }: { status: EnrollmentStatus; onSta
     fetchPage: listPages('admin/enrollments', { status }),
     onProgress,
     columns: [
-      { header: t('console.col.promoter'), value: (e) => e.promoterName },
-      { header: t('console.col.account'), value: (e) => csvId(e.promoterAccount) },
-      { header: t('console.col.campaign'), value: (e) => e.campaignName },
-      { header: t('console.col.status'), value: (e) => t(`campaignAdmin.enrollments.status.${e.status}`) },
-      { header: t('console.col.requested'), value: (e) => csvTime(e.createdAt) },
-      { header: t('console.col.coupon'), value: (e) => csvId(e.couponCode) },
-      { header: t('console.col.id'), value: (e) => csvId(e.id) },
+      { header: 'promoter_name', value: (e) => e.promoterName },
+      { header: 'promoter_account', value: (e) => csvId(e.promoterAccount) },
+      { header: 'campaign', value: (e) => e.campaignName },
+      { header: 'status', value: (e) => t(`campaignAdmin.enrollments.status.${e.status}`) },
+      { header: 'requested_at', value: (e) => csvTime(e.createdAt) },
+      { header: 'coupon_code', value: (e) => csvId(e.couponCode) },
+      { header: 'id', value: (e) => csvId(e.id) },
     ],
   });
 

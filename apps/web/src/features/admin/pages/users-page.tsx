@@ -128,13 +128,13 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
     fetchPage: listPages('admin/users', { status }),
     onProgress,
     columns: [
-      { header: t('console.col.name'), value: (u) => u.displayName },
-      { header: t('console.col.account'), value: (u) => csvId(u.account) },
-      { header: t('console.col.role'), value: (u) => t(`me.roles.${u.role}`) },
-      { header: t('console.col.status'), value: (u) => t(`admin.status.${u.status}`) },
-      { header: t('console.col.joined'), value: (u) => csvTime(u.createdAt) },
-      { header: t('console.col.inviter'), value: (u) => u.inviterName },
-      { header: t('console.col.id'), value: (u) => csvId(u.id) },
+      { header: 'display_name', value: (u) => u.displayName },
+      { header: 'account', value: (u) => csvId(u.account) },
+      { header: 'role', value: (u) => t(`me.roles.${u.role}`) },
+      { header: 'status', value: (u) => t(`admin.status.${u.status}`) },
+      { header: 'joined_at', value: (u) => csvTime(u.createdAt) },
+      { header: 'inviter_name', value: (u) => u.inviterName },
+      { header: 'id', value: (u) => csvId(u.id) },
     ],
   });
 

@@ -1,6 +1,7 @@
 import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
 import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { accountKind } from '@pa/shared/rules';
 import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -80,6 +81,11 @@ export default function MePage() {
           {t('me.language')}
         </List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
+        {accountKind(user.account) === 'phone' ? (
+          <List.Item prefix={<MailOutline />} extra={<span className="list-value">{user.email ?? t('emailAddress.none')}</span>} onClick={() => navigate('/me/email')} data-testid="me-email">
+            {t('emailAddress.title')}
+          </List.Item>
+        ) : null}
         <List.Item prefix={<MailOutline />} onClick={() => navigate('/me/mail')} data-testid="me-mail">{t('me.mail')}</List.Item>
         <List.Item prefix={<PhonebookOutline />} onClick={() => navigate('/me/devices')}>{t('me.devices')}</List.Item>
         <List.Item prefix={<InformationCircleOutline />} onClick={() => navigate('/me/about')}>{t('me.about')}</List.Item>
