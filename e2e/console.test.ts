@@ -194,7 +194,7 @@ describe('running the program from a desk', () => {
           await page.goto(`${server.url}${hash}`);
           // Shot once the page's data has come: no request in flight, no loading placeholder left.
           await page.waitForLoadState('networkidle');
-          await expect.poll(() => page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading').count(), { message: `${hash} still loading` }).toBe(0);
+          await expect.poll(() => page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading').count(), { message: `${hash} still loading`, timeout: 15_000 }).toBe(0);
           const name = `console-${hash.replace(/^#\/admin\/?/, '').replace(/\/.*/, '-page').replace(/\W+/g, '-') || 'overview'}-${size}-${locale}`;
           if (size === 'desk') await checkDesk(page, name);
           else await checkScreen(page, name);
