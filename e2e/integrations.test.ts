@@ -171,6 +171,16 @@ describe('the landing-page snippet on a shop of another origin', () => {
     // No event has come yet: connected, waiting for the first one (not "receiving events").
     await expect.poll(() => page.getByTestId('stripe-state').textContent()).toMatch(/^Connected: waiting for the first event/);
     expect(await page.getByTestId('stripe-secret').inputValue()).toBe('');
+    // Leaving the editor with an unsaved change asks first; "Stay" keeps the page and the change.
+    const name = page.getByTestId('campaign-name');
+    const saved = await name.inputValue();
+    await name.fill(`${saved} (draft)`);
+    await page.getByTestId('nav-campaigns').click();
+    await page.locator('.adm-dialog').getByText(tr(en, 'app.unsavedLeave')).waitFor();
+    await page.locator('.adm-dialog').getByText(tr(en, 'app.stay')).click();
+    expect(page.url()).toContain(`#/admin/campaigns/${state.campaignId}`);
+    expect(await name.inputValue()).toBe(`${saved} (draft)`);
+    await name.fill(saved);
     expect(await page.locator('body').innerText()).not.toContain('e2eSigningSecret');
 
     // Stripe sends a paid invoice of the bound customer, signed with that secret.

@@ -7,6 +7,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatNumber } from '../../../lib/format';
 import { useRemoveImage, useUploadImage, type ImageKind } from '../api/campaigns';
+import { shrinkImage } from '../lib/shrink-image';
 
 const TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -27,12 +28,14 @@ export function CampaignImages({ campaign, canEdit }: { campaign: AdminCampaign;
       Toast.show({ content: t('campaignAdmin.images.wrongType') });
       return;
     }
-    if (file.size > MAX_BYTES) {
+    // Over 2 MB: made smaller here (a canvas) rather than refused; refused only if that fails.
+    const fitted = await shrinkImage(file, MAX_BYTES);
+    if (!fitted) {
       Toast.show({ content: t('campaignAdmin.images.tooLarge', { size: formatNumber(Math.ceil((file.size / 1024 / 1024) * 10) / 10, i18n.language) }) });
       return;
     }
     try {
-      await upload.mutateAsync({ kind, file });
+      await upload.mutateAsync({ kind, file: fitted });
       Toast.show({ icon: 'success', content: t(kind === 'cover' ? 'campaignAdmin.images.coverDone' : 'campaignAdmin.images.posterDone') });
     } catch (error) {
       const unreadable = error instanceof ApiError && error.fields.image;
