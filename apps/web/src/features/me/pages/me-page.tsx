@@ -6,6 +6,7 @@ import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { useMe, useSignOut } from '../../../lib/session';
+import { MeHeader } from '../components/me-header';
 import { badgeText, useUnreadCount } from '../../../lib/unread';
 import { useUpdateMe } from '../api/update-me';
 
@@ -24,14 +25,7 @@ export default function MePage() {
 
   return (
     <div className="me-page">
-      <header className="me-header">
-        <div className="avatar" aria-hidden>{[...user.displayName][0]?.toUpperCase()}</div>
-        <div className="me-header-text">
-          <h1 data-testid="me-name">{user.displayName}</h1>
-          <p>{user.account}</p>
-          <span className="role-tag">{t(`me.roles.${user.role}`)}</span>
-        </div>
-      </header>
+      <MeHeader user={user} />
       {user.role === 'promoter' ? (
         <List className="me-list">
           <List.Item

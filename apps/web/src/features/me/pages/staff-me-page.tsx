@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { PageError, PageLoading } from '../../../components/page-status';
 import { useNavigate } from '../../../lib/router';
 import { useMe, useSignOut } from '../../../lib/session';
+import { MeHeader } from '../components/me-header';
 
 export default function StaffMePage() {
   const { t, i18n } = useTranslation();
@@ -21,14 +22,7 @@ export default function StaffMePage() {
   const user = me.data;
   return (
     <div className="me-page staff-me-page" data-testid="staff-me-page">
-      <header className="me-header">
-        <div className="avatar" aria-hidden>{[...user.displayName][0]?.toUpperCase()}</div>
-        <div className="me-header-text">
-          <h1 data-testid="me-name">{user.displayName}</h1>
-          <p>{user.account}</p>
-          <span className="role-tag">{t(`me.roles.${user.role}`)}</span>
-        </div>
-      </header>
+      <MeHeader user={user} />
       <List className="me-list" header={t('me.staffProfile')}>
         <List.Item prefix={<UserOutline />} extra={user.displayName} onClick={() => navigate('/me/profile')} data-testid="me-profile">{t('me.profile')}</List.Item>
         <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">{t('me.language')}</List.Item>
