@@ -14,4 +14,11 @@ describe('the hash router', () => {
     expect(matchPath('/', '/')).toEqual({});
     expect(matchPath('/me', '/me/profile')).toBeNull();
   });
+
+  it('takes a malformed escape in the hash for an address no route has, not an error (issue 28)', () => {
+    expect(() => matchPath('/links/:id', '/links/%E0%A4%A')).not.toThrow();
+    expect(matchPath('/links/:id', '/links/%E0%A4%A')).toBeNull();
+    expect(matchPath('/links/:id', '/links/100%')).toBeNull();
+    expect(parseHash('#/links/%zz?x=%')).toEqual({ pathname: '/links/%zz', search: '?x=%' });
+  });
 });

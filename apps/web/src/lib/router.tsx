@@ -62,6 +62,14 @@ export function useSearchParams(): URLSearchParams {
   return useMemo(() => new URLSearchParams(search), [search]);
 }
 
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 /** Matches `/links/:id` style patterns; returns the params or null. */
 export function matchPath(pattern: string, pathname: string): Record<string, string> | null {
   const a = pattern.split('/').filter(Boolean);
@@ -70,8 +78,12 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   const params: Record<string, string> = {};
   for (let i = 0; i < a.length; i++) {
     const p = a[i]!;
-    if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(b[i]!);
-    else if (p !== b[i]) return null;
+    if (p.startsWith(':')) {
+      // A malformed escape (`#/links/%E0%A4%A`) is an address no route has: not found, not a crash.
+      const value = decodeSegment(b[i]!);
+      if (value === null) return null;
+      params[p.slice(1)] = value;
+    } else if (p !== b[i]) return null;
   }
   return params;
 }
