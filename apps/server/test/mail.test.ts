@@ -11,7 +11,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_APP_NAME, LOCALES, type Locale } from '@pa/shared';
+import { DEFAULT_APP_NAME, LOCALES, shownPayoutNumber, type Locale } from '@pa/shared';
 import { dispatchMail, startMailDispatcher, writeDailyMails } from '../src/modules/mail/service';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { SmtpSender } from '../src/platform/mail/send';
@@ -345,7 +345,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
       `Votre retrait de ${amount(30_000)} a été refusé`,
     ].sort());
     const paidMail = mails.find((m) => m.subject.includes('payé') && !m.subject.includes('pas'))!;
-    expect(paidMail.text).toContain(`${amount(12_115)} a été versé sur votre compte se terminant par 7890 : votre retrait de ${amount(12_345)}, moins des frais de ${amount(230)}.`);
+    expect(paidMail.text).toContain(`${amount(12_115)} a été versé sur votre compte ${shownPayoutNumber('7890')} : votre retrait de ${amount(12_345)}, moins des frais de ${amount(230)}.`);
     expect(paidMail.text).toContain('Référence du versement : BANK-9');
     // Each request told staff; the first one's notification is still unread, so the admin got one mail, not three.
     const staffMails = smtp.take(adminUser.account);
@@ -404,7 +404,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(digest!.text).toContain(new Intl.NumberFormat('es', { style: 'currency', currency: 'CNY' }).format(31));
     expect(digest!.text).toContain(`${PUBLIC}#/commissions`);
     const [summary, ...more] = smtp.take(adminUser.account);
-    expect(more).toHaveLength(0);
+    expect(more.map((m) => m.subject), summary?.subject).toHaveLength(0);
     // The overview's work queue, figure for figure.
     const plural = (n: number, one: string, other: string) => `${n} ${n === 1 ? one : other}`;
     const total = queue.registrations + queue.enrollments + queue.commissions + queue.withdrawalsToApprove + queue.withdrawalsToPay;
