@@ -22,6 +22,7 @@ import { downloadBlob } from '../../../lib/share';
 import { exportAudit, useAudit } from '../api/audit';
 import { useCurrency } from '../api/currency';
 import { useStaff } from '../api/staff-list';
+import { AccountText } from '../../../components/account-text';
 import { ActorName, EntityRef, AuditDetail, Code, actionLabel, entityLabel } from '../components/audit-detail';
 import { ExportButton } from '../components/desk-toolbar';
 import { csvRecordCount, daysInOrder, filtersFromParams, filtersToQuery, parseActionInput, type AuditFilters } from '../lib/audit';
@@ -264,7 +265,7 @@ export default function AuditPage() {
       key: 'actor',
       title: t('auditAdmin.col.actor'),
       sortValue: (e) => e.actor?.displayName ?? '',
-      render: (e) => <><span className="dt-strong"><ActorName entry={e} /></span>{e.actor ? <span className="dt-sub">{e.actor.account}</span> : null}</>,
+      render: (e) => <><span className="dt-strong"><ActorName entry={e} /></span>{e.actor ? <AccountText account={e.actor.account} className="dt-sub" /> : null}</>,
     },
     {
       key: 'action',
@@ -278,7 +279,8 @@ export default function AuditPage() {
       sortValue: (e) => entityLabel(t, e.entityType),
       render: (e) => <>{entityLabel(t, e.entityType)}{e.entityId ? <span className="dt-sub"><EntityRef entry={e} /></span> : null}</>,
     },
-    { key: 'ip', title: t('auditAdmin.col.ip'), sortValue: (e) => e.ip, render: (e) => (e.ip ? <code className="audit-code">{e.ip}</code> : <span className="dt-muted">—</span>) },
+    // The client address stays in the entry's detail and the export; narrow tables leave it out.
+    { key: 'ip', title: t('auditAdmin.col.ip'), priority: 'low', sortValue: (e) => e.ip, render: (e) => (e.ip ? <code className="audit-code">{e.ip}</code> : <span className="dt-muted">—</span>) },
   ];
 
   const detail = (
