@@ -6,6 +6,8 @@
 import { dayKey } from '../src/platform/time';
 import { constants, createHash, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
@@ -295,4 +297,18 @@ export function agoToday(ms: number, timeZone: string): number {
   let at = now - (now % 60_000);
   while (dayKey(at - 60_000, timeZone) === today) at -= 60_000;
   return at;
+}
+
+/**
+ * A local HTTP peer that answers every request with `status` (a webhook receiver that has gone away,
+ * say): its address, and close() to stop it.
+ */
+export async function answeringWith(status: number): Promise<{ url: (path: string) => string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.statusCode = status;
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

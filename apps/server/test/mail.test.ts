@@ -9,7 +9,6 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_NAME, LOCALES, shownPayoutNumber, type Locale } from '@pa/shared';
 import { dispatchMail, startMailDispatcher, writeDailyMails } from '../src/modules/mail/service';
@@ -17,7 +16,7 @@ import { dispatchDue } from '../src/modules/webhooks/service';
 import { SmtpSender } from '../src/platform/mail/send';
 import { postJournal, promoterAccount } from '../src/platform/ledger';
 import { dayKey, dayStart } from '../src/platform/time';
-import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+import { answeringWith, campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const log = { warn: () => {} };
 
@@ -415,13 +414,9 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
   });
 
   it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on, once', async () => {
-    const receiver = http.createServer((_req, res) => {
-      res.statusCode = 410;
-      res.end();
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await answeringWith(410);
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/gone`;
+      const url = receiver.url('/gone');
       const { client: other, user: otherAdmin } = await signedIn(env, 'admin');
       expect((await other.request('PATCH', '/api/me/mail-preferences', { category: 'system', enabled: false })).statusCode).toBe(200);
       const { endpoint } = (await admin.request('POST', '/api/admin/webhooks', { url, events: ['commission.approved'] })).json();
@@ -436,7 +431,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
       expect(mail!.text).toContain('410 Gone');
       expect(smtp.take(otherAdmin.account)).toEqual([]);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 

@@ -6,11 +6,9 @@
  * breaches). Promoters, suspended staff and, for the system's alerts, operators get none. Mail
  * failing and the mails themselves are in mail.test.ts (they need an SMTP server).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchDue } from '../src/modules/webhooks/service';
-import { campaignBody, Client, createUser, DIALECTS, makeEnv, signedIn, uniqueAccount, type TestEnv } from './helpers';
+import { answeringWith, campaignBody, Client, createUser, DIALECTS, makeEnv, signedIn, uniqueAccount, type TestEnv } from './helpers';
 
 const log = { warn: () => {} };
 
@@ -103,13 +101,9 @@ describe.each(DIALECTS)('staff alerts on %s', (dialect) => {
   });
 
   it('a webhook endpoint disabled tells every active admin once, operators not', async () => {
-    const receiver = http.createServer((_req, res) => {
-      res.statusCode = 410;
-      res.end();
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await answeringWith(410);
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/gone`;
+      const url = receiver.url('/gone');
       const { endpoint } = (await admin.request('POST', '/api/admin/webhooks', { url, events: ['commission.approved'] })).json();
       for (let i = 0; i < 3; i++) expect((await admin.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
       while ((await dispatchDue(env.ctx, log)) > 0);
@@ -117,7 +111,7 @@ describe.each(DIALECTS)('staff alerts on %s', (dialect) => {
       expect(told.map((n) => n.params)).toEqual([{ endpointId: endpoint.id, url, reason: 'gone' }]);
       expect(await inbox(operator, 'staff.webhook_disabled')).toEqual([]);
     } finally {
-      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+      await receiver.close();
     }
   });
 
