@@ -4,10 +4,13 @@
  * (`webhooks.generateTestHeaderString`), posted to `api/v1/integrations/stripe/:campaignId`.
  */
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settleTestPoint } from '../src/modules/integrations/stripe';
 import { checkLedger } from '../src/platform/ledger';
-import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+import { campaignBody, Client, DIALECTS, errorCode, makeEnv, PG_URL, signedIn, type TestEnv } from './helpers';
 
 const stripe = new Stripe('sk_test_not_used_for_calls');
 const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
@@ -307,6 +310,107 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     }
     expect(await waiting(campaignId)).toBe(0);
     expect(await checkLedger(env.ctx.db)).toEqual([]);
+  });
+
+  /** PostgreSQL: a connection of the test's own (in the suite's schema, outside the app's pool), and its backend's pid. */
+  async function testConnection() {
+    const { schema } = (await sql<{ schema: string }>`select current_schema() as schema`.execute(env.ctx.db)).rows[0]!;
+    const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${schema}` });
+    await client.connect();
+    const { pid } = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!;
+    return Object.assign(client, { pid });
+  }
+  /** How many backends wait, directly or behind another waiter, on a lock that the backend `holder` holds. */
+  async function waitersOn(watcher: pg.Client, holder: number): Promise<number> {
+    const { rows } = await watcher.query<{ pid: number; blockers: number[] }>('select pid, pg_blocking_pids(pid) as blockers from pg_stat_activity where cardinality(pg_blocking_pids(pid)) > 0');
+    const found = new Set([holder]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const r of rows) {
+        if (!found.has(r.pid) && r.blockers.some((b) => found.has(b))) {
+          found.add(r.pid);
+          grew = true;
+        }
+      }
+    }
+    return found.size - 1;
+  }
+
+  it('a resend that loses to the sale taking its refund back leaves the sale\'s outcome stored: it is written in the refund\'s own transaction', async () => {
+    // The interleaving, forced: the sale's delivery takes the waiting refund back and commits, and is
+    // held (settleTestPoint) before anything after that commit; Stripe's resend of the refund runs to
+    // its end meanwhile. Were the event's outcome stored after the commit rather than in it, the
+    // resend would store its own (PostgreSQL: `ignored: already_refunded`, no refund named; SQLite:
+    // `already_recorded`) and answer `replayed: false`.
+    // On PostgreSQL the resend is also made to lose the race for the sale's lock: the test's own
+    // connections hold the refund's waiting rows (the sale's delivery stops before acting on it, its
+    // sale booked), then the sale's row, until the delivery and then the resend wait on it in that
+    // order. SQLite has one connection, which a transaction holds to its end, so the resend reads
+    // after the commit there (and finds the refund recorded).
+    const { campaignId, secret, link } = await setUp();
+    const click = await clickOn(link.code, 120_000);
+    const paid = invoice('cus_P1', 10_000, Date.now() - 60_000, { pa_click: click });
+    const refund = event('charge.refunded', { id: paid.charge, object: 'charge', amount: 10_000, amount_refunded: 2500, currency: 'cny', refunded: false, invoice: paid.id, payment_intent: paid.payment_intent });
+    expect((await deliver(campaignId, secret, refund)).json().event.detail).toBe('sale_unknown');
+
+    let reached!: () => void;
+    const atPoint = new Promise<void>((resolve) => { reached = resolve; });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => { release = resolve; });
+    settleTestPoint.acted = async (eventId) => {
+      if (eventId !== refund.id) return;
+      reached();
+      await released;
+    };
+    const connections: Awaited<ReturnType<typeof testConnection>>[] = [];
+    try {
+      const sale = event('invoice.paid', paid);
+      let saleDelivery: Promise<Awaited<ReturnType<typeof deliver>>>;
+      let resend: Promise<Awaited<ReturnType<typeof deliver>>>;
+      if (dialect === 'postgres') {
+        for (let i = 0; i < 3; i++) connections.push(await testConnection());
+        const [pending, saleRow, watcher] = connections as [typeof connections[0], typeof connections[0], typeof connections[0]];
+        const waitingOn = (holder: { pid: number }, count: number) => expect.poll(() => waitersOn(watcher, holder.pid), { timeout: 10_000, interval: 20 }).toBe(count);
+        await pending.query('begin');
+        await pending.query('select ref from stripe_pending where campaign_id = $1 and event_id = $2 for update', [campaignId, refund.id]);
+        saleDelivery = deliver(campaignId, secret, sale).then((r) => r);
+        // The sale is booked; its delivery waits to take the refund off the waiting list.
+        await waitingOn(pending, 1);
+        await saleRow.query('begin');
+        await saleRow.query("select id from conversions where campaign_id = $1 and kind = 'sale' and external_id = $2 for update", [campaignId, paid.id]);
+        await pending.query('commit');
+        // The delivery waits for the sale's lock (its refund's transaction begun), then the resend behind it.
+        await waitingOn(saleRow, 1);
+        resend = deliver(campaignId, secret, refund).then((r) => r);
+        await waitingOn(saleRow, 2);
+        await saleRow.query('commit');
+        await atPoint;
+      } else {
+        saleDelivery = deliver(campaignId, secret, sale).then((r) => r);
+        await atPoint;
+        resend = deliver(campaignId, secret, refund).then((r) => r);
+      }
+      // The sale's delivery is held after its commit; the resend ends now.
+      const resent = await resend;
+      expect(resent.statusCode, resent.body).toBe(200);
+      release();
+      const sold = await saleDelivery;
+      expect(sold.statusCode, sold.body).toBe(200);
+
+      const row = (await conversion(campaignId, 'sale', paid.id))!;
+      const refunds = await refundsOf(row.id);
+      expect(refunds.map((r) => Number(r.amount))).toEqual([2500]);
+      expect(Number(row.refunded_amount)).toBe(2500);
+      expect(Number((await commissionsOf(row.id))[0]!.reversed_amount)).toBe(250);
+      expect(await storedEvent(campaignId, refund.id)).toMatchObject({ outcome: 'recorded', detail: null, conversion_id: refunds[0]!.id });
+      expect(resent.json()).toMatchObject({ replayed: true, event: { eventId: refund.id, outcome: 'recorded', detail: null, conversionId: refunds[0]!.id } });
+      expect(await waiting(campaignId)).toBe(0);
+      expect(await checkLedger(env.ctx.db)).toEqual([]);
+    } finally {
+      delete settleTestPoint.acted;
+      release();
+      for (const client of connections) await client.end().catch(() => undefined);
+    }
   });
 
   it('an amount in no currency is refused, not taken as the installation\'s; a click in the second of the checkout counts', async () => {

@@ -301,8 +301,20 @@ async function settle(ctx: AppContext, campaignId: string, event: StripeEventRef
     await repo.insertPending(ctx.db, taken);
     return false;
   }
+  await settleTestPoint.acted?.(event.id);
   return storeAgain(ctx, campaignId, event, outcome);
 }
+
+/**
+ * Tests only (never set by the server): awaited in `settle` once a waiting event has been acted on
+ * for its sale — a refund's transaction committed — and before what came of it is stored outside
+ * that transaction. stripe.test.ts parks a sale's delivery here while Stripe's resend of the refund
+ * runs to its end. No database lock can hold this window open: the delivery's next statement is the
+ * same update of the same row as the resend's last, asked for as soon as it committed, while the
+ * resend can only decide after that commit — it queues first for the row, the pool or SQLite's one
+ * connection, whatever the test holds.
+ */
+export const settleTestPoint: { acted?: (eventId: string) => Promise<void> } = {};
 
 /** A sale's payment references are stored: the events that waited for one of them are acted on. */
 async function booked(ctx: AppContext, campaignId: string, paymentRefs: string[], externalId: string, currency: string) {
