@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { describeDevice } from '../src/platform/session';
 import { Client, createUser, DIALECTS, errorCode, makeEnv, seal, signedIn, uniqueAccount, type TestEnv } from './helpers';
 import { rawExchange } from './raw-http';
 
@@ -10,6 +11,28 @@ async function userCount(env: TestEnv) {
   const row = await env.ctx.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The signed-in devices list (Me → Devices) names each session by browser and device, or its system. */
+describe('a signed-in device\'s label', () => {
+  it.each([
+    ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36', 'Chrome 130 · Google Pixel 8'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'Mobile Safari 17 · Apple iPhone'],
+    ['Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'Mobile Safari 17 · Apple iPad'],
+    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15', 'Safari 17 · Apple Macintosh'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0', 'Edge 131 · Windows 10'],
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0', 'Firefox 133 · Windows 10'],
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'Chrome 131 · Linux'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 16_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.30(0x18001e31) NetType/WIFI Language/zh_CN', 'WeChat 8 · Apple iPhone'],
+    ['Mozilla/5.0 (Linux; Android 14; SAMSUNG SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/23.0 Chrome/115.0.0.0 Mobile Safari/537.36', 'Samsung Internet 23 · Samsung SM-S918B'],
+  ])('%s → %s', (userAgent, label) => {
+    expect(describeDevice(userAgent)).toBe(label);
+  });
+  it('falls back to the raw user agent, cut, when nothing in it is known, and says so when there is none', () => {
+    expect(describeDevice('curl/8.5.0')).toBe('curl/8.5.0');
+    expect(describeDevice(`x${'y'.repeat(100)}`)).toHaveLength(60);
+    expect(describeDevice(undefined)).toBe('Unknown device');
+  });
+});
 
 describe.each(DIALECTS)('accounts and sign-in on %s', (dialect) => {
   let env: TestEnv;

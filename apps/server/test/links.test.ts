@@ -56,6 +56,20 @@ describe('who is a person', () => {
   it('a request without a user agent is a bot', () => {
     expect(classifyUserAgent('').bot).toBe(true);
   });
+  it.each([
+    ['phone', PHONE, 'mobile'],
+    ['iPhone', PEOPLE.iPhone, 'mobile'],
+    ['WeChat on an iPhone', PEOPLE.weChat, 'mobile'],
+    ['Android in-app browser', PEOPLE.whatsappInApp, 'mobile'],
+    ['iPad', 'Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1', 'tablet'],
+    ['Android tablet', 'Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36', 'tablet'],
+    ['Windows', DESKTOP, 'desktop'],
+    ['Mac', PEOPLE.lark, 'desktop'],
+    ['smart TV', 'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36', 'other'],
+    ['game console', 'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.0 Safari/605.1.15', 'other'],
+  ])('a person\'s device class: %s is %s', (_, ua, device) => {
+    expect(classifyUserAgent(ua)).toEqual({ bot: false, device });
+  });
 });
 
 describe.each(DIALECTS)('links and the tracked redirect on %s', (dialect) => {

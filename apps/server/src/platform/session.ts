@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { UAParser } from 'ua-parser-js';
+import UAParser from 'ua-parser-js';
 import type { Role, UserStatus } from '@pa/shared';
 import type { MasterKey } from './crypto/master-key';
 import type { Db } from '../db/types';

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isbot } from 'isbot';
-import { UAParser } from 'ua-parser-js';
+import UAParser from 'ua-parser-js';
 import type { MasterKey } from './crypto/master-key';
 
 const DAY_MS = 86_400_000;
