@@ -103,6 +103,25 @@ function chooseKey(config: Config, file: string, given: string | null): ChosenKe
   }
 }
 
+/**
+ * The installation's database held exclusively (refused while another process has it open), or
+ * null when the file cannot be read as a database at all: nothing can have it open as one, and it
+ * is replaced all the same (kept under the `.replaced-` name). SQLite itself discards a -wal
+ * that is not one when it opens such a file, so none is left beside the new database.
+ */
+function holdInstalled(target: string): ReturnType<typeof lockDatabase> {
+  let lock;
+  try {
+    lock = lockDatabase(target);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? '';
+    if (code.startsWith('SQLITE_NOTADB') || code.startsWith('SQLITE_CORRUPT')) return null;
+    throw error;
+  }
+  if (!lock) throw inUse(target);
+  return lock;
+}
+
 /** `file` becomes `target` with one rename; what `target` held is kept as `kept` (a second name for the same file). */
 function replace(file: string, target: string, kept: string): boolean {
   let keptOld = false;
@@ -136,11 +155,7 @@ async function main(): Promise<number> {
   if (header.toString('latin1') !== 'SQLite format 3\u0000') throw new Refused(`${file} is not an SQLite database (one made by npm run backup). Nothing was changed.`);
 
   // Nobody may have the database open (asked again just before it is replaced).
-  if (fs.existsSync(target)) {
-    const lock = lockDatabase(target);
-    if (!lock) throw inUse(target);
-    lock.close();
-  }
+  if (fs.existsSync(target)) holdInstalled(target)?.close();
   const key = chooseKey(config, file, args.key);
 
   // The copy is written beside the database and checked there before anything is replaced.
@@ -184,16 +199,15 @@ async function main(): Promise<number> {
     // The swap, holding the old database's lock: it is settled (its WAL copied in and deleted, so
     // no -wal of it is left for the new one to be read with), kept under a second name, replaced.
     if (fs.existsSync(target)) {
-      const lock = lockDatabase(target);
-      if (!lock) throw inUse(target);
+      const lock = holdInstalled(target);
+      keptDatabase = `${target}.replaced-${stamp}`;
       try {
-        settleDatabase(lock);
+        if (lock) settleDatabase(lock);
         // A crashed server's shared-memory index, which nothing reads any more.
         fs.rmSync(`${target}-shm`, { force: true });
-        keptDatabase = `${target}.replaced-${stamp}`;
         replace(temp, target, keptDatabase);
       } finally {
-        lock.close();
+        lock?.close();
       }
     } else {
       fs.renameSync(temp, target);

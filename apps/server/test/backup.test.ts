@@ -185,10 +185,16 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     const otherKey = path.join(work, 'other.key');
     fs.writeFileSync(otherKey, randomBytes(32).toString('base64'));
     const wrongKeyDir = path.join(work, 'wrong-key');
-    const [refused, fresh, wrongKey] = await Promise.all([
+    // Over a file that is no database (and a -wal of it, which must not be left beside the new one).
+    const damagedDir = path.join(work, 'damaged');
+    fs.mkdirSync(damagedDir);
+    fs.writeFileSync(path.join(damagedDir, 'promotion-assistant.db'), 'not a database');
+    fs.writeFileSync(path.join(damagedDir, 'promotion-assistant.db-wal'), 'not a WAL');
+    const [refused, fresh, wrongKey, overDamaged] = await Promise.all([
       runEntry('restore', [file], { DATA_DIR: dataDir }),
       runEntry('restore', [file], { DATA_DIR: freshDir }),
       runEntry('restore', [file, '--key', otherKey], { DATA_DIR: wrongKeyDir }),
+      runEntry('restore', [file], { DATA_DIR: damagedDir }),
     ]);
     expect(refused.code, refused.stdout + refused.stderr).toBe(1);
     expect(refused.stderr).toContain('promotion-assistant.db is open in another process: a running server');
@@ -199,6 +205,11 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     expect(fs.existsSync(wrongKeyDir) ? fs.readdirSync(wrongKeyDir) : [], 'files left by the refused restore').toEqual([]);
     expect(fresh.code, fresh.stdout + fresh.stderr).toBe(0);
     expect(fresh.stdout).toContain('ledger ok:');
+    expect(overDamaged.code, overDamaged.stdout + overDamaged.stderr).toBe(0);
+    const damagedFiles = fs.readdirSync(damagedDir).map((f) => f.replace(/replaced-[\dTZ-]+$/, 'replaced-TIME')).sort();
+    expect(damagedFiles).toEqual(['master.key', 'promotion-assistant.db', 'promotion-assistant.db.replaced-TIME']);
+    const keptDamaged = fs.readdirSync(damagedDir).find((f) => f.startsWith('promotion-assistant.db.replaced-'))!;
+    expect(fs.readFileSync(path.join(damagedDir, keptDamaged), 'utf8'), 'the file it replaced, kept').toBe('not a database');
 
     // The server is as it was: it still takes sales. These come after the backup, so it has none of them.
     const late = Array.from({ length: 5 }, (_, i) => `late${i}-${newId()}`);
