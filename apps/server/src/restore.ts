@@ -166,6 +166,7 @@ async function main(): Promise<number> {
   const stamp = timeStamp();
   let keptDatabase: string | null = null;
   let keptKey: string | null = null;
+  let keyUnchanged = key.text === null;
   try {
     for (const f of leftovers) fs.rmSync(f, { force: true });
     fs.copyFileSync(file, temp, fs.constants.COPYFILE_EXCL);
@@ -215,6 +216,7 @@ async function main(): Promise<number> {
     if (key.text !== null) {
       const installed = masterKeyFile(config.dataDir);
       const same = fs.existsSync(installed) && fs.readFileSync(installed, 'utf8').trim() === key.text.trim();
+      keyUnchanged = same;
       if (same) fs.rmSync(tempKey);
       else if (replace(tempKey, installed, `${installed}.replaced-${stamp}`)) keptKey = `${installed}.replaced-${stamp}`;
     }
@@ -226,7 +228,9 @@ async function main(): Promise<number> {
   process.stdout.write(
     `Restored ${file} into ${target}.\n` +
       (keptDatabase ? `The database it replaced is kept as ${keptDatabase}: delete it once the restored installation is as it should be.\n` : '') +
-      (key.source === 'APP_SECRET' ? 'Key: APP_SECRET opens its secrets.\n' : `Key: ${masterKeyFile(config.dataDir)}${key.text === null ? ' (already the right one)' : ` from ${key.source}`}${keptKey ? `; the key it replaced is kept as ${keptKey}` : ''}.\n`),
+      (key.source === 'APP_SECRET'
+        ? 'Key: APP_SECRET opens its secrets.\n'
+        : `Key: ${masterKeyFile(config.dataDir)}${keyUnchanged ? ', already the one that opens its secrets' : ` from ${key.source}`}${keptKey ? `; the key it replaced is kept as ${keptKey}` : ''}.\n`),
   );
 
   // The ledger check, on the database in place, opened as the server opens it.

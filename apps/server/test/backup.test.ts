@@ -185,11 +185,13 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     const otherKey = path.join(work, 'other.key');
     fs.writeFileSync(otherKey, randomBytes(32).toString('base64'));
     const wrongKeyDir = path.join(work, 'wrong-key');
-    // Over a file that is no database (and a -wal of it, which must not be left beside the new one).
+    // Over a file that is no database (and a -wal of it, which must not be left beside the new
+    // one), with another key: both are replaced, and kept.
     const damagedDir = path.join(work, 'damaged');
     fs.mkdirSync(damagedDir);
     fs.writeFileSync(path.join(damagedDir, 'promotion-assistant.db'), 'not a database');
     fs.writeFileSync(path.join(damagedDir, 'promotion-assistant.db-wal'), 'not a WAL');
+    fs.writeFileSync(path.join(damagedDir, 'master.key'), fs.readFileSync(otherKey));
     const [refused, fresh, wrongKey, overDamaged] = await Promise.all([
       runEntry('restore', [file], { DATA_DIR: dataDir }),
       runEntry('restore', [file], { DATA_DIR: freshDir }),
@@ -207,9 +209,12 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     expect(fresh.stdout).toContain('ledger ok:');
     expect(overDamaged.code, overDamaged.stdout + overDamaged.stderr).toBe(0);
     const damagedFiles = fs.readdirSync(damagedDir).map((f) => f.replace(/replaced-[\dTZ-]+$/, 'replaced-TIME')).sort();
-    expect(damagedFiles).toEqual(['master.key', 'promotion-assistant.db', 'promotion-assistant.db.replaced-TIME']);
-    const keptDamaged = fs.readdirSync(damagedDir).find((f) => f.startsWith('promotion-assistant.db.replaced-'))!;
-    expect(fs.readFileSync(path.join(damagedDir, keptDamaged), 'utf8'), 'the file it replaced, kept').toBe('not a database');
+    expect(damagedFiles).toEqual(['master.key', 'master.key.replaced-TIME', 'promotion-assistant.db', 'promotion-assistant.db.replaced-TIME']);
+    const keptFile = (prefix: string) => path.join(damagedDir, fs.readdirSync(damagedDir).find((f) => f.startsWith(`${prefix}.replaced-`))!);
+    expect(fs.readFileSync(keptFile('promotion-assistant.db'), 'utf8'), 'the file it replaced, kept').toBe('not a database');
+    expect(fs.readFileSync(keptFile('master.key'), 'utf8'), 'the key it replaced, kept').toBe(fs.readFileSync(otherKey, 'utf8'));
+    expect(fs.readFileSync(path.join(damagedDir, 'master.key'), 'utf8')).toBe(fs.readFileSync(`${file}.key`, 'utf8'));
+    expect(overDamaged.stdout).toMatch(/Key: \S+master\.key from \S+nightly\.db\.key; the key it replaced is kept as \S+master\.key\.replaced-/);
 
     // The server is as it was: it still takes sales. These come after the backup, so it has none of them.
     const late = Array.from({ length: 5 }, (_, i) => `late${i}-${newId()}`);
@@ -232,6 +237,7 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     const inPlace = await runEntry('restore', [file], { DATA_DIR: dataDir });
     expect(inPlace.code, inPlace.stdout + inPlace.stderr).toBe(0);
     expect(inPlace.stdout).toContain('ledger ok:');
+    expect(inPlace.stdout).toContain('master.key, already the one that opens its secrets.');
     const kept = inPlace.stdout.match(/kept as (\S+promotion-assistant\.db\.replaced-\S+):/)?.[1];
     expect(kept, inPlace.stdout).toBeTruthy();
     const back = await storedSales(config, [...before, ...late]);
@@ -244,7 +250,7 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     } finally {
       replaced.close();
     }
-  }, 90_000);
+  }, 120_000);
 
   it.runIf(dialect === 'postgres')('backup and restore print the pg_dump and pg_restore commands, which work as printed under write load', async () => {
     const dataDir = tempDir();
@@ -302,5 +308,5 @@ describe.each(DIALECTS)('backup and restore on %s', (dialect) => {
     console.warn(`[backup postgres] ${before.length} sales acknowledged before pg_dump began; the restored database holds ${restored.all} sales; lost ${lost.length}`);
     expect(lost).toEqual([]);
     expect(restored.breaches).toBe(0);
-  }, 90_000);
+  }, 120_000);
 });
