@@ -159,6 +159,7 @@ async function main(): Promise<number> {
   const key = chooseKey(config, file, args.key);
 
   // The copy is written beside the database and checked there before anything is replaced.
+  const madeDataDir = !fs.existsSync(config.dataDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
   const temp = `${target}.restoring-${process.pid}`;
   const tempKey = `${masterKeyFile(config.dataDir)}.restoring-${process.pid}`;
@@ -221,6 +222,11 @@ async function main(): Promise<number> {
       else if (replace(tempKey, installed, `${installed}.replaced-${stamp}`)) keptKey = `${installed}.replaced-${stamp}`;
     }
     flushToDisk(config.dataDir);
+  } catch (error) {
+    // Refused or failed before anything was replaced: a DATA_DIR made for the copy goes too.
+    for (const f of leftovers) fs.rmSync(f, { force: true });
+    if (madeDataDir && fs.readdirSync(config.dataDir).length === 0) fs.rmdirSync(config.dataDir);
+    throw error;
   } finally {
     for (const f of leftovers) fs.rmSync(f, { force: true });
   }
