@@ -1,7 +1,7 @@
 /** Opens the database, applies migrations and prepares the key material: what both main and tests need. */
 import type { Config } from './config';
 import type { AppContext } from './context';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type OpenOptions } from './db/connection';
+import { migrateToLatest, openDatabase, sqliteFile, type DatabaseHandle, type OpenOptions } from './db/connection';
 import { MasterKey } from './platform/crypto/master-key';
 import { RsaKeyring } from './platform/crypto/rsa-keys';
 import { SealOpener } from './platform/crypto/sealed';
@@ -14,12 +14,11 @@ import { Mailer } from './platform/mail/outbox';
 import { VisitorHasher } from './platform/visitor';
 import { primeZone, zoneOf } from './platform/settings';
 import { loadRedirectTarget } from './modules/links/repository';
-import path from 'node:path';
 
 export async function createContext(config: Config, dbOptions?: Partial<OpenOptions>, master?: MasterKey): Promise<{ ctx: AppContext; handle: DatabaseHandle }> {
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
-    sqlitePath: path.join(config.dataDir, 'promotion-assistant.db'),
+    sqlitePath: sqliteFile(config.dataDir),
     ...dbOptions,
   });
   await migrateToLatest(handle, config.timeZone);

@@ -4,23 +4,12 @@
  */
 import { createContext } from './bootstrap';
 import { loadConfig } from './config';
-import { tellLedgerBreaches } from './modules/staff-alerts/service';
-import { checkLedger } from './platform/ledger';
+import { reportLedger } from './ledger-report';
 
 async function main() {
   const { ctx, handle } = await createContext(loadConfig());
   try {
-    const breaches = await checkLedger(ctx.db);
-    const journals = await ctx.db.selectFrom('ledger_journals').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-    if (breaches.length === 0) {
-      process.stdout.write(`ledger ok: ${Number(journals?.n ?? 0)} journals balanced, stored balances equal the entries, every commission matches its journals\n`);
-      return 0;
-    }
-    console.error(`ledger check FAILED: ${breaches.length} breach(es)`);
-    // The admins are told in the app too (and by mail when on), once per set of breaches.
-    await tellLedgerBreaches(ctx, breaches);
-    for (const b of breaches) console.error(`  ${b.kind} ${b.ref}: ${b.detail}`);
-    return 1;
+    return (await reportLedger(ctx)) ? 0 : 1;
   } finally {
     await handle.close();
   }

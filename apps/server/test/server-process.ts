@@ -16,6 +16,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A command-line entry of the server (`src/<name>.ts`, as `npm run <script>` starts it) as a real
+ * process, with the test's environment on top of an empty DATABASE_URL and APP_SECRET.
+ */
+export function runEntry(name: string, args: string[], env: Record<string, string>): Promise<CommandResult> {
+  const file = path.resolve(import.meta.dirname, `../src/${name}.ts`);
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { env: { ...process.env, DATABASE_URL: '', APP_SECRET: '', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   exited: Promise<number | null>;

@@ -9,6 +9,11 @@ import { migrationProvider } from './migrations/index';
 import { pipelinedPool } from './pg-client';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer';
 
+/** The SQLite database of an installation (DATA_DIR), beside its -wal and -shm files. */
+export function sqliteFile(dataDir: string): string {
+  return path.join(dataDir, 'promotion-assistant.db');
+}
+
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
@@ -49,6 +54,9 @@ const pgTypes = {
   },
 };
 
+/** SQLite: how long a statement waits for a lock another connection holds. */
+const BUSY_TIMEOUT_MS = 5000;
+
 /** How long a request waits for a PostgreSQL connection (a free one of the pool, or a new one) before it fails. */
 const PG_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -83,14 +91,27 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // A file's checkpoints run on a thread of their own (db/checkpointer.ts), not in a commit.
   let checkpointer: Checkpointer | null = null;
   if (file !== ':memory:') {
     sqlite.pragma('wal_autocheckpoint = 0');
+    // RESTART waits (busy timeout) for readers of an older snapshot to finish. A reader in
+    // another process can hold one for long — `npm run backup` copying the whole database,
+    // `npm run ledger:check` — and the wait would hold this connection and the event loop (5 s at
+    // a time, again at each request). So it does not wait: busy, it copies what it can like the
+    // thread's PASSIVE checkpoint and is asked again at the thread's next look; the WAL grows
+    // meanwhile by what is written while that reader reads.
     const restart = async () => {
-      await sql`pragma wal_checkpoint(RESTART)`.execute(db);
+      await db.connection().execute(async (c) => {
+        await sql`pragma busy_timeout = 0`.execute(c);
+        try {
+          await sql`pragma wal_checkpoint(RESTART)`.execute(c);
+        } finally {
+          await sql`pragma busy_timeout = ${sql.raw(String(BUSY_TIMEOUT_MS))}`.execute(c);
+        }
+      });
     };
     checkpointer = new Checkpointer(
       file,

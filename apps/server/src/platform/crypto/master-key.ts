@@ -7,20 +7,30 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Where the key is kept when APP_SECRET is unset. */
+export function masterKeyFile(dataDir: string): string {
+  return path.join(dataDir, 'master.key');
+}
+
 export class MasterKey {
   private constructor(private readonly key: Buffer) {}
 
   static load(options: { appSecret: string | null; dataDir: string }): MasterKey {
     if (options.appSecret) return new MasterKey(Buffer.from(options.appSecret, 'base64'));
-    const file = path.join(options.dataDir, 'master.key');
+    const file = masterKeyFile(options.dataDir);
     fs.mkdirSync(options.dataDir, { recursive: true });
     try {
       fs.writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key.`);
+    return MasterKey.parse(fs.readFileSync(file, 'utf8'), file);
+  }
+
+  /** A key file's text (32 bytes in base64, as master.key holds it); `source` names it in the error. */
+  static parse(text: string, source: string): MasterKey {
+    const key = Buffer.from(text.trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${source} does not hold a 32-byte base64 key.`);
     return new MasterKey(key);
   }
 

@@ -51,6 +51,25 @@ export class RsaKeyring {
     return this.current(true);
   }
 
+  /**
+   * Whether the master key opens every stored private key, retired ones too (`npm run restore`
+   * checks a backup's key with it): the ids of those it does not open.
+   */
+  async unopened(): Promise<{ keys: number; unopened: string[] }> {
+    const rows = await this.db.selectFrom('rsa_keys').select(['key_id', 'private_enc']).execute();
+    const unopened = rows
+      .filter((row) => {
+        try {
+          this.master.decrypt(row.private_enc, `rsa:${row.key_id}`);
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((row) => row.key_id);
+    return { keys: rows.length, unopened };
+  }
+
   /** RSA-OAEP with SHA-256; throws on a wrong key or a damaged ciphertext. */
   decrypt(key: ActiveKey, ciphertext: Buffer): Buffer {
     return privateDecrypt({ key: key.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, ciphertext);
