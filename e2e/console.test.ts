@@ -4,8 +4,10 @@
  * an operator, who sets a password through the one-time link, signs in and lands on the overview;
  * the operator finds a promoter by link code and makes a password-reset link for them, which the
  * promoter uses; the admin adjusts that promoter by +12.34 with a reason, and the promoter sees it
- * in Wallet and in a notification; the admin finds the adjustment in the audit log. Then the
- * console's screens in all five languages at both sizes, looked at.
+ * in Wallet and in a notification; the admin finds the adjustment in the audit log. The campaign
+ * editor: a cover over 2 MB made smaller in the browser, a new reward confirmed first, leaving with
+ * unsaved changes asked first (and the announcement editor). Then the console's screens in all five
+ * languages at both sizes, looked at.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -13,8 +15,9 @@ import { CampaignCreateSchema } from '@pa/shared';
 import { LOCALES } from '@pa/shared/locales';
 import { createCampaign, updateCampaign } from '../apps/server/src/modules/campaigns/service';
 import { updateSettings } from '../apps/server/src/modules/settings/service';
+import { sniffImage } from '../apps/server/src/domain/image-sniff';
 import { checkLedger } from '../apps/server/src/platform/ledger';
-import { checkDesk, checkScreen, createStaff, phoneContext, registerThroughForm, setLanguage, startJourney, watchProblems } from './harness';
+import { checkDesk, checkScreen, createStaff, phoneContext, readLocale, registerThroughForm, setLanguage, startJourney, tr, watchProblems } from './harness';
 
 let journey: Awaited<ReturnType<typeof startJourney>>;
 let server: typeof journey.server;
@@ -58,11 +61,43 @@ const adminAccount = `ada${run}@example.com`;
 const operatorAccount = `otto${run}@example.com`;
 const promoterAccount = `wen${run}@example.com`;
 let promoterId = '';
+/** The active "Summer Tea" campaign of the first journey (10 % of each sale). */
+let campaignId = '';
+const en = readLocale('en');
+const TWO_MB = 2 * 1024 * 1024;
+
+/**
+ * A picture of `width`×`height` random pixels drawn by the browser and saved as PNG: noise does not
+ * compress, so the file is far over the server's 2 MB, as a phone's photo is.
+ */
+async function noisePng(page: Page, width: number, height: number): Promise<Buffer> {
+  const dataUrl = await page.evaluate(({ width, height }) => {
+    const c = document.createElement('canvas');
+    c.width = width;
+    c.height = height;
+    const g = c.getContext('2d')!;
+    const pixels = g.createImageData(width, height);
+    for (let i = 0; i < pixels.data.length; i += 4) {
+      pixels.data[i] = Math.random() * 256;
+      pixels.data[i + 1] = Math.random() * 256;
+      pixels.data[i + 2] = Math.random() * 256;
+      pixels.data[i + 3] = 255;
+    }
+    g.putImageData(pixels, 0, 0);
+    return c.toDataURL('image/png');
+  }, { width, height });
+  return Buffer.from(dataUrl.split(',')[1]!, 'base64');
+}
+
+/** The campaign as the API has it now (the page's own session), to see what was saved and what not. */
+async function savedCampaign(page: Page, id: string): Promise<{ saleReward: number; names: Record<string, string> }> {
+  return page.evaluate(async (campaign) => (await (await fetch(`api/admin/campaigns/${campaign}`)).json()).campaign, id);
+}
 
 describe('running the program from a desk', () => {
   it('admin makes an operator → operator sets a password, lands on the overview, resets a promoter found by link code → admin adjusts +12.34 → promoter sees it → audit log', async () => {
     const adminId = await createStaff(server.ctx, 'admin', adminAccount, 'Admin-pass-1');
-    const campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
+    campaignId = await createCampaign(server.ctx, adminId, CampaignCreateSchema.parse({
       names: { en: 'Summer Tea', 'zh-Hans': '夏日茶饮', 'zh-Hant': '夏日茶飲', fr: 'Thé d’été', es: 'Té de verano' },
       landingUrl: 'https://shop.example.com/tea', saleRewardType: 'bps', saleReward: 1000, holdDays: 0,
     }) as Parameters<typeof createCampaign>[2]);
@@ -179,8 +214,100 @@ describe('running the program from a desk', () => {
     await Promise.all([phone.close(), adminDesk.close(), operatorDesk.close()]);
   }, 180_000);
 
+  it('campaign editor: a cover over 2 MB is made smaller in the browser and stored; a new reward on an active campaign is confirmed first; leaving an editor with unsaved changes asks first', async () => {
+    const desk = await deskContext();
+    const page = await desk.newPage();
+    const problems = watchProblems(page);
+    await staffSignIn(page, adminAccount, 'Admin-pass-1');
+    await page.goto(`${server.url}#/admin/campaigns/${campaignId}`);
+    await page.getByTestId('upload-cover').waitFor();
+
+    // 1. A cover of 1600×1000 noise, over 2 MB as PNG: the browser makes it smaller, the server (which refuses over 2 MB) keeps it.
+    const big = await noisePng(page, 1600, 1000);
+    expect(big.length).toBeGreaterThan(TWO_MB);
+    await page.getByTestId('cover-input').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: big });
+    const cover = async () => (await server.ctx.db.selectFrom('campaign_images').select('id').where('campaign_id', '=', campaignId).where('kind', '=', 'cover').executeTakeFirst())?.id;
+    await expect.poll(cover, { timeout: 30_000 }).toBeTruthy();
+    const stored = await fetch(`${server.url}api/images/${await cover()}`);
+    expect(stored.status).toBe(200);
+    const bytes = Buffer.from(await stored.arrayBuffer());
+    expect(bytes.length).toBeLessThanOrEqual(TWO_MB);
+    const image = sniffImage(bytes);
+    // A PNG that stays too large as PNG becomes a JPEG; the shape is kept and it is still a cover-sized picture.
+    expect(image?.contentType).toBe('image/jpeg');
+    expect(stored.headers.get('content-type')).toBe('image/jpeg');
+    expect(image!.width / image!.height).toBeCloseTo(1.6, 2);
+    expect(image!.width).toBeGreaterThanOrEqual(1000);
+    expect(image!.width).toBeLessThan(1600);
+    await expect.poll(() => page.getByTestId('cover-image').getAttribute('width')).toBe(String(image!.width));
+
+    // 2. Promoters are earning on it: a new sale reward asks first. "Cancel" saves nothing and keeps the edit; confirming saves it.
+    const reward = page.locator('#campaign-sale-reward');
+    expect(await reward.inputValue()).toBe('10');
+    expect((await savedCampaign(page, campaignId)).saleReward).toBe(1000);
+    await reward.fill('12');
+    await page.getByTestId('campaign-save').click();
+    const dialog = page.locator('.adm-dialog');
+    await dialog.getByText(tr(en, 'campaignAdmin.rewardConfirm.title')).waitFor();
+    expect(await dialog.innerText()).toContain(tr(en, 'campaignAdmin.rewardConfirm.body'));
+    await dialog.getByText(tr(en, 'app.cancel'), { exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await savedCampaign(page, campaignId)).saleReward).toBe(1000);
+    expect(await reward.inputValue()).toBe('12');
+    await page.getByTestId('campaign-unsaved').waitFor();
+    await page.getByTestId('campaign-save').click();
+    await dialog.getByText(tr(en, 'campaignAdmin.rewardConfirm.confirm'), { exact: true }).click();
+    await expect.poll(async () => (await savedCampaign(page, campaignId)).saleReward).toBe(1200);
+    await page.getByTestId('campaign-unsaved').waitFor({ state: 'detached' });
+
+    // 3. Leaving with an unsaved change asks first: the browser's back button ("Stay" keeps the page,
+    // its address and the change), then the back arrow ("Leave" goes back; nothing was saved).
+    const name = page.getByTestId('campaign-name');
+    await name.fill('Summer Tea (unsaved)');
+    await page.goBack();
+    await dialog.getByText(tr(en, 'app.unsavedLeave')).waitFor();
+    expect(page.url()).toBe(`${server.url}#/admin/campaigns/${campaignId}`);
+    await dialog.getByText(tr(en, 'app.stay'), { exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toBe(`${server.url}#/admin/campaigns/${campaignId}`);
+    expect(await name.inputValue()).toBe('Summer Tea (unsaved)');
+    await page.getByTestId('nav-back').click();
+    await dialog.getByText(tr(en, 'app.unsavedLeave')).waitFor();
+    expect(page.url()).toBe(`${server.url}#/admin/campaigns/${campaignId}`);
+    await dialog.getByText(tr(en, 'app.leave'), { exact: true }).click();
+    await page.getByTestId('overview').waitFor();
+    expect(page.url()).toBe(`${server.url}#/admin`);
+    expect((await savedCampaign(page, campaignId)).names.en).toBe('Summer Tea');
+
+    // 4. The announcement editor too: a title typed, the browser's back → asked; "Leave" goes back and creates nothing.
+    const announcements = async () => (await server.ctx.db.selectFrom('announcements').select('id').execute()).length;
+    const before = await announcements();
+    await page.goto(`${server.url}#/admin/announcements`);
+    await page.getByTestId('new-announcement').first().click();
+    await page.waitForURL(/#\/admin\/announcements\/new$/);
+    await page.getByTestId('announcement-title').fill('Half-written news');
+    await page.goBack();
+    await dialog.getByText(tr(en, 'app.unsavedLeave')).waitFor();
+    await dialog.getByText(tr(en, 'app.stay'), { exact: true }).click();
+    expect(await page.getByTestId('announcement-title').inputValue()).toBe('Half-written news');
+    await page.getByTestId('nav-announcements').click();
+    await dialog.getByText(tr(en, 'app.unsavedLeave')).waitFor();
+    await dialog.getByText(tr(en, 'app.leave'), { exact: true }).click();
+    await page.waitForURL(/#\/admin\/announcements$/);
+    expect(await announcements()).toBe(before);
+    // Nothing unsaved any more: the browser's back goes where it goes, unasked (a new, empty form).
+    await dialog.waitFor({ state: 'detached' });
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('announcement-title').inputValue()).toBe('');
+    expect(page.url()).toMatch(/#\/admin\/announcements\/new$/);
+    expect(await dialog.count()).toBe(0);
+
+    expect(problems).toEqual([]);
+    await desk.close();
+  }, 120_000);
+
   it('shows the console in every language, at a desk and on a phone', async () => {
-    const screens = ['#/admin', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/staff', '#/admin/audit', '#/admin/withdrawals', '#/admin/commissions', '#/admin/users', '#/admin/campaigns', '#/admin/conversions', '#/admin/api-keys', '#/admin/webhooks', '#/admin/mail', '#/admin/settings'];
+    const screens = ['#/admin', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/staff', '#/admin/audit', '#/admin/withdrawals', '#/admin/commissions', '#/admin/users', '#/admin/campaigns', '#/admin/conversions', '#/admin/api-keys', '#/admin/webhooks', '#/admin/mail', '#/admin/settings', '#/admin/me'];
     for (const locale of LOCALES) {
       for (const size of ['desk', 'phone'] as const) {
         const context = size === 'desk' ? await deskContext() : await phoneContext(browser);
@@ -192,6 +319,8 @@ describe('running the program from a desk', () => {
         await setLanguage(page, server.url, locale);
         for (const hash of screens) {
           await page.goto(`${server.url}${hash}`);
+          // Their page in the console is a desk's: a phone opens the phone's Me (console entries, tabs) instead.
+          if (hash === '#/admin/me') await page.waitForURL(size === 'desk' ? /#\/admin\/me$/ : /#\/me$/);
           // Shot once the page's data has come: no request in flight, no loading placeholder left.
           await page.waitForLoadState('networkidle');
           await expect.poll(() => page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading').count(), { message: `${hash} still loading`, timeout: 15_000 }).toBe(0);

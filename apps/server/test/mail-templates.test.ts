@@ -1,4 +1,6 @@
 /** Every mail in every language renders whole: no placeholder left, values escaped in HTML, the link and footer in place. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_APP_NAME, LOCALES, MAIL_TEMPLATES, type Locale } from '@pa/shared';
 import { TEMPLATE_CATEGORY } from '../src/platform/mail/outbox';
@@ -40,6 +42,12 @@ describe('mail templates', () => {
     expect(plain.text).not.toContain('https://p.example');
     const always = renderMail('forgot_password', 'en', { name: 'Ann' }, { appName: null, url: 'https://p.example/#/r', optOut: false });
     expect(always.text).not.toContain('Me → E-mail');
+  });
+
+  it.each(LOCALES)('%s: the opt-out footer names the app’s own place for it (the Me tab → E-mail notifications, as the app labels them)', (locale) => {
+    const web = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../web/src/i18n/locales/${locale}.json`), 'utf8')) as { tabs: { me: string }; me: { mail: string } };
+    const text = renderMail('registration_approved', locale, { name: 'Ann' }, { appName: null, url: 'https://p.example/#/', optOut: true }).text;
+    expect(text).toContain(`${web.tabs.me} → ${web.me.mail}`);
   });
 
   it('Chinese mails put no space around the app name, default or set (every template, subject, text and HTML)', () => {

@@ -354,7 +354,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain('Doublon');
     expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain(`${PUBLIC}#/withdrawals/${rejected}`);
     // Requested and approved are not mailed (the app notifies); the opt-out footer names where to turn them off.
-    expect(mails[0]!.text).toContain('Moi → E-mail');
+    expect(mails[0]!.text).toContain('Moi → Notifications par e-mail');
   });
 
   it('daily: one digest of yesterday’s approved commissions per promoter and one work-queue summary per staff member, however often and by however many instances', async () => {

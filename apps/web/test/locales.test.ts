@@ -35,6 +35,16 @@ describe('five complete locales', () => {
     for (const l of LOCALES) expect(messages[`languages.${l}`]).toBeTruthy();
   });
 
+  it.each(LOCALES)('%s names the places it sends the reader to as they are named on screen, and never sends them to an administrator for a new link', (locale) => {
+    const messages = flatten(load(locale));
+    // "Me → E-mail address": the Me tab and the page's title (Spanish said "Yo" where the tab says "Cuenta").
+    expect(messages['emailAddress.askAgain']).toContain(messages['tabs.me']);
+    expect(messages['emailAddress.askAgain']).toContain(messages['emailAddress.title']);
+    expect(messages['emailAddress.toMe']).toContain(messages['tabs.me']);
+    // A used or expired link: the page offers the way to a new one (Me → E-mail address, forgot password); Chinese said "ask an administrator".
+    expect(messages['errors.RESET_TOKEN_INVALID']).not.toMatch(/admin|管理员|管理員/i);
+  });
+
   it('translations are not left in English', () => {
     for (const locale of ['zh-Hans', 'zh-Hant']) {
       const messages = flatten(load(locale));

@@ -11,7 +11,7 @@ import { useAppStore } from '../stores/app-store';
 import { PageLoading } from '../components/page-status';
 import { RequireAuth } from './layouts/require-auth';
 import { requireRole } from './layouts/require-role';
-import { DeskMe, StaffHome, StaffLayout } from './layouts/staff-layout';
+import { DeskMe, PhoneMe, StaffHome, StaffLayout } from './layouts/staff-layout';
 import { TabLayout } from './layouts/tab-layout';
 import { NotFoundPage } from './route-status-page';
 import LoginPage from '../features/auth/pages/login-page';
@@ -171,7 +171,7 @@ export const routes: RouteDef[] = [
   { path: '/me/about', page: AboutPage, layouts: own },
   { path: '/me/mail', page: MailPreferencesPage, layouts: own },
   { path: '/me/email', page: EmailPage, layouts: own },
-  { path: '/admin/me', page: StaffMePage, layouts: staff },
+  { path: '/admin/me', page: StaffMePage, layouts: [...staff, PhoneMe] },
   { path: '/admin', page: OverviewPage, layouts: staff },
   { path: '/admin/users', page: UsersPage, layouts: staff },
   { path: '/admin/promoters', page: PromotersPage, layouts: staff },

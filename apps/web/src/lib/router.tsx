@@ -28,7 +28,42 @@ function refresh() {
   for (const l of listeners) l();
 }
 
-if (typeof window !== 'undefined') window.addEventListener('hashchange', refresh);
+/**
+ * While a page holds the address (a form with unsaved changes), a change that did not come from
+ * the app — the browser's back or forward, the phone's back gesture, a typed address — is held:
+ * the page stays, its address is put back, and `ask` decides. Leaving then goes one step back from
+ * the address put back, which is where the person was going.
+ */
+type Ask = () => Promise<boolean>;
+let held: Ask | null = null;
+let asking = false;
+
+function onHashChange() {
+  if (!held || window.location.hash === snapshotHash) {
+    refresh();
+    return;
+  }
+  window.history.pushState(window.history.state, '', snapshotHash || '#/');
+  if (asking) return;
+  asking = true;
+  const ask = held;
+  void ask().then((leave) => {
+    asking = false;
+    if (!leave) return;
+    if (held === ask) held = null;
+    window.history.back();
+  });
+}
+
+/** Holds the address until the returned release is called (see above). */
+export function holdAddress(ask: Ask): () => void {
+  held = ask;
+  return () => {
+    if (held === ask) held = null;
+  };
+}
+
+if (typeof window !== 'undefined') window.addEventListener('hashchange', onHashChange);
 
 function subscribe(listener: () => void) {
   listeners.add(listener);

@@ -207,11 +207,11 @@ const zhHant: Texts = {
 
 const TEXTS: Record<Locale, Texts> = { en, fr, es, 'zh-Hans': zhHans, 'zh-Hant': zhHant };
 const CHROME: Record<Locale, Chrome> = {
-  en: { optOut: 'You can turn these e-mails off in {app}: Me → E-mail.', automatic: 'This message was sent automatically by {app}.', open: 'Open:', colon: ':' },
-  fr: { optOut: 'Vous pouvez désactiver ces e-mails dans {app} : Moi → E-mail.', automatic: 'Ce message a été envoyé automatiquement par {app}.', open: 'Ouvrir :', colon: ' :' },
-  es: { optOut: 'Puede desactivar estos correos en {app}: Yo → Correo.', automatic: 'Este mensaje lo envió automáticamente {app}.', open: 'Abrir:', colon: ':' },
+  en: { optOut: 'You can turn these e-mails off in {app}: Me → E-mail notifications.', automatic: 'This message was sent automatically by {app}.', open: 'Open:', colon: ':' },
+  fr: { optOut: 'Vous pouvez désactiver ces e-mails dans {app} : Moi → Notifications par e-mail.', automatic: 'Ce message a été envoyé automatiquement par {app}.', open: 'Ouvrir :', colon: ' :' },
+  es: { optOut: 'Puede desactivar estos correos en {app}: Cuenta → Notificaciones por correo.', automatic: 'Este mensaje lo envió automáticamente {app}.', open: 'Abrir:', colon: ':' },
   'zh-Hans': { optOut: '您可以在{app}的“我的 → 邮件通知”中关闭此类邮件。', automatic: '本邮件由{app}自动发送。', open: '打开：', colon: '：' },
-  'zh-Hant': { optOut: '您可以在{app}的「我的 → 郵件通知」中關閉此類郵件。', automatic: '本郵件由{app}自動傳送。', open: '開啟：', colon: '：' },
+  'zh-Hant': { optOut: '您可以在{app}的「我的 → 電子郵件通知」中關閉此類郵件。', automatic: '本郵件由{app}自動傳送。', open: '開啟：', colon: '：' },
 };
 
 /** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`). */

@@ -43,6 +43,16 @@ export function DeskMe({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
+/**
+ * Their page in the console is a desk's: on a phone (a narrowed window, an address from the desk)
+ * it would have no way back, so it opens the phone's Me, which has the console's entries and tabs.
+ */
+export function PhoneMe({ children }: { children: ReactNode }) {
+  const desk = useDesk();
+  if (!desk) return <Navigate to="/me" replace />;
+  return <>{children}</>;
+}
+
 /** Home is the promoter's; staff opening it (or landing there after sign-in) go to the overview. */
 export function StaffHome({ children }: { children: ReactNode }) {
   const me = useMe();

@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { useNavigate } from '../../../lib/router';
+import { useLeaveGuard } from '../../../lib/use-leave-guard';
 import { useCreateAnnouncement, useDeleteAnnouncement, useUpdateAnnouncement, type AdminAnnouncement } from '../api/announcements';
 import {
   BODY_MAX, clearLocale, emptyValues, isFilled, localesWithErrors, sameValues, serverErrors, setText, TITLE_MAX, toTexts, valuesFromAnnouncement, writtenLocales,
@@ -49,6 +50,7 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
   const [busy, setBusy] = useState<Busy>(null);
   const status = announcement?.status ?? 'draft';
   const dirty = !sameValues(values, baseline);
+  useLeaveGuard(dirty && busy === null);
   const languageName = t(`languages.${locale}`);
   const badLocales = localesWithErrors(errors);
   const message = (code: string) => t([`announcementsAdmin.errors.${code}`, `fields.${code}`, 'fields.invalid']);

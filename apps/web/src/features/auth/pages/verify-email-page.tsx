@@ -6,6 +6,7 @@ import { Button } from 'antd-mobile';
 import { CheckCircleFill } from 'antd-mobile-icons';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EMAIL_SLOT, withEmail } from '../../../components/email-text';
 import { errorText } from '../../../lib/errors';
 import { navigate, useSearchParams } from '../../../lib/router';
 import { useAppStore } from '../../../stores/app-store';
@@ -38,7 +39,7 @@ export default function VerifyEmailPage() {
       <AuthLayout title={t('emailAddress.verifiedTitle')}>
         <div className="reset-done" data-testid="verify-done" role="status">
           <CheckCircleFill className="reset-done-icon" aria-hidden />
-          <p>{t('emailAddress.verified', { email: verify.data.email })}</p>
+          <p>{withEmail(t('emailAddress.verified', { email: EMAIL_SLOT }), verify.data.email)}</p>
         </div>
         {next}
       </AuthLayout>

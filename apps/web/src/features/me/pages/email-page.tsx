@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@pa/shared';
 import { checkEmail } from '@pa/shared/rules';
+import { EMAIL_SLOT, EmailText, withEmail } from '../../../components/email-text';
 import { Field, TextInput } from '../../../components/field';
 import { PageNav } from '../../../components/page-nav';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -42,12 +43,13 @@ function EmailForm({ user }: { user: User }) {
   return (
     <>
       <List className="info-list">
-        <List.Item extra={<span className="list-value" data-testid="email-current">{user.email ?? t('emailAddress.none')}</span>}>{t('emailAddress.current')}</List.Item>
+        {/* The address under its label, the whole width: a long one wraps before its "@" only. */}
+        <List.Item description={<span className="list-value" data-testid="email-current">{user.email ? <EmailText email={user.email} /> : t('emailAddress.none')}</span>}>{t('emailAddress.current')}</List.Item>
       </List>
       <form className="form card" onSubmit={onSubmit} noValidate>
         <p className="form-intro">{t(user.email ? 'emailAddress.changeIntro' : 'emailAddress.intro')}</p>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
-        {sentTo ? <div className="form-notice" role="status" data-testid="email-sent">{t('emailAddress.sent', { email: sentTo })}</div> : null}
+        {sentTo ? <div className="form-notice" role="status" data-testid="email-sent">{withEmail(t('emailAddress.sent', { email: EMAIL_SLOT }), sentTo)}</div> : null}
         <Field id="email" label={t('emailAddress.label')} error={email.error}>
           <TextInput id="email" {...email} type="email" inputMode="email" autoComplete="email" placeholder="name@example.com" />
         </Field>

@@ -76,7 +76,7 @@ export default function MePage() {
         </List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
         {accountKind(user.account) === 'phone' ? (
-          <List.Item prefix={<MailOutline />} extra={<span className="list-value">{user.email ?? t('emailAddress.none')}</span>} onClick={() => navigate('/me/email')} data-testid="me-email">
+          <List.Item prefix={<MailOutline />} extra={user.email ? <span className="list-value list-value-cut" title={user.email}>{user.email}</span> : <span className="list-value">{t('emailAddress.none')}</span>} onClick={() => navigate('/me/email')} data-testid="me-email">
             {t('emailAddress.title')}
           </List.Item>
         ) : null}
