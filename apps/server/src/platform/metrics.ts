@@ -227,11 +227,10 @@ export class Metrics {
   }
 }
 
-/** A promise that rejects after `ms` (the timer does not hold the process open). */
+/** `promise`, or a rejection after `ms`. */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    timer.unref();
     promise.then(
       (value) => {
         clearTimeout(timer);
