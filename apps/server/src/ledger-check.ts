@@ -8,7 +8,8 @@ import { tellLedgerBreaches } from './modules/staff-alerts/service';
 import { checkLedger } from './platform/ledger';
 
 async function main() {
-  const { ctx, handle } = await createContext(loadConfig());
+  // It reads (or rebuilds) everything at once: no statement timeout, however large the database.
+  const { ctx, handle } = await createContext({ ...loadConfig(), statementTimeoutMs: 0 });
   try {
     const breaches = await checkLedger(ctx.db);
     const journals = await ctx.db.selectFrom('ledger_journals').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
