@@ -1,6 +1,6 @@
 /**
  * /metrics (issue 29), on both databases: scraped after real traffic — a tracked redirect, a sale
- * through the conversions API, a webhook delivery to a real receiver (verified with
+ * through the conversions API (and a refund as Stripe reports one), a webhook delivery to a real receiver (verified with
  * `standardwebhooks`) and a mail to a real SMTP server (`smtp-server`) — each of those counters has
  * moved, and the queues rose and fell; the text parses as the Prometheus format; routes are
  * labelled by pattern, never by address. Off (404) with neither METRICS_TOKEN nor a listener of its
@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertApiKey, insertSalesFixture } from '../../../bench/fixtures';
 import { buildMetricsApp } from '../src/app';
 import { startLedgerChecks } from '../src/modules/commissions/scheduler';
+import { recordRefundToTotal } from '../src/modules/commissions/service';
 import { dispatchMail } from '../src/modules/mail/service';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { newApiKeySecret } from '../src/platform/api-keys';
@@ -183,6 +184,11 @@ describe.each(DIALECTS)('/metrics on %s', (dialect) => {
     });
     expect(again.statusCode).toBe(200);
 
+    // A refund as Stripe reports one (the running total refunded): a refund, then a repeat.
+    const refund = { campaignId, refundOf: `order-${dialect}-1`, externalId: `ch_${dialect}/1000`, refundedTotal: 1000, occurredAt: Date.now() };
+    expect((await recordRefundToTotal(env.ctx, refund))?.created).toBe(true);
+    expect((await recordRefundToTotal(env.ctx, refund))?.created).toBe(false);
+
     // A mail written, not yet sent.
     expect((await admin.request('POST', '/api/admin/mail/test', { to: `ops-${dialect}@acme.example` })).statusCode).toBeLessThan(300);
 
@@ -204,6 +210,8 @@ describe.each(DIALECTS)('/metrics on %s', (dialect) => {
     expect(at(after, 'pa_clicks_buffered')).toBe(0);
     expect(moved('pa_conversions_total', { kind: 'sale', outcome: 'created' })).toBe(1);
     expect(moved('pa_conversions_total', { kind: 'sale', outcome: 'repeat' })).toBe(1);
+    expect(moved('pa_conversions_total', { kind: 'refund', outcome: 'created' })).toBe(1);
+    expect(moved('pa_conversions_total', { kind: 'refund', outcome: 'repeat' })).toBe(1);
     expect(moved('pa_conversions_total', { kind: 'lead', outcome: 'created' })).toBe(0);
     expect(moved('pa_webhook_deliveries_total', { outcome: 'succeeded' })).toBe(1);
     expect(moved('pa_webhook_deliveries_total', { outcome: 'retry' })).toBe(0);

@@ -466,6 +466,23 @@ export async function recordRefundToTotal(
   /** Written in the refund's own transaction when one is made (the caller's record of what came of it). */
   alsoWrite?: (q: Tx['q'], result: RecordResult) => Promise<void>,
 ): Promise<RecordResult | null> {
+  // Counted as the conversions API's refunds are (/metrics); nothing left to refund is a repeat.
+  const counted = ctx.metrics.conversions.refund;
+  try {
+    const result = await refundToTotalOnce(ctx, input, alsoWrite);
+    counted[result?.created ? 'created' : 'repeat'].n++;
+    return result;
+  } catch (error) {
+    counted[error instanceof AppError ? 'refused' : 'failed'].n++;
+    throw error;
+  }
+}
+
+async function refundToTotalOnce(
+  ctx: AppContext,
+  input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number },
+  alsoWrite?: (q: Tx['q'], result: RecordResult) => Promise<void>,
+): Promise<RecordResult | null> {
   const earlier = await repo.conversionIdByKey(ctx.db, input.campaignId, 'refund', input.externalId);
   if (earlier) return { created: false, conversionId: earlier };
   try {
