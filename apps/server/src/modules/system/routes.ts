@@ -32,7 +32,7 @@ export function metricsRoutes(ctx: AppContext, token: string | null): FastifyPlu
     app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
       checkMetricsToken(token, request.headers.authorization);
       const { body, contentType } = await scrapeMetrics(ctx);
-      return reply.type(contentType).header('cache-control', 'no-store').send(body);
+      return reply.type(contentType).headers({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).send(body);
     });
   };
 }
