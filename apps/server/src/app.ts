@@ -32,7 +32,8 @@ import { auditRoutes } from './modules/audit/routes';
 import { linkRoutes, redirectRoutes } from './modules/links/routes';
 import { emailVerificationRoutes, meRoutes } from './modules/me/routes';
 import { integrationRoutes, snippetRoutes } from './modules/integrations/routes';
-import { systemRoutes } from './modules/system/routes';
+import { metricsRoutes, systemRoutes } from './modules/system/routes';
+import { recordRequests, unmatchedRecorder } from './platform/request-metrics';
 import { webRoutes } from './modules/web/routes';
 
 /** Never log secrets: cookies, tokens, signatures. Bodies are not logged at all. */
@@ -86,6 +87,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   app.decorateRequest('auth', null);
 
   registerErrorHandling(app);
+  // /metrics served (here or on its own listener): every route's requests counted, from the first.
+  const metrics = ctx.config.metrics;
+  if (metrics) recordRequests(app, ctx.metrics);
   // Shutdown, in order: Fastify stops accepting and waits for open connections (its own onClose,
   // which runs before this one); then this waits for requests still being worked on whose client
   // has gone, waits for the unit of work's group commits (conversions and clicks) to be written. The caller
@@ -113,11 +117,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
   await app.register(redirectRoutes(ctx));
   // The landing-page snippet is loaded by merchants' pages, also outside the site's context.
   await app.register(snippetRoutes());
+  // /metrics, for the monitoring system: here when asked for with its token; with a listener of its
+  // own (main.ts) the main one answers 404.
+  if (metrics && !metrics.listener) await app.register(metricsRoutes(ctx, metrics.token));
 
   await app.register(async (site) => {
     await registerSecurityHeaders(site);
     await site.register(fastifyCookie);
-    registerNotFound(site);
+    registerNotFound(site, metrics ? unmatchedRecorder(ctx.metrics) : undefined);
     registerBoundary(site);
     // Requests counted in flight for shutdown: every site route. The redirect is left out (its
     // hottest path): it only reads, and a visitor who left before the 302 was acknowledged nothing.
@@ -170,6 +177,20 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(announcementRoutes(ctx));
     await webRoutes(site, ctx);
   });
+  return app;
+}
+
+/**
+ * The listener of its own for /metrics (METRICS_HOST/METRICS_PORT, main.ts): that route alone,
+ * asking for METRICS_TOKEN only when one is set; anything else is answered 404 in our shape.
+ */
+export async function buildMetricsApp(ctx: AppContext, options: BuildOptions = {}) {
+  const app = Fastify({ logger: options.logger ?? false, requestIdHeader: false, frameworkErrors: frameworkErrorHandler, clientErrorHandler });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  registerNotFound(app);
+  await app.register(metricsRoutes(ctx, ctx.config.metrics?.token ?? null));
   return app;
 }
 

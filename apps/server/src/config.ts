@@ -35,7 +35,26 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** E-mail (issue 16): all null when SMTP_URL is unset, and then no mail is written or sent. */
   mail: MailConfig | null;
+  /**
+   * `GET /metrics` (Prometheus): off (null) unless METRICS_TOKEN is set (then asked for as a bearer
+   * token) or METRICS_PORT puts it on a listener of its own (on METRICS_HOST, default 127.0.0.1).
+   */
+  metrics: MetricsConfig | null;
+  /**
+   * PostgreSQL: longest a statement may run (DATABASE_STATEMENT_TIMEOUT, seconds → ms; 0: no limit),
+   * enforced by the server and, a little later, by the client (a database that does not answer).
+   */
+  statementTimeoutMs: number;
+  /** How often the server runs the ledger check itself (LEDGER_CHECK_INTERVAL, hours → ms; 0: never). */
+  ledgerCheckIntervalMs: number;
   version: string;
+}
+
+export interface MetricsConfig {
+  /** Asked for as `Authorization: Bearer <token>` wherever /metrics is served (null: none asked). */
+  token: string | null;
+  /** A listener of its own for /metrics (null: on the main one, which then needs the token). */
+  listener: { host: string; port: number } | null;
 }
 
 
@@ -113,6 +132,21 @@ function mailConfig(env: NodeJS.ProcessEnv): MailConfig | null {
   return { smtpUrl, from, publicUrl: pub.href.replace(/[?#].*$/, '').replace(/\/*$/, '/'), appName: env.APP_NAME?.trim() || null };
 }
 
+/** METRICS_TOKEN, METRICS_HOST and METRICS_PORT: null (no /metrics) when neither a token nor a port is set. */
+function metricsConfig(env: NodeJS.ProcessEnv, mainPort: number): MetricsConfig | null {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces (make one with: openssl rand -hex 32).');
+  }
+  const host = env.METRICS_HOST?.trim() || null;
+  const portRaw = env.METRICS_PORT?.trim() || '';
+  if (host !== null && portRaw === '') throw new ConfigError('METRICS_HOST needs METRICS_PORT: the port of the separate listener for /metrics.');
+  const port = portRaw === '' ? null : int(env, 'METRICS_PORT', 0, 1, 65535);
+  if (port !== null && port === mainPort) throw new ConfigError(`METRICS_PORT (${port}) must differ from PORT: it is a listener of its own for /metrics.`);
+  if (token === null && port === null) return null;
+  return { token, listener: port === null ? null : { host: host ?? '127.0.0.1', port } };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: number | null = openFileLimit()): Config {
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -169,13 +203,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
   if (maxConnectionsPerAddress >= maxConnections && maxConnections > 1) {
     throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) must be smaller than MAX_CONNECTIONS (${maxConnections}), so that one client address cannot take every connection.`);
   }
+  const port = int(env, 'PORT', 3000, 0, 65535);
   return {
     timeZone,
     requestTimeoutMs: requestTimeout * 1000,
     headersTimeoutMs: headersTimeout * 1000,
     maxConnections,
     maxConnectionsPerAddress,
-    port: int(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR?.trim() || path.join(repoRoot, 'data')),
@@ -188,6 +223,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     appSecret,
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
     mail: mailConfig(env),
+    metrics: metricsConfig(env, port),
+    statementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT', 10, 0, 86_400) * 1000,
+    ledgerCheckIntervalMs: int(env, 'LEDGER_CHECK_INTERVAL', 0, 0, 168) * 3_600_000,
     version: env.npm_package_version || '0.1.0',
   };
 }

@@ -9,6 +9,7 @@ import type { LinkCache } from './platform/link-cache';
 import type { VisitorHasher } from './platform/visitor';
 import type { WebhookSubscribers } from './platform/webhooks/outbox';
 import type { Mailer } from './platform/mail/outbox';
+import type { Metrics } from './platform/metrics';
 
 /** What routes and services are given: configuration, the database and the key material. */
 export interface AppContext {
@@ -27,4 +28,6 @@ export interface AppContext {
   webhooks: WebhookSubscribers;
   /** E-mail: renders and seals mails for the outbox; off when SMTP_URL is unset. */
   mail: Mailer;
+  /** What /metrics reports: this instance's own registry (platform/metrics.ts). */
+  metrics: Metrics;
 }

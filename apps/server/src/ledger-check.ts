@@ -7,7 +7,8 @@ import { loadConfig } from './config';
 import { reportLedger } from './ledger-report';
 
 async function main() {
-  const { ctx, handle } = await createContext(loadConfig());
+  // It reads (or rebuilds) everything at once: no statement timeout, however large the database.
+  const { ctx, handle } = await createContext({ ...loadConfig(), statementTimeoutMs: 0 });
   try {
     return (await reportLedger(ctx)) ? 0 : 1;
   } finally {

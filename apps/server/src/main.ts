@@ -1,9 +1,9 @@
 /** Reads config, opens the database, listens, and shuts down gracefully on SIGTERM / SIGINT. */
-import { buildApp, LOG_REDACT } from './app';
+import { buildApp, buildMetricsApp, LOG_REDACT } from './app';
 import { createContext } from './bootstrap';
 import { ConfigError, loadConfig } from './config';
 import { seedDemo } from './seed-demo';
-import { startCommissionScheduler } from './modules/commissions/scheduler';
+import { startCommissionScheduler, startLedgerChecks } from './modules/commissions/scheduler';
 import { startWebhookDispatcher } from './modules/webhooks/service';
 import { startMailDispatcher } from './modules/mail/service';
 import { startMaintenance } from './platform/maintenance';
@@ -40,6 +40,10 @@ async function main() {
   const stopScheduler = startCommissionScheduler(ctx, app.log);
   const stopWebhooks = startWebhookDispatcher(ctx, app.log);
   const stopMail = startMailDispatcher(ctx, app.log);
+  const stopLedgerChecks = startLedgerChecks(ctx, app.log, config.ledgerCheckIntervalMs);
+  // /metrics on a listener of its own (METRICS_HOST/METRICS_PORT), e.g. reachable only from the monitoring network.
+  const metricsListener = config.metrics?.listener ?? null;
+  const metricsApp = metricsListener ? await buildMetricsApp(ctx, { logger: { level: config.logLevel, redact: LOG_REDACT } }) : null;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -60,7 +64,7 @@ async function main() {
       // Stop accepting, answer the requests under way, wait for work whose client has gone, write
       // the conversion batch and the buffered clicks (app.ts's onClose); the background jobs finish
       // their run; only then is the database closed.
-      await Promise.all([app.close(), stopMaintenance(), stopScheduler(), stopWebhooks(), stopMail()]);
+      await Promise.all([app.close(), metricsApp?.close(), stopMaintenance(), stopScheduler(), stopWebhooks(), stopMail(), stopLedgerChecks()]);
       clearTimeout(cut);
       clearInterval(reap);
       app.log.info({ clicksAccepted: ctx.clicks.accepted, clicksWritten: ctx.clicks.written, groupCommits: ctx.uow.stats.batches, itemsCommitted: ctx.uow.stats.items }, 'stopped');
@@ -84,6 +88,10 @@ async function main() {
   });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Promotion Assistant on http://localhost:${config.port} (${handle.dialect})`);
+  if (metricsApp && metricsListener) {
+    await metricsApp.listen({ port: metricsListener.port, host: metricsListener.host });
+    app.log.info(`Metrics on http://${metricsListener.host}:${metricsListener.port}/metrics`);
+  }
 }
 
 main().catch((error: unknown) => {

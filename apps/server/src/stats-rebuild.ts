@@ -13,7 +13,8 @@ import { zoneOf } from './platform/settings';
 
 async function main() {
   const dryRun = process.argv.includes('--dry-run');
-  const { ctx, handle } = await createContext(loadConfig());
+  // It reads (or rebuilds) everything at once: no statement timeout, however large the database.
+  const { ctx, handle } = await createContext({ ...loadConfig(), statementTimeoutMs: 0 });
   try {
     await ctx.clicks.flush();
     const started = Date.now();

@@ -67,3 +67,30 @@ describe('e-mail', () => {
     expect(() => loadConfig({ ...ok, PUBLIC_URL: 'ftp://promo.example.com' })).toThrow(/PUBLIC_URL must start with https:\/\/ or http:\/\//);
   });
 });
+
+describe('metrics, the statement timeout and the scheduled ledger check', () => {
+  const token = '0123456789abcdef0123456789abcdef';
+  it('/metrics is off unless METRICS_TOKEN or METRICS_PORT is set; a separate listener is on 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ token, listener: null });
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ token: null, listener: { host: '127.0.0.1', port: 9464 } });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN: token }).metrics).toEqual({ token, listener: { host: '10.0.0.5', port: 9464 } });
+  });
+  it('refuses a short or spaced token, a host without a port, a bad port or the main port, saying which', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be at least 16 printable characters without spaces/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'sixteen chars with spaces' })).toThrow(/METRICS_TOKEN must be at least 16/);
+    expect(() => loadConfig({ METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_HOST needs METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT must be a whole number from 1 to 65535; got "x"/);
+    expect(() => loadConfig({ METRICS_PORT: '0' })).toThrow(/METRICS_PORT must be a whole number from 1 to 65535/);
+    expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(/METRICS_PORT \(8080\) must differ from PORT/);
+  });
+  it('DATABASE_STATEMENT_TIMEOUT is 10 s by default, 0 for none; LEDGER_CHECK_INTERVAL is off by default, in hours up to a week', () => {
+    expect(loadConfig({}).statementTimeoutMs).toBe(10_000);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '30' }).statementTimeoutMs).toBe(30_000);
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT: '0' }).statementTimeoutMs).toBe(0);
+    expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT: '1.5' })).toThrow(/DATABASE_STATEMENT_TIMEOUT must be a whole number from 0 to 86400; got "1.5"/);
+    expect(loadConfig({}).ledgerCheckIntervalMs).toBe(0);
+    expect(loadConfig({ LEDGER_CHECK_INTERVAL: '24' }).ledgerCheckIntervalMs).toBe(86_400_000);
+    expect(() => loadConfig({ LEDGER_CHECK_INTERVAL: '169' })).toThrow(/LEDGER_CHECK_INTERVAL must be a whole number from 0 to 168/);
+  });
+});

@@ -26,6 +26,13 @@ export interface DatabaseHandle {
   onConnectionError: (error: Error) => void;
   /** The raw SQLite handle, for the click writer's prepared statements (SQLite only). */
   sqlite?: SqliteDatabase.Database;
+  /** PostgreSQL: the pool's connections in use and idle, and requests waiting for one (for /metrics). */
+  pool?: () => { inUse: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL with a statement timeout: runs `work` on a connection of its own without one
+   * (migrations, which may rightly take long, and wait for another instance's migration lock).
+   */
+  withoutTimeout?: <T>(work: (db: Db) => Promise<T>) => Promise<T>;
   close(): Promise<void>;
 }
 
@@ -44,7 +51,16 @@ export interface OpenOptions {
   applicationName?: string;
   /** SQLite file: how the checkpoint thread runs (tests make it eager). */
   checkpoint?: CheckpointerOptions;
+  /**
+   * PostgreSQL: longest a statement may run, in ms (0 or unset: no limit). The server cancels it
+   * (`statement_timeout`); the client gives up CLIENT_TIMEOUT_MARGIN_MS later, when the server does
+   * not answer at all (a cut network, a hung host), and drops the connection.
+   */
+  statementTimeoutMs?: number;
 }
+
+/** How much longer than the statement timeout the client waits for an answer before dropping the connection. */
+export const CLIENT_TIMEOUT_MARGIN_MS = 2000;
 
 // int8 (bigint) columns hold epoch-ms times and minor-unit amounts; all fit in 2^53.
 const pgTypes = {
@@ -62,9 +78,11 @@ const PG_CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.pgPoolSize ?? 10,
+    const databaseUrl = options.databaseUrl;
+    const timeout = options.statementTimeoutMs ?? 0;
+    const poolConfig = (max: number, statementTimeoutMs: number): pg.PoolConfig => ({
+      connectionString: databaseUrl,
+      max,
       types: pgTypes as unknown as pg.CustomTypesConfig,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
       // What pg_stat_activity shows: the URL's `application_name` (or PGAPPNAME) when given.
@@ -73,16 +91,30 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // connection that cannot be made or had from the pool in time fails instead of waiting on.
       keepAlive: true,
       connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_MARGIN_MS } : {}),
     });
+    const pool = new pg.Pool(poolConfig(options.pgPoolSize ?? 10, timeout));
     // The pool reports to whatever the handle's `onConnectionError` is at the time (main.ts sets it).
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, { onConnectionError: (error) => handle.onConnectionError(error) }) }) });
+    const onConnectionError = (error: Error) => handle.onConnectionError(error);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(pool, { onConnectionError }) }) });
     const handle: DatabaseHandle = {
       db,
       dialect: 'postgres',
       schema: options.pgSchema,
       onConnectionError: (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`),
+      pool: () => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
+    if (timeout > 0) {
+      handle.withoutTimeout = async (work) => {
+        const own = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pipelinedPool(new pg.Pool(poolConfig(1, 0)), { onConnectionError }) }) });
+        try {
+          return await work(own);
+        } finally {
+          await own.destroy();
+        }
+      };
+    }
     return handle;
   }
   const file = options.sqlitePath ?? ':memory:';
@@ -138,9 +170,15 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
 /** `timeZone`: the day boundaries of the per-day figures, which a migration may fill from stored rows. */
 export async function migrateToLatest(handle: DatabaseHandle, timeZone: string): Promise<void> {
+  // A migration may rightly run longer than a request's statement may (filling a new table).
+  if (handle.withoutTimeout) return handle.withoutTimeout((db) => migrate(handle, db, timeZone));
+  return migrate(handle, handle.db, timeZone);
+}
+
+async function migrate(handle: DatabaseHandle, db: Db, timeZone: string): Promise<void> {
   // Name the schema explicitly: otherwise Kysely may find another schema's migration tables.
   const migrator = new Migrator({
-    db: handle.db,
+    db,
     provider: migrationProvider(handle.dialect, timeZone),
     ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
   });

@@ -23,8 +23,18 @@ const LOST_CODES = new Set([
 ]);
 /** Node's socket errors. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
-/** node-postgres's own words for a connection that ended, broke or could not be had in time. */
-const LOST_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+/**
+ * node-postgres's own words for a connection that ended, broke or could not be had in time — or
+ * whose statement got no answer within the client's timeout (db/connection.ts): the database does
+ * not answer on it, and nothing more may be sent there (the answer may still come).
+ */
+const LOST_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect|Query read timeout)/;
+/**
+ * query_canceled: a statement that ran past the statement timeout (DATABASE_STATEMENT_TIMEOUT), or
+ * was cancelled by an operator. The connection is fine; the database was too slow to answer, which
+ * is answered as its being unavailable (503), never tried item by item.
+ */
+const CANCELED = '57014';
 
 const marked = new WeakMap<object, { unwritten: boolean }>();
 
@@ -46,7 +56,7 @@ export function markUnavailable(error: unknown, unwritten: boolean): void {
 
 /** Whether `error` is the database's being unavailable (marked, or recognised by its code). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return (typeof error === 'object' && error !== null && marked.has(error)) || isConnectionLoss(error);
+  return (typeof error === 'object' && error !== null && (marked.has(error) || (error as { code?: unknown }).code === CANCELED)) || isConnectionLoss(error);
 }
 
 /** Whether `error` is the database's being unavailable and certainly nothing was written: safe to try again. */

@@ -144,6 +144,8 @@ export interface UnitOfWorkOptions {
   /** Which errors are an item's own decision (default: none — every error rolls the batch back). */
   isItemError?: IsItemError;
   log?: { warn(obj: unknown, msg: string): void };
+  /** A group commit was written: how many items, and the seconds from its first try to its commit (for /metrics). */
+  onBatch?: (items: number, seconds: number) => void;
 }
 
 type Outcome = ({ ok: true; value: unknown } | { ok: false; error: unknown })[];
@@ -178,6 +180,11 @@ export class UnitOfWork {
       this.queue.push({ work, preload: options.preload as Pending['preload'], resolve: resolve as (v: unknown) => void, reject });
       this.schedule();
     });
+  }
+
+  /** Batchable items submitted and not yet in a group commit under way (for /metrics). */
+  get waiting(): number {
+    return this.queue.length + this.ready.length;
   }
 
   /** Resolves once every batchable item submitted so far has been written or has failed. */
@@ -272,12 +279,14 @@ export class UnitOfWork {
 
   /** `readAhead`: whether what the items' read-aheads found may be used (not when a batch goes round again). */
   private async write(batch: Pending[], readAhead: boolean) {
+    const started = performance.now();
     let rest = batch;
     for (let round = 0; rest.length > 0; round++) {
       const outcome = await this.attempt(rest, readAhead && round === 0);
       if (outcome.kind === 'done') {
         this.stats.batches++;
         this.stats.items += rest.length;
+        this.options.onBatch?.(rest.length, (performance.now() - started) / 1000);
         rest.forEach((p, i) => {
           const o = outcome.results[i]!;
           if (o.ok) p.resolve(o.value);

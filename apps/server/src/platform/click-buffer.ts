@@ -30,9 +30,10 @@ const setSeen = (insert: InsertQueryBuilder<Database, 'visitor_seen', InsertResu
   insert.onConflict((oc) => oc.columns(['link_id', 'visitor_hash']).doUpdateSet((eb) => ({ unique_at: eb.ref('excluded.unique_at') })));
 
 export class ClickBuffer {
-  /** Clicks accepted and written so far by this instance (the shutdown log reports both). */
+  /** Clicks accepted, written and not written (their redirect went out untracked) so far by this instance (the shutdown log and /metrics). */
   accepted = 0;
   written = 0;
+  failed = 0;
   private readonly kind: CollectorKind<ClickRows>;
 
   constructor(
@@ -53,7 +54,10 @@ export class ClickBuffer {
         tx.collect(this.kind).rows.push(click);
       }, { batchable: true });
     } catch (error) {
-      if (!alreadyStored(error)) throw error;
+      if (!alreadyStored(error)) {
+        this.failed++;
+        throw error;
+      }
     }
     this.written++;
   }

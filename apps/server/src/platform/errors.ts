@@ -1,7 +1,7 @@
 /** One error type, one handler, one shape: `{ error: { code, message, fields? } }`. */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, FIELD_CODES, negotiateLocale, parseAcceptLanguage, type ErrorCode, type FieldCode, type Locale } from '@pa/shared';
 import { ERROR_MESSAGES } from './i18n/messages';
@@ -181,7 +181,8 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).type('text/html; charset=utf-8').send(renderErrorPage(requestLocale(request), 'not_found'));
 }
 
-/** Unknown addresses. */
-export function registerNotFound(app: FastifyInstance) {
-  app.setNotFoundHandler(sendNotFound);
+/** Unknown addresses; `preHandler` runs first (counting them for /metrics). */
+export function registerNotFound(app: FastifyInstance, preHandler?: preHandlerHookHandler) {
+  if (preHandler) app.setNotFoundHandler({ preHandler }, sendNotFound);
+  else app.setNotFoundHandler(sendNotFound);
 }

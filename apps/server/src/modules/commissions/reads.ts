@@ -76,9 +76,10 @@ export async function listCommissions(ctx: AppContext, filters: { status?: Commi
   return { items: rows.map((r) => ({ ...toCommission(r, locale), promoterName: r.display_name, promoterAccount: r.account, externalId: r.external_id })), nextCursor };
 }
 
-/** Every ledger invariant, read in one snapshot (platform/ledger.ts). */
+/** Every ledger invariant, read in one snapshot (platform/ledger.ts); what it found is also on /metrics. */
 export async function ledgerCheck(ctx: AppContext): Promise<z.infer<typeof LedgerCheckSchema>> {
   const breaches = await checkLedger(ctx.db);
+  ctx.metrics.ledgerChecked(breaches.length);
   await tellLedgerBreaches(ctx, breaches);
   return { ok: breaches.length === 0, breaches };
 }

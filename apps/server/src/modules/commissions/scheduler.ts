@@ -5,9 +5,12 @@
  */
 import type { AppContext } from '../../context';
 import { endDueCampaigns } from '../campaigns/service';
+import { ledgerCheck } from './reads';
 import { approveDue } from './service';
 
 export const SCHEDULER_INTERVAL_MS = 60_000;
+/** The scheduled ledger check's first run after start. */
+export const FIRST_LEDGER_CHECK_MS = 60_000;
 
 type Log = { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 
@@ -36,6 +39,34 @@ export function startCommissionScheduler(ctx: AppContext, log: Log) {
   // Stopping waits for a run under way, so the database is not closed beneath it.
   return async () => {
     clearInterval(timer);
+    await running;
+  };
+}
+
+/**
+ * The ledger check every `intervalMs` (LEDGER_CHECK_INTERVAL; 0: never), the first a minute after
+ * start (so a process restarted more often than the interval still runs it): what it finds is on /metrics (`pa_ledger_check_breaches`) and told to the admins like
+ * the console's check. On SQLite the check's one snapshot holds the database's one connection
+ * while it reads (writes wait for it): choose an hour of little traffic's worth of interval.
+ */
+export function startLedgerChecks(ctx: AppContext, log: Log, intervalMs: number) {
+  if (intervalMs <= 0) return async () => {};
+  let running: Promise<void> | null = null;
+  const run = () => {
+    running ??= ledgerCheck(ctx)
+      .then(({ breaches }) => {
+        if (breaches.length > 0) log.warn({ breaches: breaches.length }, 'ledger check found breaches');
+      }, (error: unknown) => log.warn({ err: error }, 'ledger check failed'))
+      .finally(() => (running = null));
+  };
+  let timer = setTimeout(function next() {
+    run();
+    timer = setTimeout(next, intervalMs);
+    timer.unref();
+  }, Math.min(intervalMs, FIRST_LEDGER_CHECK_MS));
+  timer.unref();
+  return async () => {
+    clearTimeout(timer);
     await running;
   };
 }

@@ -50,8 +50,20 @@ export interface RecordResult {
   stored?: StoredConversion;
 }
 
-/** Records a lead, sale or refund exactly once per (campaign, kind, externalId). */
+/** Records a lead, sale or refund exactly once per (campaign, kind, externalId); counted by kind and outcome (/metrics). */
 export async function recordConversion(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
+  const counted = ctx.metrics.conversions[input.kind];
+  try {
+    const result = await recordOnce(ctx, apiKeyId, input);
+    counted[result.created ? 'created' : 'repeat'].n++;
+    return result;
+  } catch (error) {
+    counted[error instanceof AppError ? 'refused' : 'failed'].n++;
+    throw error;
+  }
+}
+
+async function recordOnce(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   try {
     if (input.kind === 'refund') return await ctx.uow.run((tx) => recordRefund(ctx, tx, apiKeyId, input));
     return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input), { batchable: true, preload: { loader: READ_AHEAD, input } });
@@ -452,6 +464,23 @@ export async function recordRefundToTotal(
   ctx: AppContext,
   input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number },
   /** Written in the refund's own transaction when one is made (the caller's record of what came of it). */
+  alsoWrite?: (q: Tx['q'], result: RecordResult) => Promise<void>,
+): Promise<RecordResult | null> {
+  // Counted as the conversions API's refunds are (/metrics); nothing left to refund is a repeat.
+  const counted = ctx.metrics.conversions.refund;
+  try {
+    const result = await refundToTotalOnce(ctx, input, alsoWrite);
+    counted[result?.created ? 'created' : 'repeat'].n++;
+    return result;
+  } catch (error) {
+    counted[error instanceof AppError ? 'refused' : 'failed'].n++;
+    throw error;
+  }
+}
+
+async function refundToTotalOnce(
+  ctx: AppContext,
+  input: { campaignId: string; refundOf: string; externalId: string; refundedTotal: number; occurredAt: number },
   alsoWrite?: (q: Tx['q'], result: RecordResult) => Promise<void>,
 ): Promise<RecordResult | null> {
   const earlier = await repo.conversionIdByKey(ctx.db, input.campaignId, 'refund', input.externalId);

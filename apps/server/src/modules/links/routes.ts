@@ -73,6 +73,7 @@ export function redirectRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       });
       // A click that could not be stored is not acknowledged: the visitor still reaches the page, untracked.
       const location = target.attributable ? (stored ? withClickId(target.destination, clickId) : target.destination) : target.landingUrl;
+      ctx.metrics.redirects.n++;
       return reply.status(302).headers({ location, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer-when-downgrade' }).send();
     });
   };

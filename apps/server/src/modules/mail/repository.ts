@@ -22,6 +22,12 @@ export async function statusCounts(db: Db): Promise<Record<'pending' | 'sent' | 
   return counts;
 }
 
+/** Mails waiting to be sent, retries included (for /metrics; the index on (status, next_attempt_at)). */
+export async function pendingCount(db: Db): Promise<number> {
+  const row = await db.selectFrom('mail_messages').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export function messagesToSend(db: Db, ids: string[]) {
   return db.selectFrom('mail_messages').select(['id', 'recipient', 'subject', 'body_sealed', 'attempts', 'status']).where('id', 'in', ids).execute();
 }

@@ -173,6 +173,11 @@ export interface MailDispatcherOptions {
   dailyEveryMs?: number;
 }
 
+/** Mails waiting to be sent, retries included (for /metrics). */
+export function mailQueueDepth(ctx: AppContext): Promise<number> {
+  return repo.pendingCount(ctx.db);
+}
+
 /** Sends the mail outbox every `intervalMs`, and writes the daily mails; returns stop(). Nothing when mail is off. */
 export function startMailDispatcher(ctx: AppContext, log: Log, options: MailDispatcherOptions = {}) {
   if (!ctx.config.mail) return async () => {};
@@ -226,6 +231,7 @@ export async function dispatchMail(ctx: AppContext, sender: SmtpSender, log: Log
       : outcome.permanent || delay === undefined
         ? { status: 'failed' as const, attempts, next_attempt_at: at, last_error: outcome.error, sent_at: null }
         : { status: 'pending' as const, attempts, next_attempt_at: at + delay, last_error: outcome.error, sent_at: null };
+    ctx.metrics.mails[set.status === 'pending' ? 'retry' : set.status].n++;
     try {
       if (await repo.settleMessage(ctx.db, m.id, until, set) && !outcome.ok && attempts === 1) firstFailure ??= outcome.error ?? '';
     } catch (error) {

@@ -187,3 +187,15 @@ export function failingSince(db: Db, id: string) {
 export function activeAdmins(db: Db) {
   return db.selectFrom('users').select('id').where('role', '=', 'admin').where('status', '=', 'active').execute();
 }
+
+/**
+ * What waits to be sent (for /metrics): pending deliveries (the partial index on pending ones, on
+ * PostgreSQL) and envelopes not yet made into deliveries (each holds one or more events).
+ */
+export async function queueDepth(db: Db): Promise<{ deliveries: number; envelopes: number }> {
+  const [deliveries, envelopes] = await Promise.all([
+    db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'pending').executeTakeFirstOrThrow(),
+    db.selectFrom('webhook_outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { deliveries: Number(deliveries.n), envelopes: Number(envelopes.n) };
+}

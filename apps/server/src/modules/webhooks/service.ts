@@ -408,14 +408,21 @@ async function attempt(ctx: AppContext, due: Due[], options: DispatcherOptions):
   const outcomes = items.length === 0 ? [] : await (options.sender ?? inlineSender).send(items, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: timeout, userAgent: `PromotionAssistant-Webhooks/${ctx.config.version}` });
   const answeredAt = Date.now();
   const outcomeById = new Map(sendable.map((d, i) => [d.id, outcomes[i]!]));
+  const counted = ctx.metrics.webhookDeliveries;
   return due.map((d) => {
     const a: AttemptOutcome = outcomeById.get(d.id) ?? { statusCode: null, durationMs: 0, error: 'endpoint disabled' };
     const outcome = d.endpoint_status !== 'enabled'
       ? { status: 'failed' as const, attempts: d.attempts + 1, next: answeredAt, disable: false }
       : outcomeOf(a, d.attempts, answeredAt, delays);
+    counted[outcome.status === 'pending' ? 'retry' : outcome.status].n++;
     // An attempt is logged at the moment it was made.
     return { d, attempt: a, outcome, at: answeredAt - a.durationMs };
   });
+}
+
+/** What waits to be sent, in the table (for /metrics): pending deliveries, and envelopes not yet made into deliveries. */
+export function webhookQueue(ctx: AppContext): Promise<{ deliveries: number; envelopes: number }> {
+  return repo.queueDepth(ctx.db);
 }
 
 /**
