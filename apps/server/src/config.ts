@@ -1,7 +1,6 @@
 /** Environment parsed and checked once at start; a bad value stops the process with a sentence. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseProxyList } from './platform/connection-limit';
 import type { MailConfig } from './platform/mail/send';
 
@@ -43,7 +42,12 @@ export type { MailConfig };
 
 export class ConfigError extends Error {}
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * The version the build stamped into the compiled server (scripts/build-server.mjs); run from the
+ * sources through npm, npm_package_version says it.
+ */
+declare const PA_BUILD_VERSION: string | undefined;
+const builtVersion = typeof PA_BUILD_VERSION === 'string' ? PA_BUILD_VERSION : undefined;
 
 /** `true` or `false` (unset or empty: false). */
 function bool(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -178,8 +182,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR?.trim() || path.join(repoRoot, 'data')),
-    webDist: path.resolve(env.WEB_DIST?.trim() || path.join(repoRoot, 'apps/web/dist')),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+    webDist: path.resolve(env.WEB_DIST?.trim() || 'apps/web/dist'),
     trustProxy,
     cookieSecure: cookieSecureRaw === 'auto' ? 'auto' : cookieSecureRaw === 'true',
     cookiePath,
@@ -188,6 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     appSecret,
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE'),
     mail: mailConfig(env),
-    version: env.npm_package_version || '0.1.0',
+    version: env.npm_package_version || builtVersion || '0.0.0',
   };
 }
