@@ -43,15 +43,16 @@ export const runningServers = new Set<ChildProcess>();
 
 /**
  * The Node options a build runs its server with: what its own `npm run serve` puts between `node`
- * and `apps/server/src/main.ts` (a build is measured as it is run), without `--import tsx`, which
- * every launch here adds.
+ * and the server's entry (a build is measured with its own options), without `--import tsx`:
+ * every launch here runs the sources through tsx, which needs no build of the checkout.
  */
 export function serverNodeArgs(root: string): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
   const serve = pkg.scripts?.serve ?? '';
   const words = serve.split(/\s+/);
   const from = words.indexOf('node');
-  const to = words.indexOf('apps/server/src/main.ts');
+  // Today's scripts run the compiled server; builds from before issue 29 ran the sources through tsx.
+  const to = words.findIndex((w) => w === 'apps/server/dist/main.js' || w === 'apps/server/src/main.ts');
   if (from < 0 || to < from) return [];
   const args = words.slice(from + 1, to);
   const tsx = args.indexOf('--import');

@@ -1,7 +1,6 @@
 /** Environment parsed and checked once at start; a bad value stops the process with a sentence. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseProxyList } from './platform/connection-limit';
 import type { MailConfig } from './platform/mail/send';
 
@@ -62,7 +61,12 @@ export type { MailConfig };
 
 export class ConfigError extends Error {}
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * The version the build stamped into the compiled server (scripts/build-server.mjs); run from the
+ * sources through npm, npm_package_version says it.
+ */
+declare const PA_BUILD_VERSION: string | undefined;
+const builtVersion = typeof PA_BUILD_VERSION === 'string' ? PA_BUILD_VERSION : undefined;
 
 /** `true` or `false` (unset or empty: false). */
 function bool(env: NodeJS.ProcessEnv, name: string): boolean {
@@ -213,8 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR?.trim() || path.join(repoRoot, 'data')),
-    webDist: path.resolve(env.WEB_DIST?.trim() || path.join(repoRoot, 'apps/web/dist')),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || 'data'),
+    webDist: path.resolve(env.WEB_DIST?.trim() || 'apps/web/dist'),
     trustProxy,
     cookieSecure: cookieSecureRaw === 'auto' ? 'auto' : cookieSecureRaw === 'true',
     cookiePath,
@@ -226,6 +230,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fileLimit: numb
     metrics: metricsConfig(env, port),
     statementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT', 10, 0, 86_400) * 1000,
     ledgerCheckIntervalMs: int(env, 'LEDGER_CHECK_INTERVAL', 0, 0, 168) * 3_600_000,
-    version: env.npm_package_version || '0.1.0',
+    version: env.npm_package_version || builtVersion || '0.0.0',
   };
 }

@@ -1,4 +1,7 @@
-/** The real server as a separate process (src/main.ts), for what only a listening process shows. */
+/**
+ * The real server as a separate process, for what only a listening process shows: src/main.ts
+ * through tsx, or a compiled entry (`entry` ending in .js, run with plain node).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
@@ -42,8 +45,23 @@ export interface ServerProcess {
   output(): string;
 }
 
-export function run(env: Record<string, string>, args: string[] = []): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface RunOptions {
+  /** The script to run (default src/main.ts): a .ts one through tsx, a .js one with plain node. */
+  entry?: string;
+  cwd?: string;
+  /** Variables of this process's environment to leave out (e.g. npm's npm_package_version). */
+  without?: string[];
+}
+
+export function run(env: Record<string, string>, args: string[] = [], options: RunOptions = {}): ServerProcess {
+  const entry = options.entry ?? main;
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of options.without ?? []) delete base[name];
+  const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
+    cwd: options.cwd,
+    env: { ...base, DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -67,9 +85,9 @@ export function answers(port: number, path: string, timeoutMs = 1000): Promise<b
  * Starts the server on a free loopback port and resolves once api/ready answers (within a minute:
  * loading the sources through tsx alone takes 15 s on a busy shared machine).
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess & { port: number; url: string }> {
+export async function startServer(env: Record<string, string>, options: RunOptions = {}): Promise<ServerProcess & { port: number; url: string }> {
   const port = await freePort();
-  const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env });
+  const p = run({ PORT: String(port), HOST: '127.0.0.1', ...env }, [], options);
   const url = `http://127.0.0.1:${port}`;
   // Up to a minute: on a loaded shared machine, starting tsx and the server can take 20 s.
   const until = Date.now() + 60_000;

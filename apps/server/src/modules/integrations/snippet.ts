@@ -1,5 +1,6 @@
 /**
- * The landing-page snippet (`<base>/pa.js`, issue 17): read once from pa.js beside this file, with
+ * The landing-page snippet (`<base>/pa.js`, issue 17): read once from pa.js beside this module (the
+ * compiled server's build copies it beside the bundle, scripts/build-server.mjs), with
  * its version (a digest of its bytes) and a gzip copy. Served with the version in its address it is
  * cached for a year; without, for an hour (docs/integrations.md).
  */

@@ -10,7 +10,12 @@ import { Worker } from 'node:worker_threads';
 import { postWebhook, type AttemptOutcome } from './send';
 import { webhookHeaders } from './signing';
 
-const require = createRequire(import.meta.url);
+/**
+ * Compiled (apps/server/dist, scripts/build-server.mjs), the thread is the bundle's own entry beside
+ * this one; run from the sources, sender-worker.ts loads through tsx, registered in the thread.
+ */
+const COMPILED = !import.meta.url.endsWith('.ts');
+const COMPILED_ENTRY = './webhook-sender.js';
 const THREAD_BOOT = `
 const { workerData } = require('node:worker_threads');
 require(workerData.tsx).register();
@@ -67,8 +72,9 @@ export function threadedSender(log: { warn(obj: unknown, msg: string): void }): 
   const start = () => {
     started = true;
     try {
-      // The thread loads its TypeScript through tsx, as the server does (registered in the thread itself).
-      const w = new Worker(THREAD_BOOT, { eval: true, workerData: { tsx: require.resolve('tsx/esm/api'), entry: new URL('./sender-worker.ts', import.meta.url).href } });
+      const w = COMPILED
+        ? new Worker(new URL(COMPILED_ENTRY, import.meta.url))
+        : new Worker(THREAD_BOOT, { eval: true, workerData: { tsx: createRequire(import.meta.url).resolve('tsx/esm/api'), entry: new URL('./sender-worker.ts', import.meta.url).href } });
       worker = w;
       w.unref();
       w.on('message', (message: { seq: number; outcomes: AttemptOutcome[] }) => {
