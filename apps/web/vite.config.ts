@@ -22,10 +22,11 @@ function appName(name: string | null, version: string): Plugin {
 const ANTD_PACKS: Record<string, string> = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
 
 /**
- * Writes preload.json: the files (beyond the entry's) each locale needs, and those of Home's first
- * screen. The server names the reader's (and Home's, to a visitor with a session cookie) in
- * index.html as preload links, so they download alongside the entry instead of after it has run
- * and asked for them.
+ * Writes preload.json: the files (beyond the entry's) each locale needs (sign-in's texts and
+ * antd-mobile's pack), and those of Home's first screen (its code, layouts and first requests; and,
+ * per locale, the promoter app's texts). The server names the reader's (and Home's, to a visitor
+ * with a session cookie) in index.html as preload links, so they download alongside the entry
+ * instead of after it has run and asked for them.
  */
 function preloadLists(): Plugin {
   return {
@@ -54,12 +55,19 @@ function preloadLists(): Plugin {
         }
         return [...out];
       };
+      const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${area}/${locale}\\.json$`);
       const locales = Object.fromEntries(
-        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(new RegExp(`/src/i18n/locales/${locale}\\.json$`), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
+        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(texts('common', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
       );
       // Home's first screen: preloaded for a visitor who comes back signed in (the app opens on Home).
-      const home = files(/\/src\/app\/home-with-announcements\.tsx$/);
-      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home }) });
+      const home = files(
+        /\/src\/app\/home-with-announcements\.tsx$/,
+        /\/src\/app\/home-prefetch\.ts$/,
+        /\/src\/app\/layouts\/(require-auth|texts|staff-layout|tab-layout)\.tsx$/,
+        /\/src\/lib\/format\.ts$/,
+      );
+      const homeTexts = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('app', locale))]));
+      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home, homeTexts }) });
     },
   };
 }
@@ -101,6 +109,16 @@ export default defineConfig(({ mode }) => {
     base: './',
     plugins: [react(), appName(name, version), preloadLists(), precompress()],
     define: { __APP_VERSION__: JSON.stringify(version) },
+    resolve: {
+      // Modules of dependencies written for older Reacts, replaced by React 19's own ways, so their
+      // fallback code does not sit in the entry unused: antd-mobile's renderer for Toast, Dialog and
+      // the like (rc-util's, with ReactDOM.render and Babel's async runtime), and the
+      // useSyncExternalStore shim react-i18next imports.
+      alias: [
+        { find: /^rc-util\/lib\/React\/render$/, replacement: path.resolve(__dirname, 'src/lib/antd-render.ts') },
+        { find: /^use-sync-external-store\/shim$/, replacement: path.resolve(__dirname, 'src/lib/sync-external-store.ts') },
+      ],
+    },
     build: {
       manifest: true,
       target: 'es2020',
