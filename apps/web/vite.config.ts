@@ -18,7 +18,7 @@ function appName(name: string | null, version: string): Plugin {
   };
 }
 
-/** The antd-mobile locale pack loaded with each app locale (as in src/i18n/index.ts). */
+/** The antd-mobile locale pack loaded with each app locale's promoter-app texts (as in src/i18n/index.ts). */
 const ANTD_PACKS: Record<string, string> = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
 
 /**
@@ -56,17 +56,21 @@ function preloadLists(): Plugin {
         return [...out];
       };
       const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${area}/${locale}\\.json$`);
-      const locales = Object.fromEntries(
-        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(texts('common', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
-      );
+      const locales = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('common', locale))]));
       // Home's first screen: preloaded for a visitor who comes back signed in (the app opens on Home).
       const home = files(
         /\/src\/app\/home-with-announcements\.tsx$/,
         /\/src\/app\/home-prefetch\.ts$/,
-        /\/src\/app\/layouts\/(require-auth|texts|staff-layout|tab-layout)\.tsx$/,
+        /\/src\/app\/layouts\/require-auth\.tsx$/,
+        /\/src\/app\/layouts\/texts\.tsx$/,
+        /\/src\/app\/layouts\/staff-layout\.tsx$/,
+        /\/src\/app\/layouts\/tab-layout\.tsx$/,
         /\/src\/lib\/format\.ts$/,
       );
-      const homeTexts = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('app', locale))]));
+      // With the app's texts, antd-mobile's pack (src/i18n/index.ts loads them together).
+      const homeTexts = Object.fromEntries(
+        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
+      );
       this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home, homeTexts }) });
     },
   };
@@ -120,6 +124,15 @@ export default defineConfig(({ mode }) => {
       ],
     },
     build: {
+      rollupOptions: {
+        output: {
+          // Texts by area and locale (src/i18n/locales/<area>/<locale>.json) named so in reports: texts-app-fr-….js.
+          chunkFileNames: (chunk) => {
+            const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/(\w+)\/([\w-]+)\.json$/);
+            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : 'assets/[name]-[hash].js';
+          },
+        },
+      },
       manifest: true,
       target: 'es2020',
       chunkSizeWarningLimit: 400,
