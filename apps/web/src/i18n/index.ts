@@ -77,34 +77,48 @@ function download(locale: Locale, area: TextArea): Promise<Messages> {
 
 /** Areas shown so far (in any language): a language switch loads all of them. */
 const inUse = new Set<TextArea>(['common']);
-/** `locale/area` pairs whose texts i18next has. */
-const added = new Set<string>();
-const registering = new Map<string, Promise<void>>();
+
+/**
+ * Per `locale/area`: the promise that the texts are in i18next, marked with its outcome once
+ * settled (`status`, `value`/`reason`), which React's `use` reads to go straight on without
+ * suspending — so `useTexts` calls `use` on every render, as React needs when it replays a
+ * component that suspended, whether or not the texts have come since.
+ */
+type Tracked = Promise<void> & { status?: 'fulfilled' | 'rejected'; value?: void; reason?: unknown };
+const registered = new Map<string, Tracked>();
 let initialized: () => void;
 const ready = new Promise<void>((resolve) => (initialized = resolve));
 
 /** Whether i18next has the texts of `area` in `locale`. */
-export const hasTexts = (locale: string, area: TextArea) => added.has(`${locale}/${area}`);
+export const hasTexts = (locale: string, area: TextArea) => registered.get(`${locale}/${area}`)?.status === 'fulfilled';
 
 function add(locale: Locale, area: TextArea, messages: Messages) {
-  if (!hasTexts(locale, area)) i18next.addResourceBundle(locale, 'translation', messages, true, true);
-  added.add(`${locale}/${area}`);
+  const key = `${locale}/${area}`;
+  const known = registered.get(key);
+  if (known?.status !== 'fulfilled') {
+    i18next.addResourceBundle(locale, 'translation', messages, true, true);
+    // A load still under way (loadTexts) is marked done too: its texts are in.
+    registered.set(key, Object.assign(known ?? Promise.resolve(), { status: 'fulfilled' as const, value: undefined }));
+  }
   inUse.add(area);
 }
 
 /** Loads the texts of `area` in `locale` into i18next (once); resolves when they are in. */
 export function loadTexts(locale: Locale, area: TextArea): Promise<void> {
   const key = `${locale}/${area}`;
-  let pending = registering.get(key);
+  let pending = registered.get(key);
   if (!pending) {
-    pending = Promise.all([download(locale, area), ready]).then(
+    const tracked: Tracked = Promise.all([download(locale, area), ready]).then(
       ([messages]) => add(locale, area, messages),
       (error: unknown) => {
-        registering.delete(key);
+        // Asked for again by the next render (a failed download is tried again).
+        registered.delete(key);
+        Object.assign(tracked, { status: 'rejected', reason: error });
         throw error;
       },
     );
-    registering.set(key, pending);
+    registered.set(key, tracked);
+    pending = tracked;
   }
   return pending;
 }
@@ -116,17 +130,14 @@ export function preloadTexts(locale: Locale, areas: readonly TextArea[]) {
 
 /**
  * Keeps the calling component suspended (its Suspense boundary shows the fallback) until the
- * texts of `areas` are in for the language shown; renders straight on when they already are.
+ * texts of `areas` are in for the language shown; goes straight on when they already are.
  */
 export function useTexts(...areas: TextArea[]) {
   const { i18n } = useTranslation();
   const locale = i18n.language as Locale;
-  const missing = areas.filter((area) => !hasTexts(locale, area));
-  if (missing.length === 0) return;
-  // All asked for at once; suspended on the first (a cached promise, as `use` wants), then on
-  // whichever is still missing when it has come.
-  const pending = missing.map((area) => loadTexts(locale, area));
-  use(pending[0]!);
+  // All asked for at once; then `use` on each (already in: no suspending).
+  const pending = areas.map((area) => loadTexts(locale, area));
+  for (const texts of pending) use(texts);
 }
 
 /**
