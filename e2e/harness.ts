@@ -230,8 +230,9 @@ export async function itemsPerRow(page: Page, selector: string): Promise<number[
   }), selector);
 }
 
+/** The web app's texts in `locale`: its three areas (sign-in's, the promoter app's, the console's) merged, as the app holds them once all are loaded. */
 export function readLocale(locale: string): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${locale}.json`), 'utf8'));
+  return Object.assign({}, ...['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${area}/${locale}.json`), 'utf8'))));
 }
 
 export function tr(messages: Record<string, unknown>, key: string, vars: Record<string, string> = {}): string {
@@ -241,7 +242,7 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 }
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
-export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations)\.[A-Za-z_]+\b/;
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations|emailAddress|verifyEmail)\.[A-Za-z_]+\b/;
 
 /**
  * The page's words, without what it shows as code (<code>: an audit action such as

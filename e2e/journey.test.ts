@@ -95,7 +95,7 @@ async function journey(baseUrl: string, label: string, withScreenshots: boolean)
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe(locale);
     await page.getByTestId('nav-back').click();
     await expect.poll(() => page.getByTestId('tab-me').textContent()).toBe(tr(m, 'tabs.me'));
-    await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'me.language'));
+    await expect.poll(() => page.getByTestId('me-language').textContent()).toContain(tr(m, 'app.language'));
     if (withScreenshots) await checkScreen(page, `${label}-${locale}-me`);
     expect(await page.locator('body').innerText()).not.toMatch(UNTRANSLATED);
     await page.getByTestId('tab-promote').click();

@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 /**
  * Reports the gzip size of the JavaScript a first visit to the sign-in page loads: the entry
- * chunk and its static imports (the sign-in page is among them), and one locale
- * (the largest of the five, so the figure holds for every language). Fails above the budget.
+ * chunk and its static imports (the sign-in page is among them), and one language's sign-in
+ * texts (`src/i18n/locales/common/<locale>.json`) — the largest of the five, so the figure holds
+ * for every language. antd-mobile's locale pack comes with the promoter app's texts (signed-in
+ * screens only; src/i18n/index.ts), so it is not counted. Fails above the budget.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
-export const BUDGET_BYTES = 152 * 1024;
+export const BUDGET_BYTES = 110 * 1024;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const LOCALES = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
+const LOCALES = ['zh-Hans', 'zh-Hant', 'en', 'fr', 'es'];
 
 export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
   const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
@@ -28,23 +30,24 @@ export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
   const base = closure('index.html');
   if (manifest['src/features/auth/pages/login-page.tsx']) closure('src/features/auth/pages/login-page.tsx', base);
   let worst = null;
-  for (const [locale, antd] of Object.entries(LOCALES)) {
+  const byLocale = {};
+  for (const locale of LOCALES) {
     const files = new Set(base);
-    closure(`src/i18n/locales/${locale}.json`, files);
-    const antdKey = Object.keys(manifest).find((k) => k.endsWith(`antd-mobile/es/locales/${antd}.js`));
-    if (antdKey) closure(antdKey, files);
+    closure(`src/i18n/locales/common/${locale}.json`, files);
     const rows = [...files].filter((f) => f.endsWith('.js')).map((file) => ({ file, gzip: gz(file) }));
     const total = rows.reduce((sum, r) => sum + r.gzip, 0);
+    byLocale[locale] = total;
     if (!worst || total > worst.total) worst = { locale, rows, total };
   }
-  return worst;
+  return { ...worst, byLocale };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = signInFirstVisit();
   console.log(`\nJavaScript for a first visit to the sign-in page (gzip, worst locale: ${r.locale}):`);
   for (const row of r.rows.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${(row.gzip / 1024).toFixed(1).padStart(7)} KB  ${row.file}`);
-  console.log(`  ${(r.total / 1024).toFixed(1).padStart(7)} KB  total (budget ${BUDGET_BYTES / 1024} KB)\n`);
+  console.log(`  ${(r.total / 1024).toFixed(1).padStart(7)} KB  total (budget ${BUDGET_BYTES / 1024} KB)`);
+  console.log(`  per locale: ${Object.entries(r.byLocale).map(([l, t]) => `${l} ${(t / 1024).toFixed(1)}`).join(', ')} KB\n`);
   if (r.total > BUDGET_BYTES) {
     console.error('Over the sign-in page budget.');
     process.exit(1);

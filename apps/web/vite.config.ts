@@ -18,14 +18,15 @@ function appName(name: string | null, version: string): Plugin {
   };
 }
 
-/** The antd-mobile locale pack loaded with each app locale (as in src/i18n/index.ts). */
+/** The antd-mobile locale pack loaded with each app locale's promoter-app texts (as in src/i18n/index.ts). */
 const ANTD_PACKS: Record<string, string> = { 'zh-Hans': 'zh-CN', 'zh-Hant': 'zh-TW', en: 'en-US', fr: 'fr-FR', es: 'es-ES' };
 
 /**
- * Writes preload.json: the files (beyond the entry's) each locale needs, and those of Home's first
- * screen. The server names the reader's (and Home's, to a visitor with a session cookie) in
- * index.html as preload links, so they download alongside the entry instead of after it has run
- * and asked for them.
+ * Writes preload.json: the files (beyond the entry's) each locale needs (sign-in's texts and
+ * antd-mobile's pack), and those of Home's first screen (its code, layouts and first requests; and,
+ * per locale, the promoter app's texts). The server names the reader's (and Home's, to a visitor
+ * with a session cookie) in index.html as preload links, so they download alongside the entry
+ * instead of after it has run and asked for them.
  */
 function preloadLists(): Plugin {
   return {
@@ -54,12 +55,23 @@ function preloadLists(): Plugin {
         }
         return [...out];
       };
-      const locales = Object.fromEntries(
-        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(new RegExp(`/src/i18n/locales/${locale}\\.json$`), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
-      );
+      const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${area}/${locale}\\.json$`);
+      const locales = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('common', locale))]));
       // Home's first screen: preloaded for a visitor who comes back signed in (the app opens on Home).
-      const home = files(/\/src\/app\/home-with-announcements\.tsx$/);
-      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home }) });
+      const home = files(
+        /\/src\/app\/home-with-announcements\.tsx$/,
+        /\/src\/app\/home-prefetch\.ts$/,
+        /\/src\/app\/layouts\/require-auth\.tsx$/,
+        /\/src\/app\/layouts\/texts\.tsx$/,
+        /\/src\/app\/layouts\/staff-layout\.tsx$/,
+        /\/src\/app\/layouts\/tab-layout\.tsx$/,
+        /\/src\/lib\/format\.ts$/,
+      );
+      // With the app's texts, antd-mobile's pack (src/i18n/index.ts loads them together).
+      const homeTexts = Object.fromEntries(
+        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
+      );
+      this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home, homeTexts }) });
     },
   };
 }
@@ -101,7 +113,26 @@ export default defineConfig(({ mode }) => {
     base: './',
     plugins: [react(), appName(name, version), preloadLists(), precompress()],
     define: { __APP_VERSION__: JSON.stringify(version) },
+    resolve: {
+      // Modules of dependencies written for older Reacts, replaced by React 19's own ways, so their
+      // fallback code does not sit in the entry unused: antd-mobile's renderer for Toast, Dialog and
+      // the like (rc-util's, with ReactDOM.render and Babel's async runtime), and the
+      // useSyncExternalStore shim react-i18next imports.
+      alias: [
+        { find: /^rc-util\/lib\/React\/render$/, replacement: path.resolve(__dirname, 'src/lib/antd-render.ts') },
+        { find: /^use-sync-external-store\/shim$/, replacement: path.resolve(__dirname, 'src/lib/sync-external-store.ts') },
+      ],
+    },
     build: {
+      rollupOptions: {
+        output: {
+          // Texts by area and locale (src/i18n/locales/<area>/<locale>.json) named so in reports: texts-app-fr-….js.
+          chunkFileNames: (chunk) => {
+            const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/(\w+)\/([\w-]+)\.json$/);
+            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : 'assets/[name]-[hash].js';
+          },
+        },
+      },
       manifest: true,
       target: 'es2020',
       chunkSizeWarningLimit: 400,

@@ -19,7 +19,7 @@ function fakeDist(appName: string | null) {
   fs.writeFileSync(path.join(dir, 'app-config.json'), JSON.stringify({ appName, version: '0.1.0' }));
   fs.writeFileSync(path.join(dir, 'assets/index-abc123.js.br'), brotliCompressSync('console.log(1)'));
   fs.writeFileSync(path.join(dir, 'assets/fr-abc123.js'), 'export default {}');
-  fs.writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ locales: { fr: ['assets/fr-abc123.js', 'assets/fr-FR-abc123.js'] }, home: ['assets/home-abc123.js', 'assets/home-abc123.css'] }));
+  fs.writeFileSync(path.join(dir, 'preload.json'), JSON.stringify({ locales: { fr: ['assets/fr-abc123.js', 'assets/fr-FR-abc123.js'] }, home: ['assets/home-abc123.js', 'assets/home-abc123.css'], homeTexts: { fr: ['assets/app-fr-abc123.js'], en: ['assets/app-en-abc123.js'] } }));
   return dir;
 }
 
@@ -85,7 +85,17 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     expect(back.headers.vary).toContain('Cookie');
     expect(back.body).toContain('<link rel="modulepreload" crossorigin href="./assets/home-abc123.js">');
     expect(back.body).toContain('<link rel="preload" as="style" crossorigin href="./assets/home-abc123.css">');
+    expect(back.body).toContain('<link rel="modulepreload" crossorigin href="./assets/app-en-abc123.js">');
     expect(back.body).not.toContain('fr-abc123');
+  });
+
+  it("names the promoter app's texts in the reader's language with Home's files (the texts are split by area)", async () => {
+    const back = await new Client(env.app, { locale: 'fr-FR' }).request('GET', '/', undefined, { headers: { cookie: 'pa_session=whatever' } });
+    expect(back.body).toContain('<link rel="modulepreload" crossorigin href="./assets/fr-abc123.js">');
+    expect(back.body).toContain('<link rel="modulepreload" crossorigin href="./assets/app-fr-abc123.js">');
+    expect(back.body).not.toContain('app-en-abc123');
+    const first = await new Client(env.app, { locale: 'fr-FR' }).request('GET', '/');
+    expect(first.body).not.toContain('app-fr-abc123');
   });
 
   it('names the app in the manifest: the localized default when VITE_APP_NAME was unset', async () => {

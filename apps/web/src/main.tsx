@@ -1,6 +1,5 @@
-import { unstableSetRender } from 'antd-mobile';
 import { startTransition, StrictMode } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { loadLocale, i18next } from './i18n';
 import { configureApi } from './lib/api-client';
 import { followUserLocale } from './lib/locale';
@@ -12,18 +11,7 @@ import { RouteErrorBoundary } from './app/route-error';
 import { currentLocation, navigate } from './lib/router';
 import './styles.css';
 
-// antd-mobile's Toast and Dialog render outside the tree; React 19 needs this hook for them.
-unstableSetRender((node, container) => {
-  const host = container as Element & { __paRoot?: Root };
-  host.__paRoot ??= createRoot(host);
-  const root = host.__paRoot;
-  root.render(node);
-  return async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    root.unmount();
-    delete host.__paRoot;
-  };
-});
+// antd-mobile's Toast and Dialog render outside the tree, with React 19: lib/antd-render.ts (see vite.config.ts).
 
 configureApi({
   locale: () => i18next.language || 'en',

@@ -1,17 +1,15 @@
 /** A campaign's terms as promoters read them: recurring commissions are said (issue 28, item 16). */
-import fs from 'node:fs';
-import path from 'node:path';
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Campaign } from '@pa/shared';
 import { termSentences } from '../src/features/promote/components/campaign-terms';
+import { readTexts } from './texts';
 
-const dir = path.resolve(import.meta.dirname, '../src/i18n/locales');
 const translators = new Map<string, TFunction>();
 beforeAll(async () => {
   for (const locale of LOCALES) {
     const instance = i18next.createInstance();
-    await instance.init({ lng: locale, fallbackLng: false, resources: { [locale]: { translation: JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), 'utf8')) } }, interpolation: { escapeValue: false } });
+    await instance.init({ lng: locale, fallbackLng: false, resources: { [locale]: { translation: readTexts(locale, 'common', 'app') } }, interpolation: { escapeValue: false } });
     translators.set(locale, instance.t);
   }
 });

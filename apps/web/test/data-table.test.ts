@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import i18next from 'i18next';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -9,6 +7,7 @@ import { DataTable, type Column, type DataTableProps } from '../src/components/d
 import {
   ariaSort, effectiveSelection, headerCheckState, moveFocus, nextSort, rowKeyAction, sortRows, toggleAll, toggleOne,
 } from '../src/components/data-table-logic';
+import { readTexts } from './texts';
 
 interface Person { id: string; name: string; amount: number | null; status: 'pending' | 'active' }
 const people: Person[] = [
@@ -92,7 +91,7 @@ describe('keyboard', () => {
 describe('the rendered table', () => {
   const i18n = i18next.createInstance();
   beforeAll(async () => {
-    const en = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../src/i18n/locales/en.json'), 'utf8')) as Record<string, unknown>;
+    const en = readTexts('en');
     await i18n.use(initReactI18next).init({ lng: 'en', fallbackLng: false, resources: { en: { translation: en } }, interpolation: { escapeValue: false } });
   });
 

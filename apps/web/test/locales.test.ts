@@ -2,34 +2,49 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, FIELD_CODES, LOCALES } from '@pa/shared';
+import { AREAS, readArea, readTexts, TEXTS_DIR } from './texts';
 
-const dir = path.resolve(import.meta.dirname, '../src/i18n/locales');
-const load = (locale: string) => JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), 'utf8')) as Record<string, unknown>;
 const flatten = (o: Record<string, unknown>, prefix = ''): Record<string, string> =>
   Object.fromEntries(
     Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? Object.entries(flatten(v as Record<string, unknown>, `${prefix}${k}.`)) : [[`${prefix}${k}`, v as string]])),
   );
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
-describe('five complete locales', () => {
-  const en = flatten(load('en'));
-
-  it('has exactly one file per supported locale', () => {
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => f.replace('.json', '')).sort()).toEqual([...LOCALES].sort());
-  });
-
-  it.each(LOCALES)('%s has every key, no empty text and the same placeholders', (locale) => {
-    const messages = flatten(load(locale));
-    expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
-    for (const [key, value] of Object.entries(messages)) {
-      expect(typeof value, key).toBe('string');
-      expect(value.trim().length, key).toBeGreaterThan(0);
-      expect(placeholders(value), key).toEqual(placeholders(en[key]!));
+describe('five complete locales, in three areas', () => {
+  it('has the three areas, each exactly one file per supported locale', () => {
+    expect(fs.readdirSync(TEXTS_DIR).sort()).toEqual([...AREAS].sort());
+    for (const area of AREAS) {
+      expect(fs.readdirSync(path.join(TEXTS_DIR, area)).map((f) => f.replace(/\.json$/, '')).sort(), area).toEqual([...LOCALES].sort());
     }
   });
 
-  it.each(LOCALES)('%s translates every error code and field code', (locale) => {
-    const messages = flatten(load(locale));
+  it('gives each top-level key to one area only (they share one i18next namespace)', () => {
+    const owner = new Map<string, string>();
+    for (const area of AREAS) {
+      for (const key of Object.keys(readArea(area, 'en'))) {
+        expect(owner.get(key), `${key} is in ${owner.get(key)} and ${area}`).toBeUndefined();
+        owner.set(key, area);
+      }
+    }
+    expect(owner.size).toBeGreaterThan(40);
+  });
+
+  describe.each(AREAS)('%s', (area) => {
+    const en = flatten(readArea(area, 'en'));
+
+    it.each(LOCALES)('%s has every key, no empty text and the same placeholders', (locale) => {
+      const messages = flatten(readArea(area, locale));
+      expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, value] of Object.entries(messages)) {
+        expect(typeof value, key).toBe('string');
+        expect(value.trim().length, key).toBeGreaterThan(0);
+        expect(placeholders(value), key).toEqual(placeholders(en[key]!));
+      }
+    });
+  });
+
+  it.each(LOCALES)('%s translates every error code, field code and language in sign-in’s texts (any screen may show them)', (locale) => {
+    const messages = flatten(readArea('common', locale));
     for (const code of ERROR_CODES) expect(messages[`errors.${code}`], code).toBeTruthy();
     for (const code of FIELD_CODES) expect(messages[`fields.${code}`], code).toBeTruthy();
     for (const l of LOCALES) expect(messages[`languages.${l}`]).toBeTruthy();
@@ -47,7 +62,7 @@ describe('five complete locales', () => {
 
   it('translations are not left in English', () => {
     for (const locale of ['zh-Hans', 'zh-Hant']) {
-      const messages = flatten(load(locale));
+      const messages = flatten(readTexts(locale));
       const english = Object.entries(messages).filter(([k, v]) => !k.startsWith('languages.') && /^[A-Za-z ,.'!?-]+$/.test(v));
       expect(english, locale).toEqual([]);
     }

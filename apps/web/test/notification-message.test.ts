@@ -1,17 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, NOTIFICATION_TYPES } from '@pa/shared';
 import { describeNotification, pickName } from '../src/features/notifications/lib/message';
+import { readTexts } from './texts';
 
-const dir = path.resolve(import.meta.dirname, '../src/i18n/locales');
 const translators = new Map<string, TFunction>();
 
 beforeAll(async () => {
   for (const locale of LOCALES) {
     const instance = i18next.createInstance();
-    const bundle = JSON.parse(fs.readFileSync(path.join(dir, `${locale}.json`), 'utf8')) as Record<string, unknown>;
+    // The inbox is the promoter app's (staff's too, in the console): its texts are sign-in's and the app's.
+    const bundle = readTexts(locale, 'common', 'app');
     await instance.init({ lng: locale, fallbackLng: false, resources: { [locale]: { translation: bundle } }, interpolation: { escapeValue: false } });
     translators.set(locale, instance.t);
   }

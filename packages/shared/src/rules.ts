@@ -1,45 +1,23 @@
 /**
  * Validation rules of PRODUCT.md §6 as plain functions, shared by the server (inside the zod
- * schemas) and the web forms (inline), so both sides apply exactly the same rules. No zod here:
- * the sign-in page imports this file and must stay small.
+ * schemas) and the web forms (inline), so both sides apply exactly the same rules. No zod here.
  */
 import type { FieldCode } from './errors';
+import { ACCOUNT_MAX, accountKind, normalizeAccount } from './account';
 
-// The withdrawal state machine and limits: zod-free too, in a module of their own so that only the pages
-// using them load them (rules.ts is in the sign-in bundle).
+// The account rules (sign-in's) and the withdrawal state machine and limits: zod-free too, each in
+// a module of its own so that only the pages using them load them — the sign-in page, in the
+// web app's entry, takes the account rules alone (a module's code goes where it is first
+// imported, with every export any other page uses from it).
+export * from './account';
 export * from './withdrawals';
 
-export const ACCOUNT_MAX = 254;
 export const DISPLAY_NAME_MIN = 2;
 export const DISPLAY_NAME_MAX = 32;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 72;
 export const INVITE_CODE_LENGTH = 8;
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const PHONE_RE = /^\+[1-9]\d{6,14}$/;
-
-/** Case-folds and trims an account; phones lose spaces and dashes. */
-export function normalizeAccount(raw: string): string {
-  const trimmed = raw.trim();
-  if (trimmed.startsWith('+')) return trimmed.replace(/[\s()-]/g, '');
-  return trimmed.toLowerCase();
-}
-
-export function accountKind(account: string): 'email' | 'phone' | null {
-  const a = normalizeAccount(account);
-  if (a.length === 0 || a.length > ACCOUNT_MAX) return null;
-  if (PHONE_RE.test(a)) return 'phone';
-  if (EMAIL_RE.test(a)) return 'email';
-  return null;
-}
-
-export function checkAccount(raw: string): FieldCode | null {
-  if (!raw.trim()) return 'required';
-  if (raw.trim().length > ACCOUNT_MAX) return 'too_long';
-  return accountKind(raw) ? null : 'invalid_account';
-}
 
 /**
  * Characters no display name may hold: control characters (C0 with CR, LF and TAB, DEL, C1), the

@@ -1,7 +1,8 @@
 /**
  * What an address shows when it leads to no page, or to a page the reader's role cannot open
  * (staff pages for a promoter, admin pages for an operator): said plainly, with a way back,
- * rather than quietly showing Home as if the link had worked.
+ * rather than quietly showing Home as if the link had worked. Loaded on demand (app/router.tsx,
+ * layouts/require-role.tsx): sign-in does not need it.
  */
 import { Button } from 'antd-mobile';
 import { LockOutline, QuestionCircleOutline } from 'antd-mobile-icons';
@@ -23,3 +24,4 @@ export function RouteStatusPage({ kind }: { kind: 'not-found' | 'not-allowed' })
 }
 
 export const NotFoundPage = () => <RouteStatusPage kind="not-found" />;
+export const NotAllowedPage = () => <RouteStatusPage kind="not-allowed" />;

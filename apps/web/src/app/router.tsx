@@ -1,19 +1,11 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { prefetchOverview } from '../features/home/api/get-overview';
-import { lastRange } from '../features/home/lib/range';
-import { browserLocale } from '../i18n';
-import { warmFormatters } from '../lib/format';
+import { browserLocale, i18next, preloadTexts, type TextArea } from '../i18n';
 import { currentLocation, matchPath, Routes, type RouteDef } from '../lib/router';
 import { queryClient } from '../lib/query-client';
-import { meQuery } from '../lib/session';
-import { unreadCountQuery } from '../lib/unread';
+import { meQuery } from '../lib/me-query';
 import { useAppStore } from '../stores/app-store';
+import type { Locale } from '@pa/shared/locales';
 import { PageLoading } from '../components/page-status';
-import { RequireAuth } from './layouts/require-auth';
-import { requireRole } from './layouts/require-role';
-import { DeskMe, PhoneMe, StaffHome, StaffLayout } from './layouts/staff-layout';
-import { TabLayout } from './layouts/tab-layout';
-import { NotFoundPage } from './route-status-page';
 import LoginPage from '../features/auth/pages/login-page';
 /*
  * The styles of Home's first screen are part of the entry's stylesheet (about 2 KB compressed):
@@ -24,51 +16,69 @@ import '../components/pull-to-refresh.css';
 import '../features/announcements/components/announcement-list.css';
 import '../features/home/home.css';
 
-type PageModule = Promise<{ default: ComponentType }>;
-const pageLoaders = new Map<ComponentType, () => PageModule>();
-const pageData = new Map<ComponentType, () => void>();
+type Layout = ComponentType<{ children: ReactNode }>;
+const loaders = new Map<unknown, () => Promise<unknown>>();
+const pageData = new Map<ComponentType, (locale: Locale) => void>();
+const textGates = new Map<unknown, readonly TextArea[]>();
 
 /**
- * React.lazy, remembering how to load the page so it can be fetched ahead (preloadOpeningPage),
- * with `prefetch` starting the page's first requests at the same time (rather than once its code
- * has arrived and rendered). A page whose module has already arrived renders at once: React.lazy
- * would suspend for a tick even then, and React 19 keeps a fallback it has shown for at least 300 ms.
+ * React.lazy, remembering how to load the part so it can be fetched ahead (preloadOpeningPage,
+ * prepareRoute). A part whose module has already arrived renders at once: React.lazy would
+ * suspend for a tick even then, and React 19 keeps a fallback it has shown for at least 300 ms.
  */
-function page(load: () => PageModule, prefetch?: () => void): ComponentType {
-  let pending: PageModule | null = null;
-  let loaded: ComponentType | null = null;
+function lazyPart<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> {
+  let pending: Promise<{ default: ComponentType<P> }> | null = null;
+  let loaded: ComponentType<P> | null = null;
   const once = () =>
     (pending ??= load().then(
       (m) => ((loaded = m.default), m),
       (error: unknown) => ((pending = null), Promise.reject(error)),
     ));
   const Lazy = lazy(once);
-  function Page() {
-    // Chosen once per mount: switching from Lazy to the module later would remount the page.
-    const [Component] = useState<ComponentType>(() => loaded ?? Lazy);
-    return <Component />;
+  function Part(props: P) {
+    // Chosen once per mount: switching from Lazy to the module later would remount the part.
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? (Lazy as unknown as ComponentType<P>));
+    return <Component {...props} />;
   }
-  pageLoaders.set(Page, once);
+  loaders.set(Part, once);
+  return Part;
+}
+
+/** A page on demand; `prefetch` starts its first requests alongside its code (rather than once its code has arrived and rendered). */
+function page(load: () => Promise<{ default: ComponentType }>, prefetch?: (locale: Locale) => void): ComponentType {
+  const Page = lazyPart(load);
   if (prefetch) pageData.set(Page, prefetch);
   return Page;
+}
+
+/** A layout on demand (the session check, the texts, the phone's tab bar, the staff layouts): sign-in never downloads them. */
+const layout = (load: () => Promise<{ default: Layout }>): Layout => lazyPart(load);
+
+/** A layout holding its pages back (suspended) until the texts of `areas` are in (app/layouts/texts.tsx). */
+function texts(areas: TextArea[], load: () => Promise<{ default: Layout }>): Layout {
+  const Texts = layout(load);
+  textGates.set(Texts, areas);
+  return Texts;
 }
 
 /** The language the app opens in: the one chosen on this device, else the browser's (main.tsx loads it). */
 export const openingLocale = () => useAppStore.getState().locale ?? browserLocale();
 
+const RequireAuth = layout(() => import('./layouts/require-auth').then((m) => ({ default: m.RequireAuth })));
+const RequireStaff = layout(() => import('./layouts/require-role').then((m) => ({ default: m.requireRole('operator', 'admin') })));
+const RequireAdmin = layout(() => import('./layouts/require-role').then((m) => ({ default: m.requireRole('admin') })));
+const TabLayout = layout(() => import('./layouts/tab-layout'));
+const StaffLayout = layout(() => import('./layouts/staff-layout'));
+const DeskMe = layout(() => import('./layouts/staff-layout').then((m) => ({ default: m.DeskMe })));
+const StaffHome = layout(() => import('./layouts/staff-layout').then((m) => ({ default: m.StaffHome })));
+const PhoneMe = layout(() => import('./layouts/staff-layout').then((m) => ({ default: m.PhoneMe })));
+const NotFoundPage = page(() => import('./route-status-page').then((m) => ({ default: m.NotFoundPage })));
+
 /**
- * What a promoter's Home shows first (staff see no figures): the figures of the range last
- * picked, in the language the app is about to load, and the unread count (the bell), each from a
- * task of its own. Keys and options are the ones Home itself uses, so Home finds them in flight.
- * The announcements are below the fold: Home's lower part asks for them once the first screen
- * is shown, rather than sharing the network with what that screen needs.
+ * What a promoter's Home shows first, asked for while Home's code downloads (app/home-prefetch.ts,
+ * a small module of its own, in the list of files a returning visitor's index.html preloads).
  */
-function prefetchHome() {
-  const { user } = useAppStore.getState();
-  if (user?.role !== 'promoter') return;
-  void prefetchOverview(queryClient, user.id, lastRange(), openingLocale());
-  setTimeout(() => void queryClient.prefetchQuery(unreadCountQuery), 0);
-}
+const prefetchHome = (locale: Locale) => void import('./home-prefetch').then((m) => m.prefetchHome(locale));
 
 /**
  * Pages load on demand, except sign-in: it is where every first visit lands, and in the entry it
@@ -128,15 +138,22 @@ const ForgotPasswordPage = page(() => import('../features/auth/pages/forgot-pass
 const VerifyEmailPage = page(() => import('../features/auth/pages/verify-email-page'));
 const EmailPage = page(() => import('../features/me/pages/email-page'));
 
-const signedIn = [RequireAuth];
-const tabs = [RequireAuth, TabLayout];
+/** Texts beyond sign-in's (i18n/index.ts): the promoter's app (the console shows promoters' figures: it needs them too); the console's. */
+const appTexts = texts(['app'], () => import('./layouts/texts').then((m) => ({ default: m.AppTexts })));
+const consoleTexts = texts(['console'], () => import('./layouts/texts').then((m) => ({ default: m.ConsoleTexts })));
+const signedIn = [RequireAuth, appTexts];
+const tabs = [RequireAuth, appTexts, TabLayout];
 /** Home: staff are sent on to the overview (#/admin), where they land after signing in. */
-const home = [RequireAuth, StaffHome, TabLayout];
-/** Staff pages: the console shell at desk width (outside the role check, so "not for you" shows inside it). */
-const staff = [RequireAuth, StaffLayout, requireRole('operator', 'admin')];
-const admins = [RequireAuth, StaffLayout, requireRole('admin')];
-/** A person's own settings: staff at a desk see them inside the console shell; everyone else as before. */
-const own = [RequireAuth, StaffLayout];
+const home = [RequireAuth, appTexts, StaffHome, TabLayout];
+/**
+ * Staff pages: the console shell at desk width (outside the role check, so "not for you" shows
+ * inside it); the console's texts inside the role check (a promoter who follows a staff link is not
+ * made to wait for them) and inside the shell (which stays in place while a page's texts come).
+ */
+const staff = [RequireAuth, appTexts, StaffLayout, RequireStaff, consoleTexts];
+const admins = [RequireAuth, appTexts, StaffLayout, RequireAdmin, consoleTexts];
+/** A person's own settings: staff at a desk see them inside the console shell (which loads the console's texts); everyone else as before. */
+const own = [RequireAuth, appTexts, StaffLayout];
 
 export const routes: RouteDef[] = [
   { path: '/login', page: LoginPage },
@@ -163,7 +180,7 @@ export const routes: RouteDef[] = [
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/leaderboard', page: LeaderboardPage, layouts: signedIn },
   // Staff at a desk have their own page in the console (#/admin/me); the phone's Me has promoter tabs.
-  { path: '/me', page: MePage, layouts: [RequireAuth, DeskMe, TabLayout] },
+  { path: '/me', page: MePage, layouts: [RequireAuth, appTexts, DeskMe, TabLayout] },
   { path: '/me/profile', page: ProfilePage, layouts: own },
   { path: '/me/language', page: LanguagePage, layouts: own },
   { path: '/me/password', page: PasswordPage, layouts: own },
@@ -201,12 +218,33 @@ export const routes: RouteDef[] = [
   { path: '/admin/notifications', page: NotificationsPage, layouts: staff },
 ];
 
+const isSignedIn = (route: RouteDef) => route.layouts?.includes(RequireAuth) ?? false;
+
+/** Starts downloading every lazy part of a route at once: its layouts, its page and its texts. */
+function prepare(route: RouteDef, locale: Locale) {
+  for (const part of [...(route.layouts ?? []), route.page]) {
+    // A failed download is tried again, and reported, when React renders the part.
+    void loaders.get(part)?.().catch(() => undefined);
+    const areas = textGates.get(part);
+    if (areas) preloadTexts(locale, areas);
+  }
+}
+
 /**
- * Starts downloading the page the app opens on (and, for a signed-in page, the session check and
- * the page's own first requests) while the entry is still loading the reader's language, instead
- * of after the first render finds them: one round trip less before the first screen. A signed-in
- * page is only fetched ahead when a user is remembered on this device; anyone else is on the way
- * to sign-in (in the entry).
+ * Told the matched route as it renders: its layouts, page and texts are asked for together rather
+ * than each once the one around it has arrived. A signed-in page is only fetched ahead when a user
+ * is remembered on this device; anyone else is on the way to sign-in.
+ */
+function prepareRoute(route: RouteDef) {
+  if (isSignedIn(route) && useAppStore.getState().user === null) return;
+  prepare(route, i18next.language as Locale);
+}
+
+/**
+ * Starts downloading the page the app opens on (its layouts and texts too, and, for a signed-in
+ * page, the session check and the page's own first requests) while the entry is still loading the
+ * reader's language, instead of after the first render finds them: one round trip less before the
+ * first screen.
  *
  * Called while the entry's modules run. The page's code is asked for as soon as they have run (a
  * microtask): it is the largest download. Its data follows from tasks of their own (the first
@@ -219,16 +257,16 @@ export function preloadOpeningPage(opening: string) {
   const pathname = opening === '/' && remembered && remembered.role !== 'promoter' ? '/admin' : opening;
   const route = routes.find((r) => matchPath(r.path, pathname)) ?? routes.find((r) => r.path === '/');
   if (!route) return;
-  const signedIn = route.layouts?.includes(RequireAuth) ?? false;
-  if (signedIn && useAppStore.getState().user === null) return;
-  // A failed download is tried again, and reported, when React renders the page.
-  queueMicrotask(() => void pageLoaders.get(route.page)?.().catch(() => undefined));
+  const signedIn = isSignedIn(route);
+  if (signedIn && remembered === null) return;
+  const locale = openingLocale();
+  queueMicrotask(() => prepare(route, locale));
   if (!signedIn) return;
   setTimeout(() => void queryClient.prefetchQuery(meQuery), 0);
   const prefetch = pageData.get(route.page);
-  if (prefetch) setTimeout(prefetch, 0);
+  if (prefetch) setTimeout(() => prefetch(locale), 0);
   // Signed-in pages show money and dates: their first formatters are made while all that loads.
-  warmFormatters(openingLocale());
+  void import('../lib/format').then((m) => m.warmFormatters(locale));
 }
 
 if (typeof window !== 'undefined' && import.meta.env.PROD) preloadOpeningPage(currentLocation().pathname);
@@ -236,7 +274,7 @@ if (typeof window !== 'undefined' && import.meta.env.PROD) preloadOpeningPage(cu
 export function AppRoutes(): ReactNode {
   return (
     <Suspense fallback={<PageLoading />}>
-      <Routes routes={routes} notFound={NotFoundPage} />
+      <Routes routes={routes} notFound={NotFoundPage} onMatch={prepareRoute} />
     </Suspense>
   );
 }

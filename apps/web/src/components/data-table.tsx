@@ -217,7 +217,7 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
         <div className="load-more">
           <button type="button" className="dt-load-more" disabled={pagination.isFetchingNextPage} aria-busy={pagination.isFetchingNextPage} onClick={() => void pagination.fetchNextPage()} data-testid="load-more">
             {pagination.isFetchingNextPage ? <span className="dt-spinner" aria-hidden /> : null}
-            {t('admin.loadMore')}
+            {t('app.loadMore')}
           </button>
         </div>
       ) : null}

@@ -7,7 +7,7 @@ export function LoadMore({ query }: { query: { hasNextPage: boolean; isFetchingN
   if (!query.hasNextPage) return null;
   return (
     <div className="load-more">
-      <Button size="small" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} data-testid="load-more">{t('admin.loadMore')}</Button>
+      <Button size="small" loading={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()} data-testid="load-more">{t('app.loadMore')}</Button>
     </div>
   );
 }

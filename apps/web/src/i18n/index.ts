@@ -1,19 +1,33 @@
 /**
- * i18next with one JSON file per locale, loaded on demand (only the reader's language is
- * downloaded). The antd-mobile locale pack is loaded alongside.
+ * i18next with the texts split by area, each area one JSON file per locale
+ * (`locales/<area>/<locale>.json`, identical key sets across locales, tested):
+ *
+ * - `common`: sign-in and its sister pages (register, forgot/reset password, e-mail link) and
+ *   what every screen shares (errors, field messages, language names, loading, retry) — loaded
+ *   before the first render;
+ * - `app`: the promoter's app (also the signed-in person's own pages, and the figures the console
+ *   shows about a promoter: the console needs it too), with antd-mobile's pack for the language
+ *   (its texts — pickers, dialogs, lists — appear on signed-in screens only: the sign-in screens'
+ *   Button and DotLoading have none; app/layouts/texts.tsx hands the pack to antd-mobile);
+ * - `console`: the staff console.
+ *
+ * `app` and `console` are loaded when a screen of theirs is first shown (`useTexts`, which keeps
+ * the screen suspended until they are in: no untranslated key ever shows), so a first visit to the
+ * sign-in page downloads only `common`. All areas share i18next's one namespace (top-level keys
+ * are unique across areas), so `t('campaignAdmin.title')` reads the same wherever it is.
+ * Switching the language loads the new language's texts of every area shown so far first.
  */
 import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { use } from 'react';
+import { initReactI18next, useTranslation } from 'react-i18next';
 import { DEFAULT_APP_NAME, negotiateLocale, type Locale } from '@pa/shared/locales';
 import type { Locale as AntdLocale } from 'antd-mobile/es/locales/base';
 
-const messages: Record<Locale, () => Promise<{ default: Record<string, unknown> }>> = {
-  'zh-Hans': () => import('./locales/zh-Hans.json'),
-  'zh-Hant': () => import('./locales/zh-Hant.json'),
-  en: () => import('./locales/en.json'),
-  fr: () => import('./locales/fr.json'),
-  es: () => import('./locales/es.json'),
-};
+export type TextArea = 'common' | 'app' | 'console';
+type Messages = Record<string, unknown>;
+
+/** Each area's file per locale, one chunk each (`./locales/app/fr.json` → its loader). */
+const files = import.meta.glob<Messages>('./locales/*/*.json', { import: 'default' });
 
 const antdPacks: Record<Locale, () => Promise<{ default: AntdLocale }>> = {
   'zh-Hans': () => import('antd-mobile/es/locales/zh-CN'),
@@ -35,21 +49,116 @@ export function appName(locale: Locale): string {
   return import.meta.env.VITE_APP_NAME?.trim() || DEFAULT_APP_NAME[locale];
 }
 
+const downloads = new Map<string, Promise<unknown>>();
+
+/** Downloads once; a failed download is tried again on the next call. */
+function once<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let pending = downloads.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = load().catch((error: unknown) => {
+      downloads.delete(key);
+      throw error;
+    });
+    downloads.set(key, pending);
+  }
+  return pending;
+}
+
+/** An area's file; with `app`, antd-mobile's pack for the language (kept in `antdLocales`). */
+function download(locale: Locale, area: TextArea): Promise<Messages> {
+  const file = `./locales/${area}/${locale}.json`;
+  const load = files[file];
+  if (!load) return Promise.reject(new Error(`no texts for ${area} in ${locale}`));
+  const messages = once(file, load);
+  if (area !== 'app') return messages;
+  const antd = once(`antd/${locale}`, () => antdPacks[locale]().then((m) => void antdLocales.set(locale, m.default)));
+  return Promise.all([messages, antd]).then(([m]) => m);
+}
+
+/** Areas shown so far (in any language): a language switch loads all of them. */
+const inUse = new Set<TextArea>(['common']);
+
+/**
+ * Per `locale/area`: the promise that the texts are in i18next, marked with its outcome once
+ * settled (`status`, `value`/`reason`), which React's `use` reads to go straight on without
+ * suspending — so `useTexts` calls `use` on every render, as React needs when it replays a
+ * component that suspended, whether or not the texts have come since.
+ */
+type Tracked = Promise<void> & { status?: 'fulfilled' | 'rejected'; value?: void; reason?: unknown };
+const registered = new Map<string, Tracked>();
+let initialized: () => void;
+const ready = new Promise<void>((resolve) => (initialized = resolve));
+
+/** Whether i18next has the texts of `area` in `locale`. */
+export const hasTexts = (locale: string, area: TextArea) => registered.get(`${locale}/${area}`)?.status === 'fulfilled';
+
+function add(locale: Locale, area: TextArea, messages: Messages) {
+  const key = `${locale}/${area}`;
+  const known = registered.get(key);
+  if (known?.status !== 'fulfilled') {
+    i18next.addResourceBundle(locale, 'translation', messages, true, true);
+    // A load still under way (loadTexts) is marked done too: its texts are in.
+    registered.set(key, Object.assign(known ?? Promise.resolve(), { status: 'fulfilled' as const, value: undefined }));
+  }
+  inUse.add(area);
+}
+
+/** Loads the texts of `area` in `locale` into i18next (once); resolves when they are in. */
+export function loadTexts(locale: Locale, area: TextArea): Promise<void> {
+  const key = `${locale}/${area}`;
+  let pending = registered.get(key);
+  if (!pending) {
+    const tracked: Tracked = Promise.all([download(locale, area), ready]).then(
+      ([messages]) => add(locale, area, messages),
+      (error: unknown) => {
+        // Asked for again by the next render (a failed download is tried again).
+        registered.delete(key);
+        Object.assign(tracked, { status: 'rejected', reason: error });
+        throw error;
+      },
+    );
+    registered.set(key, tracked);
+    pending = tracked;
+  }
+  return pending;
+}
+
+/** Starts downloading texts a screen about to open will need (they are added when it renders). */
+export function preloadTexts(locale: Locale, areas: readonly TextArea[]) {
+  for (const area of areas) download(locale, area).catch(() => undefined);
+}
+
+/**
+ * Keeps the calling component suspended (its Suspense boundary shows the fallback) until the
+ * texts of `areas` are in for the language shown; goes straight on when they already are.
+ */
+export function useTexts(...areas: TextArea[]) {
+  const { i18n } = useTranslation();
+  const locale = i18n.language as Locale;
+  // All asked for at once; then `use` on each (already in: no suspending).
+  const pending = areas.map((area) => loadTexts(locale, area));
+  for (const texts of pending) use(texts);
+}
+
+/**
+ * Shows the app in `locale`: its texts of every area in use (at start, `common`) are loaded first,
+ * then the language is switched in one step.
+ */
 export async function loadLocale(locale: Locale) {
-  const [bundle, antd] = await Promise.all([messages[locale](), antdPacks[locale]()]);
-  antdLocales.set(locale, antd.default);
+  const areas = [...inUse];
+  const texts = await Promise.all(areas.map((area) => download(locale, area)));
   if (!i18next.isInitialized) {
     await i18next.use(initReactI18next).init({
       lng: locale,
       fallbackLng: false,
-      resources: { [locale]: { translation: bundle.default } },
+      resources: {},
       interpolation: { escapeValue: false }, // React escapes
       returnNull: false,
     });
-  } else {
-    if (!i18next.hasResourceBundle(locale, 'translation')) i18next.addResourceBundle(locale, 'translation', bundle.default);
-    await i18next.changeLanguage(locale);
+    initialized();
   }
+  areas.forEach((area, i) => add(locale, area, texts[i]!));
+  if (i18next.language !== locale) await i18next.changeLanguage(locale);
   document.documentElement.lang = locale;
   document.title = appName(locale);
 }

@@ -5,7 +5,7 @@ import { i18next, loadLocale } from '../i18n';
 import { queryClient as appQueryClient } from './query-client';
 import { useAppStore } from '../stores/app-store';
 import { api } from './api-client';
-import { meQuery } from './session';
+import { meQuery } from './me-query';
 
 /** Shows the app in `locale` and remembers it on this device. */
 async function switchLocale(locale: Locale) {

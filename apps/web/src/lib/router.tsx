@@ -134,12 +134,17 @@ export interface RouteDef {
   layouts?: React.ComponentType<{ children: ReactNode }>[];
 }
 
-/** The first route matching the address; `notFound` (at the same address) when none does. */
-export function Routes({ routes, notFound: NotFound }: { routes: RouteDef[]; notFound: React.ComponentType }) {
+/**
+ * The first route matching the address; `notFound` (at the same address) when none does.
+ * `onMatch` is told the route before it renders (to start downloading all its lazy parts at once,
+ * rather than each when the one around it has arrived).
+ */
+export function Routes({ routes, notFound: NotFound, onMatch }: { routes: RouteDef[]; notFound: React.ComponentType; onMatch?: (route: RouteDef) => void }) {
   const { pathname } = useLocation();
   for (const route of routes) {
     const params = matchPath(route.path, pathname);
     if (!params) continue;
+    onMatch?.(route);
     const Page = route.page;
     let node: ReactNode = <Page />;
     for (const Layout of [...(route.layouts ?? [])].reverse()) node = <Layout>{node}</Layout>;

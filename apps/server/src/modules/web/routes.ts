@@ -3,8 +3,8 @@
  * and a web manifest whose name is VITE_APP_NAME or the localized default. The build writes
  * Brotli and gzip copies of its text files (`.br`, `.gz`); they are sent to browsers that accept
  * them. index.html names the reader's locale files (from preload.json, written by the build) as
- * preload links — and Home's, for a visitor with a session cookie — so they download alongside
- * the entry rather than after it has run.
+ * preload links — and Home's (with the promoter app's texts in that language), for a visitor
+ * with a session cookie — so they download alongside the entry rather than after it has run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,12 +21,14 @@ interface BuiltAppConfig {
 }
 
 /**
- * preload.json, written by the build: each locale's files beyond the entry's, and those of Home's
- * first screen, relative to the build folder.
+ * preload.json, written by the build: each locale's files beyond the entry's (sign-in's texts), and
+ * those of Home's first screen (its code, and per locale the promoter app's texts), relative to the
+ * build folder.
  */
 interface PreloadLists {
   locales: Partial<Record<Locale, string[]>>;
   home?: string[];
+  homeTexts?: Partial<Record<Locale, string[]>>;
 }
 
 const preloadLink = (file: string) =>
@@ -64,11 +66,12 @@ export async function webRoutes(app: FastifyInstance, ctx: AppContext) {
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const { html, preload } = builtIndex();
     // The app picks the locale the same way (unless one was chosen on this device).
-    const files = [...(preload.locales[requestLocale(request)] ?? [])];
+    const locale = requestLocale(request);
+    const files = [...(preload.locales[locale] ?? [])];
     // A visitor with a session cookie comes back signed in, and a promoter's app opens on Home: its
-    // code downloads with the entry. (Not checked against the sessions: a stale cookie costs a
-    // few kilobytes, not a database read on every page load.)
-    if (request.cookies[SESSION_COOKIE]) files.push(...(preload.home ?? []));
+    // code and texts download with the entry. (Not checked against the sessions: a stale cookie
+    // costs a few kilobytes, not a database read on every page load.)
+    if (request.cookies[SESSION_COOKIE]) files.push(...(preload.home ?? []), ...(preload.homeTexts?.[locale] ?? []));
     reply.header('Cache-Control', 'no-store').header('Vary', 'Accept-Language, Cookie').type('text/html; charset=utf-8');
     return html.replace(/(\s*)<\/head>/, (_, space: string) => `${files.map((f) => `${space}  ${preloadLink(f)}`).join('')}${space}</head>`);
   };

@@ -3,20 +3,21 @@
  * navigation and a wide content area, loaded on demand so promoters never download it. Below that
  * width the phone pages exactly as they were; the overview (#/admin), staff's Home there, keeps
  * the tab bar. `StaffHome` sends staff who open Home (#/, also where sign-in lands) to the overview.
+ * The module itself is loaded with the first route that has one of these layouts (app/router.tsx).
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useDesk } from '../../lib/desk';
 import { Navigate, useLocation } from '../../lib/router';
 import { useMe } from '../../lib/session';
 import { PageLoading } from '../../components/page-status';
-import { TabLayout } from './tab-layout';
+import TabLayout from './tab-layout';
 
 const StaffShell = lazy(() => import('./staff-shell'));
 
 /** Where staff land: the program overview. */
 export const STAFF_HOME = '/admin';
 
-export function StaffLayout({ children }: { children: ReactNode }) {
+export default function StaffLayout({ children }: { children: ReactNode }) {
   const desk = useDesk();
   const me = useMe();
   const { pathname } = useLocation();

@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { LOCALES, type Locale } from '@pa/shared/locales';
 import type { Role } from '@pa/shared';
-import { appName } from '../../i18n';
+import { appName, useTexts } from '../../i18n';
 import { useChangeLocale } from '../../lib/locale';
 import { Link, matchPath, navigate, useLocation } from '../../lib/router';
 import { meQuery, useMe, useSignOut } from '../../lib/session';
@@ -107,6 +107,8 @@ function LanguageSelect() {
 }
 
 export default function StaffShell({ children }: { children: ReactNode }) {
+  // The navigation's names are the console's texts (also around a person's own pages, #/me/…, which are the app's).
+  useTexts('console');
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const me = useMe();

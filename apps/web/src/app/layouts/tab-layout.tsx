@@ -14,7 +14,8 @@ const TABS = [
   { key: '/me', icon: <UserOutline />, label: 'tabs.me', id: 'me' },
 ] as const;
 
-export function TabLayout({ children }: { children: ReactNode }) {
+/** The phone's tab bar around a page (loaded with the first page that has it: app/router.tsx). */
+export default function TabLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();

@@ -10,7 +10,7 @@ export function LanguageQuickSwitch() {
   return (
     <label className="lang-switch">
       <GlobalOutline aria-hidden />
-      <span className="visually-hidden">{t('me.language')}</span>
+      <span className="visually-hidden">{t('app.language')}</span>
       <select value={i18n.language} onChange={(e) => change.mutate(e.target.value as Locale)} data-testid="auth-language">
         {LOCALES.map((l) => (
           <option key={l} value={l}>{t(`languages.${l}`)}</option>

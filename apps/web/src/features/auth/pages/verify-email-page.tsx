@@ -30,16 +30,16 @@ export default function VerifyEmailPage() {
   const next = (
     <div className="form">
       <Button block color="primary" size="large" onClick={() => navigate(signedIn ? '/me' : '/login')} data-testid="verify-next">
-        {t(signedIn ? 'emailAddress.toMe' : 'resetPassword.toSignIn')}
+        {t(signedIn ? 'verifyEmail.toMe' : 'resetPassword.toSignIn')}
       </Button>
     </div>
   );
   if (verify.isSuccess) {
     return (
-      <AuthLayout title={t('emailAddress.verifiedTitle')}>
+      <AuthLayout title={t('verifyEmail.verifiedTitle')}>
         <div className="reset-done" data-testid="verify-done" role="status">
           <CheckCircleFill className="reset-done-icon" aria-hidden />
-          <p>{withEmail(t('emailAddress.verified', { email: EMAIL_SLOT }), verify.data.email)}</p>
+          <p>{withEmail(t('verifyEmail.verified', { email: EMAIL_SLOT }), verify.data.email)}</p>
         </div>
         {next}
       </AuthLayout>
@@ -47,18 +47,18 @@ export default function VerifyEmailPage() {
   }
   if (!token || verify.isError) {
     return (
-      <AuthLayout title={t('emailAddress.failedTitle')}>
+      <AuthLayout title={t('verifyEmail.failedTitle')}>
         <div className="reset-invalid" data-testid="verify-invalid">
           <p className="form-error" role="alert">{token ? errorText(t, verify.error) : t('errors.RESET_TOKEN_INVALID')}</p>
-          <p className="reset-hint">{t('emailAddress.askAgain')}</p>
+          <p className="reset-hint">{t('verifyEmail.askAgain')}</p>
         </div>
         {next}
       </AuthLayout>
     );
   }
   return (
-    <AuthLayout title={t('emailAddress.verifying')}>
-      <p className="reset-intro" role="status">{t('emailAddress.verifying')}</p>
+    <AuthLayout title={t('verifyEmail.verifying')}>
+      <p className="reset-intro" role="status">{t('verifyEmail.verifying')}</p>
     </AuthLayout>
   );
 }

@@ -2,6 +2,7 @@ import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
 import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { accountKind } from '@pa/shared/rules';
+import { useTexts } from '../../../i18n';
 import { errorText } from '../../../lib/errors';
 import { useNavigate } from '../../../lib/router';
 import { PageError, PageLoading } from '../../../components/page-status';
@@ -18,6 +19,8 @@ export default function MePage() {
   const signOutAll = useSignOut(true);
   const unread = useUnreadCount(me.data?.role === 'promoter').data ?? 0;
   const updateMe = useUpdateMe();
+  // Staff on a phone find the console's pages here, under the console's names (its texts).
+  useTexts(...(me.data && me.data.role !== 'promoter' ? (['console'] as const) : []));
 
   if (me.isPending) return <PageLoading />;
   if (me.isError) return <PageError error={me.error} onRetry={() => me.refetch()} />;
@@ -72,7 +75,7 @@ export default function MePage() {
       <List className="me-list">
         <List.Item prefix={<UserOutline />} onClick={() => navigate('/me/profile')}>{t('me.profile')}</List.Item>
         <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">
-          {t('me.language')}
+          {t('app.language')}
         </List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
         {accountKind(user.account) === 'phone' ? (

@@ -25,7 +25,7 @@ export default function StaffMePage() {
       <MeHeader user={user} />
       <List className="me-list" header={t('me.staffProfile')}>
         <List.Item prefix={<UserOutline />} extra={user.displayName} onClick={() => navigate('/me/profile')} data-testid="me-profile">{t('me.profile')}</List.Item>
-        <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">{t('me.language')}</List.Item>
+        <List.Item prefix={<GlobalOutline />} extra={t(`languages.${i18n.language}`)} onClick={() => navigate('/me/language')} data-testid="me-language">{t('app.language')}</List.Item>
         <List.Item prefix={<LockOutline />} onClick={() => navigate('/me/password')} data-testid="me-password">{t('me.password')}</List.Item>
         <List.Item prefix={<MailOutline />} onClick={() => navigate('/me/mail')} data-testid="me-mail">{t('me.mail')}</List.Item>
         <List.Item prefix={<PhonebookOutline />} onClick={() => navigate('/me/devices')} data-testid="me-devices">{t('me.devices')}</List.Item>

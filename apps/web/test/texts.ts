@@ -1,0 +1,16 @@
+/** The web app's texts as the tests read them: one locale's areas (src/i18n/locales/<area>/<locale>.json), merged as i18next holds them. */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const TEXTS_DIR = path.resolve(import.meta.dirname, '../src/i18n/locales');
+export const AREAS = ['common', 'app', 'console'] as const;
+export type Area = (typeof AREAS)[number];
+
+export function readArea(area: Area, locale: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(path.join(TEXTS_DIR, area, `${locale}.json`), 'utf8')) as Record<string, unknown>;
+}
+
+/** The texts of `areas` (all three when none is named) in `locale`. */
+export function readTexts(locale: string, ...areas: Area[]): Record<string, unknown> {
+  return Object.assign({}, ...(areas.length ? areas : AREAS).map((area) => readArea(area, locale))) as Record<string, unknown>;
+}
