@@ -51,11 +51,11 @@ describe('five complete locales, in three areas', () => {
   });
 
   it.each(LOCALES)('%s names the places it sends the reader to as they are named on screen, and never sends them to an administrator for a new link', (locale) => {
-    const messages = flatten(load(locale));
+    const messages = flatten(readTexts(locale));
     // "Me → E-mail address": the Me tab and the page's title (Spanish said "Yo" where the tab says "Cuenta").
-    expect(messages['emailAddress.askAgain']).toContain(messages['tabs.me']);
-    expect(messages['emailAddress.askAgain']).toContain(messages['emailAddress.title']);
-    expect(messages['emailAddress.toMe']).toContain(messages['tabs.me']);
+    expect(messages['verifyEmail.askAgain']).toContain(messages['tabs.me']);
+    expect(messages['verifyEmail.askAgain']).toContain(messages['emailAddress.title']);
+    expect(messages['verifyEmail.toMe']).toContain(messages['tabs.me']);
     // A used or expired link: the page offers the way to a new one (Me → E-mail address, forgot password); Chinese said "ask an administrator".
     expect(messages['errors.RESET_TOKEN_INVALID']).not.toMatch(/admin|管理员|管理員/i);
   });

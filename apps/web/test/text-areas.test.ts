@@ -98,7 +98,7 @@ for (const m of router.matchAll(/const (\w+) = \[(\w+(?:, \w+)*)\];/g)) lists.se
 const routes = [...router.matchAll(/\{ path: '([^']+)', page: (\w+)(?:, layouts: (\w+|\[[^\]]*\]))? \}/g)].map((m) => ({
   path: m[1]!,
   page: m[2]!,
-  layouts: m[3] === undefined ? [] : m[3].startsWith('[') ? m[3].slice(1, -1).split(', ') : lists.get(m[3])!,
+  layouts: m[3] === undefined ? [] : m[3].startsWith('[') ? m[3].slice(1, -1).split(', ').flatMap((n) => (n.startsWith('...') ? lists.get(n.slice(3))! : [n])) : lists.get(m[3])!,
 }));
 // A page shown at any address no route has.
 routes.push({ path: '(not found)', page: 'NotFoundPage', layouts: [] });
