@@ -11,14 +11,13 @@
 import { parseArgs } from 'node:util';
 import { checkAccount, checkDisplayName, normalizeAccount } from '@pa/shared';
 import { createContext } from './bootstrap';
-import { ConfigError, loadConfig } from './config';
+import { Refused, runCommand } from './cli';
+import { loadConfig } from './config';
 import { accountTaken, countActiveAdmins, findStaffByAccount } from './modules/staff/repository';
 import { createStaff, reinvite } from './modules/staff/service';
 import { AppError } from './platform/errors';
 
 const USAGE = 'Usage: npm run admin:create -- --account <e-mail or phone> [--name <display name>] [--url <public address, e.g. https://promo.example.com/>] [--force | --new-link]';
-
-class Refused extends Error {}
 
 function readArguments(argv: string[]) {
   let parsed;
@@ -87,11 +86,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  if (error instanceof Refused || error instanceof ConfigError) {
-    console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error.message);
-    process.exit(1);
-  }
-  console.error(error);
-  process.exit(2);
-});
+runCommand(main);
