@@ -8,10 +8,8 @@
  * while the main listener answers 404. The ledger check's gauges follow the last check, the
  * scheduled one included.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertApiKey, insertSalesFixture } from '../../../bench/fixtures';
 import { buildMetricsApp } from '../src/app';
@@ -22,6 +20,7 @@ import { dispatchDue } from '../src/modules/webhooks/service';
 import { newApiKeySecret } from '../src/platform/api-keys';
 import { SmtpSender } from '../src/platform/mail/send';
 import { Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
+import { WebhookReceiver } from './installation';
 
 const log = { warn: () => {}, info: () => {} };
 const TOKEN = 'metrics-token-0123456789abcdef';
@@ -70,34 +69,6 @@ function parse(text: string): Samples {
 
 const at = (samples: Samples, name: string, labels: Record<string, string> = {}) => samples.get(key(name, labels)) ?? 0;
 
-/** A webhook receiver on 127.0.0.1 that verifies every request (Standard Webhooks) and answers 200. */
-class Receiver {
-  server!: http.Server;
-  url = '';
-  secret = '';
-  verified: string[] = [];
-  async start() {
-    this.server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        try {
-          this.verified.push((new Webhook(this.secret).verify(body, headers) as { type: string }).type);
-        } catch {
-          // Unverified: not recorded (the test then misses it).
-        }
-        res.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-  stop() {
-    return new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
 /** An SMTP server on 127.0.0.1 that keeps the recipients of what it accepts. */
 class MailCatcher {
   server!: SMTPServer;
@@ -127,7 +98,7 @@ class MailCatcher {
 describe.each(DIALECTS)('/metrics on %s', (dialect) => {
   let env: TestEnv;
   let admin: Client;
-  const receiver = new Receiver();
+  const receiver = new WebhookReceiver();
   const smtp = new MailCatcher();
   let sender: SmtpSender;
 
@@ -198,7 +169,7 @@ describe.each(DIALECTS)('/metrics on %s', (dialect) => {
 
     // Sent to the real receiver and the real SMTP server.
     await dispatchDue(env.ctx, log);
-    expect(receiver.verified).toContain('conversion.created');
+    expect(receiver.received.filter((r) => r.verified).map((r) => r.type)).toContain('conversion.created');
     while ((await dispatchMail(env.ctx, sender, log)) > 0);
     expect(smtp.recipients).toContain(`ops-${dialect}@acme.example`);
 
