@@ -17,6 +17,21 @@ import { startServer } from './server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
+/**
+ * A Node.js older than 22 on this machine, outside node_modules/.bin (where npm ci put Node 24):
+ * the system's Node 20 on CI's machine. Null where there is none.
+ */
+function olderNode(): { path: string; version: string } | null {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => dir && !dir.includes(`node_modules${path.sep}.bin`));
+  for (const candidate of [...dirs.map((dir) => path.join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node']) {
+    if (!fs.existsSync(candidate)) continue;
+    const version = execFileSync(candidate, ['--version'], { encoding: 'utf8' }).trim();
+    if (Number(version.slice(1).split('.')[0]) < 22) return { path: candidate, version };
+  }
+  return null;
+}
+const OLDER_NODE = olderNode();
+
 /** Runs a compiled command in `cwd` with plain node. */
 function runCompiled(script: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
@@ -109,4 +124,28 @@ describe.each(DIALECTS)('the compiled server on %s', (dialect) => {
       await postgres.drop();
     }
   }, 120_000);
+
+  // better-sqlite3 13 crashes Node 20 with a segmentation fault when its binary loads: the
+  // commands refuse first, with a sentence and exit code 1 (docs/deployment.md, "Node.js").
+  it.runIf(dialect === 'sqlite' && OLDER_NODE)(`refuses to start on ${OLDER_NODE?.version ?? 'a Node.js older than 22'} with a sentence, not a crash`, async () => {
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'pa-old-node-'));
+    try {
+      for (const entry of ['main.js', 'ledger-check.js']) {
+        const result = await new Promise<CommandResult>((resolve) => {
+          const child = spawn(OLDER_NODE!.path, [path.join(outdir, entry)], { cwd, env: { ...process.env, DATABASE_URL: '', DATA_DIR: data, WEB_DIST: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d) => (stdout += d));
+          child.stderr.on('data', (d) => (stderr += d));
+          child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? -1 : null), stdout, stderr }));
+        });
+        expect(result.code, `${entry}: ${result.stderr}`).toBe(1);
+        expect(result.stderr).toContain(`Promotion Assistant needs Node.js 22.14 or later (22 or 24 LTS); this is Node.js ${OLDER_NODE!.version.slice(1)}.`);
+        // Refused before the database was made.
+        expect(fs.existsSync(path.join(data, 'promotion-assistant.db'))).toBe(false);
+      }
+    } finally {
+      fs.rmSync(data, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

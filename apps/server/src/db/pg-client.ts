@@ -155,7 +155,8 @@ class Connection {
     this.state = 'none';
     this.inUse = false;
     // A broken client is not given back for reuse: the pool ends it and makes another when needed.
-    this.client.release(error ?? this.broken);
+    // `||`, not `??`: Kysely (0.28.19) passes `false` for "no error", which must not hide `broken`.
+    this.client.release(error || this.broken);
   }
 
   /**
