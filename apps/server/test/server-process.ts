@@ -49,6 +49,8 @@ export interface RunOptions {
   /** The script to run (default src/main.ts): a .ts one through tsx, a .js one with plain node. */
   entry?: string;
   cwd?: string;
+  /** The Node binary (default: this process's). */
+  node?: string;
   /** Variables of this process's environment to leave out (e.g. npm's npm_package_version). */
   without?: string[];
 }
@@ -57,7 +59,7 @@ export function run(env: Record<string, string>, args: string[] = [], options: R
   const entry = options.entry ?? main;
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of options.without ?? []) delete base[name];
-  const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
+  const child = spawn(options.node ?? process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
     cwd: options.cwd,
     env: { ...base, DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
