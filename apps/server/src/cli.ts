@@ -1,6 +1,7 @@
 /** What the backup and restore commands share: explained refusals, paths as typed, exit codes. */
 import path from 'node:path';
 import { ConfigError } from './config';
+import { UnsupportedNodeError } from './db/node-support';
 
 /** A refusal the person can act on: printed as it is, exit code 1, nothing changed. */
 export class Refused extends Error {}
@@ -20,10 +21,10 @@ export function timeStamp(at = new Date()): string {
   return at.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
 }
 
-/** Runs a command's main: its exit code; 1 for a refusal or a bad setting (the sentence alone), 2 for anything unexpected. */
+/** Runs a command's main: its exit code; 1 for a refusal, a bad setting or too old a Node (the sentence alone), 2 for anything unexpected. */
 export function runCommand(main: () => Promise<number>): void {
   main().then((code) => process.exit(code), (error: unknown) => {
-    if (error instanceof Refused || error instanceof ConfigError) {
+    if (error instanceof Refused || error instanceof ConfigError || error instanceof UnsupportedNodeError) {
       console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error.message);
       process.exit(1);
     }

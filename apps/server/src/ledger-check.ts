@@ -5,6 +5,7 @@
 import { createContext } from './bootstrap';
 import { loadConfig } from './config';
 import { reportLedger } from './ledger-report';
+import { runCommand } from './cli';
 
 async function main() {
   // It reads (or rebuilds) everything at once: no statement timeout, however large the database.
@@ -16,7 +17,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error);
-  process.exit(2);
-});
+runCommand(main);

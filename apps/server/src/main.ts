@@ -8,6 +8,7 @@ import { startWebhookDispatcher } from './modules/webhooks/service';
 import { startMailDispatcher } from './modules/mail/service';
 import { startMaintenance } from './platform/maintenance';
 import { limitConnectionsPerAddress, trustedProxy } from './platform/connection-limit';
+import { UnsupportedNodeError } from './db/node-support';
 
 /** Shutdown: how long open connections may take to finish before they are cut (the process exits by force at 10 s). */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -95,6 +96,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // Too old a Node: its sentence alone (db/node-support.ts).
+  console.error(error instanceof UnsupportedNodeError ? error.message : error);
   process.exit(1);
 });

@@ -10,6 +10,7 @@ import { createContext } from './bootstrap';
 import { loadConfig } from './config';
 import { rebuildRollups } from './platform/rollups-rebuild';
 import { zoneOf } from './platform/settings';
+import { runCommand } from './cli';
 
 async function main() {
   const dryRun = process.argv.includes('--dry-run');
@@ -36,7 +37,4 @@ async function main() {
   }
 }
 
-main().then((code) => process.exit(code), (error: unknown) => {
-  console.error(error);
-  process.exit(2);
-});
+runCommand(main);

@@ -141,6 +141,7 @@ describe.each(DIALECTS)('the compiled server on %s', (dialect) => {
         });
         expect(result.code, `${entry}: ${result.stderr}`).toBe(1);
         expect(result.stderr).toContain(`Promotion Assistant needs Node.js 22.14 or later (22 or 24 LTS); this is Node.js ${OLDER_NODE!.version.slice(1)}.`);
+        expect(result.stderr, 'the sentence alone, no stack').not.toMatch(/^\s+at /m);
         // Refused before the database was made.
         expect(fs.existsSync(path.join(data, 'promotion-assistant.db'))).toBe(false);
       }

@@ -8,7 +8,7 @@ import type { Database, Db, Dialect } from './types';
 import { migrationProvider } from './migrations/index';
 import { pipelinedPool } from './pg-client';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer';
-import { unsupportedNode } from './node-support';
+import { UnsupportedNodeError, unsupportedNode } from './node-support';
 
 /** The SQLite database of an installation (DATA_DIR), beside its -wal and -shm files. */
 export function sqliteFile(dataDir: string): string {
@@ -80,7 +80,7 @@ const PG_CONNECT_TIMEOUT_MS = 10_000;
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   // Before better-sqlite3's binary is loaded (the first database): on Node 20 it kills the process.
   const refusal = unsupportedNode();
-  if (refusal) throw new Error(refusal);
+  if (refusal) throw new UnsupportedNodeError(refusal);
   if (options.databaseUrl) {
     const databaseUrl = options.databaseUrl;
     const timeout = options.statementTimeoutMs ?? 0;

