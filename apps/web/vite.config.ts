@@ -119,6 +119,8 @@ export default defineConfig(({ mode }) => {
       // the like (rc-util's, with ReactDOM.render and Babel's async runtime), and the
       // useSyncExternalStore shim react-i18next imports.
       alias: [
+        // `@/lib/format` is apps/web/src/lib/format (tsconfig.json's paths; vitest.config.ts says the same).
+        { find: /^@\//, replacement: `${path.resolve(__dirname, 'src')}/` },
         { find: /^rc-util\/lib\/React\/render$/, replacement: path.resolve(__dirname, 'src/lib/antd-render.ts') },
         { find: /^use-sync-external-store\/shim$/, replacement: path.resolve(__dirname, 'src/lib/sync-external-store.ts') },
       ],

@@ -6,9 +6,9 @@ import { followUserLocale } from './lib/locale';
 import { queryClient } from './lib/query-client';
 import { useAppStore } from './stores/app-store';
 import { Providers } from './app/providers';
-import { AppRoutes, openingLocale } from './app/router';
+import { AppRoutes, openingLocale } from './app/routes';
 import { RouteErrorBoundary } from './app/route-error';
-import { currentLocation, navigate } from './lib/router';
+import { currentLocation, navigate } from './lib/hash-router';
 import './styles.css';
 
 // antd-mobile's Toast and Dialog render outside the tree, with React 19: lib/antd-render.ts (see vite.config.ts).

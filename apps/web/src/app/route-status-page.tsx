@@ -7,7 +7,7 @@
 import { Button } from 'antd-mobile';
 import { LockOutline, QuestionCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { navigate, useLocation } from '../lib/router';
+import { navigate, useLocation } from '../lib/hash-router';
 
 export function RouteStatusPage({ kind }: { kind: 'not-found' | 'not-allowed' }) {
   const { t } = useTranslation();

@@ -2,7 +2,7 @@ import { Button } from 'antd-mobile';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../../lib/format';
+import { formatDate } from '@/lib/format';
 import { HOME_ANNOUNCEMENTS, useAnnouncements, type Announcement } from '../api/get-announcements';
 import { SoundOutline } from './icons';
 import './announcement-list.css';

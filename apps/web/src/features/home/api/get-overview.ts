@@ -1,8 +1,8 @@
 import { hashKey, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { StatsOverview } from '@pa/shared';
-import { api } from '../../../lib/api-client';
-import { LIVE } from '../../../lib/query-client';
+import { api } from '@/lib/api-client';
+import { LIVE } from '@/lib/query-client';
 import type { HomeRange } from '../lib/range';
 import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
 
