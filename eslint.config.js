@@ -1,9 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** Node's resolution, with the web app's `@/…` alias (scripts/eslint-web-alias.cjs). */
+const webAliasResolver = { [fileURLToPath(new URL('./scripts/eslint-web-alias.cjs', import.meta.url))]: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } };
 
 /**
  * Import boundaries (docs/architecture.md):
@@ -38,7 +42,7 @@ export default tseslint.config(
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'import/resolver': webAliasResolver,
       'boundaries/include': ['apps/**/*', 'packages/**/*'],
       'boundaries/elements': [
         { type: 'shared-package', pattern: 'packages/shared/src' },
@@ -94,7 +98,7 @@ export default tseslint.config(
     settings: {
       'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'import/resolver': webAliasResolver,
     },
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },

@@ -61,10 +61,10 @@ function preloadLists(): Plugin {
       const home = files(
         /\/src\/app\/home-with-announcements\.tsx$/,
         /\/src\/app\/home-prefetch\.ts$/,
-        /\/src\/app\/layouts\/require-auth\.tsx$/,
-        /\/src\/app\/layouts\/texts\.tsx$/,
-        /\/src\/app\/layouts\/staff-layout\.tsx$/,
-        /\/src\/app\/layouts\/tab-layout\.tsx$/,
+        /\/src\/app\/guards\/require-auth\.tsx$/,
+        /\/src\/app\/guards\/texts\.tsx$/,
+        /\/src\/app\/shells\/staff-layout\.tsx$/,
+        /\/src\/app\/shells\/phone\/tab-layout\.tsx$/,
         /\/src\/lib\/format\.ts$/,
       );
       // With the app's texts, antd-mobile's pack (src/i18n/index.ts loads them together).

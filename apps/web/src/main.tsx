@@ -27,7 +27,7 @@ configureApi({
 });
 
 async function start() {
-  // The entry's own task ends here, once the modules have run and app/router.tsx has sent the
+  // The entry's own task ends here, once the modules have run and app/routes.tsx has sent the
   // opening page's requests: setting up the language and the first render follow in tasks of
   // their own, rather than one long task that the page's requests would only follow.
   await new Promise((resolve) => setTimeout(resolve, 0));

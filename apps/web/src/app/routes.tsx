@@ -54,7 +54,7 @@ function page(load: () => Promise<{ default: ComponentType }>, prefetch?: (local
 /** A layout on demand (the session check, the texts, the phone's tab bar, the staff layouts): sign-in never downloads them. */
 const layout = (load: () => Promise<{ default: Layout }>): Layout => lazyPart(load);
 
-/** A layout holding its pages back (suspended) until the texts of `areas` are in (app/layouts/texts.tsx). */
+/** A layout holding its pages back (suspended) until the texts of `areas` are in (app/guards/texts.tsx). */
 function texts(areas: TextArea[], load: () => Promise<{ default: Layout }>): Layout {
   const Texts = layout(load);
   textGates.set(Texts, areas);

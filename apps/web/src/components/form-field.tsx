@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode, TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from './field';
-import type { FieldError } from '../features/campaigns/lib/campaign-form';
+import type { FieldError } from '@/lib/form-errors';
 
 /** A field error in words: the editor's own messages first, then the shared field codes. */
 export function fieldErrorText(t: TFunction, error: FieldError): string {

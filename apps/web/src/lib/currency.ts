@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { CampaignList } from '@pa/shared';
 import { api } from './api-client';
 import { useMe } from './session';
-import { settingsQuery } from '../features/settings/api/settings';
+import { settingsQuery } from './settings-query';
 
 /** ISO 4217 "no currency": amounts still show, with the generic currency sign. */
 const UNKNOWN = 'XXX';

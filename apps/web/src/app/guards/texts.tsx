@@ -1,7 +1,7 @@
 /**
  * The layouts that hold signed-in screens back (suspended) until their texts are in
  * (i18n/index.ts): the promoter app's (with antd-mobile's pack for the language, handed to
- * antd-mobile here) and the console's. Loaded with the first route that has them (app/router.tsx),
+ * antd-mobile here) and the console's. Loaded with the first route that has them (app/routes.tsx),
  * so sign-in downloads neither these nor antd-mobile's ConfigProvider and its default pack.
  */
 import { ConfigProvider } from 'antd-mobile';

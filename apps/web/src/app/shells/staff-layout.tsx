@@ -3,7 +3,7 @@
  * navigation and a wide content area, loaded on demand so promoters never download it. Below that
  * width the phone pages exactly as they were; the overview (#/admin), staff's Home there, keeps
  * the tab bar. `StaffHome` sends staff who open Home (#/, also where sign-in lands) to the overview.
- * The module itself is loaded with the first route that has one of these layouts (app/router.tsx).
+ * The module itself is loaded with the first route that has one of these layouts (app/routes.tsx).
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useDesk } from '@/lib/desk';

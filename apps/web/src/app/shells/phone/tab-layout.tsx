@@ -14,7 +14,7 @@ const TABS = [
   { key: '/me', icon: <UserOutline />, label: 'tabs.me', id: 'me' },
 ] as const;
 
-/** The phone's tab bar around a page (loaded with the first page that has it: app/router.tsx). */
+/** The phone's tab bar around a page (loaded with the first page that has it: app/routes.tsx). */
 export default function TabLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();

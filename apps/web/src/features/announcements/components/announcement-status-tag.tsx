@@ -7,7 +7,7 @@ const COLORS: Record<AnnouncementStatus, 'primary' | 'success' | 'default'> = { 
 export function AnnouncementStatusTag({ status, testId }: { status: AnnouncementStatus; testId?: string }) {
   const { t } = useTranslation();
   return (
-    <Tag className="ca-status-tag" color={COLORS[status]} fill={status === 'published' ? 'solid' : 'outline'} round data-testid={testId ?? 'announcement-status'}>
+    <Tag className="status-tag-desk" color={COLORS[status]} fill={status === 'published' ? 'solid' : 'outline'} round data-testid={testId ?? 'announcement-status'}>
       {t(`announcementsAdmin.status.${status}`)}
     </Tag>
   );

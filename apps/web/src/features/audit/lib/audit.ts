@@ -1,7 +1,7 @@
 /**
  * The audit log screen's pure rules: the filters as the address keeps them, the action filter as
  * typed (a code, an area, or a label in the reader's language), and an entry's before/after as
- * rows with what changed (features/admin/pages/audit-page.tsx shows them).
+ * rows with what changed (features/audit/pages/audit-page.tsx shows them).
  */
 import { AUDIT_ACTIONS } from '@pa/shared';
 

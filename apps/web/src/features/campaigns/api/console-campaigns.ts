@@ -1,23 +1,12 @@
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCampaign, AdminCampaignEnvelope, AdminCampaignList, CampaignCreate, CampaignPatch, CampaignStatus, Image, ImageKind, Ok } from '@pa/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminCampaign, AdminCampaignEnvelope, CampaignCreate, CampaignPatch, Image, ImageKind, Ok } from '@pa/shared';
 import { api } from '@/lib/api-client';
+import { campaignsQuery, useCampaigns, type CampaignFilter } from '@/lib/campaign-list-query';
+
+export { campaignsQuery, useCampaigns, type CampaignFilter };
 
 export type { ImageKind };
-/** The list's filter: one status, or every one. */
-export type CampaignFilter = CampaignStatus | 'all';
-
 const path = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;
-
-export const campaignsQuery = (filter: CampaignFilter) =>
-  infiniteQueryOptions({
-    queryKey: ['admin', 'campaigns', 'list', filter] as const,
-    queryFn: ({ pageParam, signal }) =>
-      api<AdminCampaignList>('GET', `admin/campaigns?limit=20${filter === 'all' ? '' : `&status=${filter}`}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`, undefined, { signal }),
-    initialPageParam: '',
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-
-export const useCampaigns = (filter: CampaignFilter) => useInfiniteQuery(campaignsQuery(filter));
 
 export const campaignQuery = (id: string) =>
   queryOptions({

@@ -7,7 +7,7 @@ const COLORS: Record<CampaignStatus, 'primary' | 'success' | 'warning' | 'defaul
 export function CampaignStatusTag({ status }: { status: CampaignStatus }) {
   const { t } = useTranslation();
   return (
-    <Tag className="ca-status-tag" color={COLORS[status]} fill={status === 'active' ? 'solid' : 'outline'} round data-testid="campaign-status">
+    <Tag className="status-tag-desk" color={COLORS[status]} fill={status === 'active' ? 'solid' : 'outline'} round data-testid="campaign-status">
       {t(`campaignAdmin.status.${status}`)}
     </Tag>
   );

@@ -8,6 +8,10 @@ import type { AdminCampaign, CampaignCreate } from '@pa/shared';
 import { LOCALES, type Locale } from '@pa/shared/locales';
 import { formatMoney, formatNumber } from '@/lib/format';
 import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '@/lib/money-input';
+import { decimalSeparator, type FieldError, type FormErrors } from '@/lib/form-errors';
+import { campaignName } from '@/lib/campaign-name';
+
+export { campaignName, decimalSeparator, type FieldError, type FormErrors };
 
 export const MONEY_MAX = 100_000_000;
 export const TIERS_MAX = 10;
@@ -53,12 +57,6 @@ export interface CampaignFormValues {
   endsAt: string;
 }
 
-/** A code (campaignAdmin.errors.* or fields.*) and the values its message needs. */
-export interface FieldError {
-  code: string;
-  values?: Record<string, string | number>;
-}
-export type FormErrors = Record<string, FieldError>;
 
 let tierKey = 0;
 export const newTier = (minSales = '', percent = ''): TierValues => ({ key: ++tierKey, minSales, percent });
@@ -86,11 +84,6 @@ export function emptyValues(): CampaignFormValues {
     startsAt: '',
     endsAt: '',
   };
-}
-
-/** The reader's decimal separator ("," in French and Spanish): amounts are shown the way they would type them. */
-export function decimalSeparator(locale: string): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 }
 
 /** This browser's time zone: the default where the installation's is not known. */
@@ -208,11 +201,6 @@ export function isHttpsUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The name shown for a campaign: in the reader's language, else English, else the first one given. */
-export function campaignName(names: Record<string, string>, locale: string): string {
-  return names[locale] || names.en || LOCALES.map((l) => names[l]).find(Boolean) || Object.values(names).find(Boolean) || '';
 }
 
 const localized = (values: Texts) => Object.fromEntries(LOCALES.map((l) => [l, values[l].trim()]).filter(([, v]) => v)) as Partial<Texts>;

@@ -7,7 +7,7 @@ import { useParams } from '@/lib/hash-router';
 import { useMe } from '@/lib/session';
 import { useCampaign } from '../api/console-campaigns';
 import { useCurrency } from '@/lib/currency';
-import { settingsQuery } from '@/features/settings/api/settings';
+import { settingsQuery } from '@/lib/settings-query';
 import { CampaignForm } from '../components/campaign-form';
 import { StripeCard } from '../components/stripe-card';
 import { browserZone, campaignName } from '../lib/campaign-form';

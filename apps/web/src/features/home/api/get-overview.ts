@@ -35,7 +35,7 @@ export const overviewQuery = (userId: string, range: HomeRange, locale: string) 
     refetchOnMount: (query) => query.queryHash !== askedForOpening,
   });
 
-/** Asks for the figures Home opens on while its code loads (app/router.tsx); Home's first mount then does not ask again. */
+/** Asks for the figures Home opens on while its code loads (app/routes.tsx); Home's first mount then does not ask again. */
 export function prefetchOverview(client: QueryClient, userId: string, range: HomeRange, locale: string) {
   const options = overviewQuery(userId, range, locale);
   askedForOpening = hashKey(options.queryKey);

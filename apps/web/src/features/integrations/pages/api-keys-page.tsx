@@ -16,8 +16,8 @@ import { useDesk } from '@/lib/desk';
 import { errorText } from '@/lib/errors';
 import { formatDate, formatDateTime } from '@/lib/format';
 import { API_SCOPES, useApiKeys, useCreateApiKey, useRevokeApiKey, useSnippetInfo, type ApiKeyCreated, type ApiScope } from '../api/api-keys';
-import { useCampaigns } from '@/features/campaigns/api/console-campaigns';
-import { campaignName } from '@/features/campaigns/lib/campaign-form';
+import { useCampaigns } from '@/lib/campaign-list-query';
+import { campaignName } from '@/lib/campaign-name';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { useUrlFilter } from '@/lib/url-filter';
 import '../components/api-keys.css';
@@ -152,7 +152,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
         </>
       }
       extra={revoked ? (
-        <Tag className="ca-status-tag" color="default" fill="outline" round data-testid={`revoked-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag>
+        <Tag className="status-tag-desk" color="default" fill="outline" round data-testid={`revoked-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag>
       ) : <RevokeButton apiKey={apiKey} />}
     >
       <span className="ca-row-name">{apiKey.name}</span>
@@ -198,8 +198,8 @@ function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
       title: t('console.col.status'),
       sortValue: (k) => k.revokedAt ?? 0,
       render: (k) => (k.revokedAt !== null
-        ? <><Tag className="ca-status-tag" color="default" fill="outline" round data-testid={`revoked-${k.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag><span className="dt-sub dt-nowrap">{formatDate(k.revokedAt, i18n.language)}</span></>
-        : <Tag className="ca-status-tag" color="success" fill="outline" round>{t('moneyAdmin.apiKeys.activeTag')}</Tag>),
+        ? <><Tag className="status-tag-desk" color="default" fill="outline" round data-testid={`revoked-${k.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag><span className="dt-sub dt-nowrap">{formatDate(k.revokedAt, i18n.language)}</span></>
+        : <Tag className="status-tag-desk" color="success" fill="outline" round>{t('moneyAdmin.apiKeys.activeTag')}</Tag>),
     },
     { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (k) => (k.revokedAt === null ? <span className="dt-actions"><RevokeButton apiKey={k} /></span> : null) },
   ];

@@ -122,7 +122,7 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
         <span className="ca-amount-col">
           <span className="ca-amount">{money(c.amount)}</span>
           {c.reversedAmount > 0 ? <span className="ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
-          <Tag className="ca-status-tag" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag>
+          <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag>
         </span>
       }
     >
@@ -315,7 +315,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
       ),
     },
     { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
-    ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="ca-status-tag" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),
+    ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),
     ...(status === 'rejected' || status === 'reversed' ? [{ key: 'reason', title: t('console.col.reason'), sortValue: (c: AdminCommission) => c.reason, render: (c: AdminCommission) => (c.reason ? <span className="desk-clip ca-reason">{c.reason}</span> : null) }] : []),
     ...(pending ? [{
       key: 'actions',

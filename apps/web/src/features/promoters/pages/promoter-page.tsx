@@ -22,7 +22,8 @@ import { useMe } from '@/lib/session';
 import { usePromoter, usePromoterAction, usePromoterTab, useResetLink, type PromoterTab } from '../api/promoters';
 import { AdjustDialog } from '../components/adjust-dialog';
 import { PromoterStatusTag } from '../components/promoter-status-tag';
-import { accountText, WithdrawalStatusTag } from '@/features/withdrawals/components/withdrawal-actions';
+import { accountText } from '@/lib/payout-account';
+import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
 import { useUrlFilter } from '@/lib/url-filter';
 import '@/components/desk.css';
 import '../components/promoters.css';
@@ -303,7 +304,7 @@ function WithdrawalsTab({ id }: { id: string }) {
     { key: 'amount', title: t('console.col.amount'), align: 'end', render: (w) => <span className="dt-nowrap pr-num">{money(w, w.amount)}</span> },
     { key: 'net', title: t('console.col.net'), align: 'end', render: (w) => <span className="dt-nowrap pr-num">{money(w, w.net)}</span> },
     { key: 'account', title: t('console.col.payoutAccount'), render: (w) => accountText(t, w.account) },
-    { key: 'status', title: t('console.col.status'), render: (w) => <WithdrawalStatusTag status={w.status} /> },
+    { key: 'status', title: t('console.col.status'), render: (w) => <WithdrawalStatusTag desk status={w.status} /> },
   ];
   return (
     <TabList

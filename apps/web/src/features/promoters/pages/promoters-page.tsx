@@ -16,7 +16,7 @@ import { exportPromoters, useCampaignChoices, usePromoters, type PromoterFilters
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { LiveSearch } from '@/components/live-search';
 import { PromoterStatusTag } from '../components/promoter-status-tag';
-import { campaignName } from '@/features/campaigns/lib/campaign-form';
+import { campaignName } from '@/lib/campaign-name';
 import { csvRowCount, DEFAULT_SORT, Q_MAX, readFilters, writeFilters } from '../lib/promoter-list';
 import '@/components/desk.css';
 import '../components/promoters.css';

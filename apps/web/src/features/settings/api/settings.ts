@@ -1,11 +1,9 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminSettings, SettingsPatch } from '@pa/shared';
 import { api } from '@/lib/api-client';
+import { settingsQuery } from '@/lib/settings-query';
 
-export const settingsQuery = queryOptions({
-  queryKey: ['admin', 'settings'] as const,
-  queryFn: ({ signal }) => api<AdminSettings>('GET', 'admin/settings', undefined, { signal }),
-});
+export { settingsQuery };
 
 export const useSettings = () => useQuery(settingsQuery);
 

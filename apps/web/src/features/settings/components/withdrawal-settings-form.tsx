@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import { currencyMark, formatMoney } from '@/lib/format';
 import { useUpdateSettings } from '../api/settings';
-import { decimalSeparator, type FieldError, type FormErrors } from '@/features/campaigns/lib/campaign-form';
+import { decimalSeparator, type FieldError, type FormErrors } from '@/lib/form-errors';
 import {
   minimumPreview, settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings,
   type WithdrawalSettings, type WithdrawalSettingsValues,

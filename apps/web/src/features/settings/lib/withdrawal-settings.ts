@@ -9,7 +9,7 @@ import type { Settings } from '@pa/shared';
 import { WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWALS_PER_DAY, withdrawalFee } from '@pa/shared/rules';
 import { formatMoney, formatNumber } from '@/lib/format';
 import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '@/lib/money-input';
-import type { FieldError, FormErrors } from '@/features/campaigns/lib/campaign-form';
+import type { FieldError, FormErrors } from '@/lib/form-errors';
 
 /** The settings schemas' bounds: money settings in minor units, the daily count. */
 export const SETTING_MONEY_MAX = WITHDRAWAL_SETTING_MONEY_MAX;

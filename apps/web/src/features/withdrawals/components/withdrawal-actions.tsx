@@ -1,4 +1,4 @@
-import { Button, Dialog, Tag, Toast } from 'antd-mobile';
+import { Button, Dialog, Toast } from 'antd-mobile';
 import { ExclamationTriangleOutline } from 'antd-mobile-icons';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,29 +6,9 @@ import { Field, TextInput } from '@/components/field';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import { formatMoney } from '@/lib/format';
-import { nextActions, REASON_MAX, REFERENCE_MAX, useWithdrawalAction, type AdminWithdrawal, type WithdrawalAction, type WithdrawalStatus } from '../api/withdrawal-queue';
-import { shownPayoutNumber } from '@pa/shared/rules';
+import { nextActions, REASON_MAX, REFERENCE_MAX, useWithdrawalAction, type AdminWithdrawal, type WithdrawalAction } from '../api/withdrawal-queue';
+import { accountText } from '@/lib/payout-account';
 import { TextArea } from '@/components/form-field';
-
-const TAG_COLORS: Record<WithdrawalStatus, 'warning' | 'primary' | 'success' | 'danger' | 'default'> = {
-  requested: 'warning',
-  approved: 'primary',
-  paid: 'success',
-  failed: 'danger',
-  rejected: 'danger',
-  cancelled: 'default',
-};
-
-export function WithdrawalStatusTag({ status, testId }: { status: WithdrawalStatus; testId?: string }) {
-  const { t } = useTranslation();
-  return <Tag className="ca-status-tag" color={TAG_COLORS[status]} fill="outline" round data-testid={testId}>{t(`withdrawalsAdmin.status.${status}`)}</Tag>;
-}
-
-/** "Bank · Wang Fang · •••• 6789" (an e-mail: "l***@example.com"): never more of the number than that. */
-export function accountText(t: (key: string) => string, account: AdminWithdrawal['account']): string {
-  // A no-break space keeps the mask and the last four together when the line wraps.
-  return `${t(`withdrawalsAdmin.method.${account.method}`)} · ${account.holderName} · ${shownPayoutNumber(account.last4)}`;
-}
 
 /** The fraud hint: another promoter registered the same account number. */
 export function SharedAccountFlag({ id, long }: { id: string; long?: boolean }) {

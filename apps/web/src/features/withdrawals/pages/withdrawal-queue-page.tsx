@@ -19,7 +19,9 @@ import { downloadBlob } from '@/lib/share';
 import { exportApprovedWithdrawals, useAdminWithdrawals, useWithdrawalAction, type AdminWithdrawal, type WithdrawalFilter } from '../api/withdrawal-queue';
 import { DeskToolbar, ExportButton, StatusFilter, useBulkRun } from '@/components/desk-toolbar';
 import { LiveSearch } from '@/components/live-search';
-import { accountText, SharedAccountFlag, WithdrawalActions, WithdrawalStatusTag } from '../components/withdrawal-actions';
+import { SharedAccountFlag, WithdrawalActions } from '../components/withdrawal-actions';
+import { accountText } from '@/lib/payout-account';
+import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
 
 const FILTERS: WithdrawalFilter[] = ['requested', 'approved', 'paid', 'failed', 'rejected', 'cancelled', 'all'];
 const DEFAULT_FILTER: WithdrawalFilter = 'requested';
@@ -52,7 +54,7 @@ function WithdrawalRow({ w }: { w: AdminWithdrawal }) {
       extra={
         <span className="ca-amount-col">
           <span className="ca-amount">{money(w.amount)}</span>
-          <WithdrawalStatusTag status={w.status} testId={`withdrawal-status-${w.id}`} />
+          <WithdrawalStatusTag desk status={w.status} testId={`withdrawal-status-${w.id}`} />
         </span>
       }
     >
@@ -130,7 +132,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       ),
     },
     // Filtered by one status, every row has it: the column would only take the actions' room.
-    ...(filter === 'all' ? [{ key: 'status', title: t('console.col.status'), sortValue: (w: AdminWithdrawal) => t(`withdrawalsAdmin.status.${w.status}`), render: (w: AdminWithdrawal) => <WithdrawalStatusTag status={w.status} testId={`withdrawal-status-${w.id}`} /> }] : []),
+    ...(filter === 'all' ? [{ key: 'status', title: t('console.col.status'), sortValue: (w: AdminWithdrawal) => t(`withdrawals.status.${w.status}`), render: (w: AdminWithdrawal) => <WithdrawalStatusTag desk status={w.status} testId={`withdrawal-status-${w.id}`} /> }] : []),
     {
       key: 'requested',
       title: t('console.col.requested'),
@@ -165,7 +167,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       { header: 'net', value: (w) => csvAmount(w.net, w.currency) },
       { header: 'currency', value: (w) => w.currency },
       { header: 'payout_account', value: (w) => accountText(t, w.account) },
-      { header: 'status', value: (w) => t(`withdrawalsAdmin.status.${w.status}`) },
+      { header: 'status', value: (w) => t(`withdrawals.status.${w.status}`) },
       { header: 'requested_at', value: (w) => csvTime(w.requestedAt) },
       { header: 'paid_at', value: (w) => csvTime(w.paidAt) },
       { header: 'payout_reference', value: (w) => csvId(w.payoutReference) },

@@ -4,7 +4,9 @@ import { PageError, PageLoading } from '@/components/page-status';
 import { formatDateTime, formatMoney } from '@/lib/format';
 import { useParams } from '@/lib/hash-router';
 import { useAdminWithdrawal, type AdminWithdrawal, type WithdrawalEvent } from '../api/withdrawal-queue';
-import { accountText, SharedAccountFlag, WithdrawalActions, WithdrawalStatusTag } from '../components/withdrawal-actions';
+import { SharedAccountFlag, WithdrawalActions } from '../components/withdrawal-actions';
+import { accountText } from '@/lib/payout-account';
+import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
 
 function Facts({ w }: { w: AdminWithdrawal }) {
   const { t, i18n } = useTranslation();
@@ -71,7 +73,7 @@ export default function WithdrawalPage() {
             <section className="card wa-head" data-testid={`withdrawal-detail-${w.id}`}>
               <div className="ca-status-head">
                 <h2 className="wa-head-name">{w.promoterName}</h2>
-                <WithdrawalStatusTag status={w.status} testId="withdrawal-status" />
+                <WithdrawalStatusTag desk status={w.status} testId="withdrawal-status" />
               </div>
               <p className="wa-head-account list-value">{w.promoterAccount}</p>
               <p className="wa-big">{formatMoney(w.net, w.currency, i18n.language)}</p>
