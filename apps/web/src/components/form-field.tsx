@@ -27,7 +27,7 @@ export function TextArea({ id, value, onChange, invalid, ...rest }: TextAreaProp
     <textarea
       id={id}
       name={id}
-      className="text-input ca-text-area"
+      className="text-input console-text-area"
       value={value}
       aria-invalid={invalid || undefined}
       aria-describedby={`${id}-msg`}
@@ -40,9 +40,9 @@ export function TextArea({ id, value, onChange, invalid, ...rest }: TextAreaProp
 /** An input with a unit after it (%, the currency, days). */
 export function WithUnit({ unit, children }: { unit: string; children: ReactNode }) {
   return (
-    <div className={`ca-unit-input${[...unit].length <= 2 ? ' ca-unit-input-short' : ''}`}>
+    <div className={`console-unit-input${[...unit].length <= 2 ? ' console-unit-input-short' : ''}`}>
       {children}
-      <span className="ca-unit" aria-hidden>{unit}</span>
+      <span className="console-unit" aria-hidden>{unit}</span>
     </div>
   );
 }

@@ -9,10 +9,10 @@ import './sheet.css';
  */
 export function Sheet({ visible, onClose, labelledBy, wide = false, children }: { visible: boolean; onClose: () => void; labelledBy: string; wide?: boolean; children: ReactNode }) {
   const desk = useDesk();
-  const body = visible ? <div role="dialog" aria-modal="true" aria-labelledby={labelledBy} className="sf-body">{children}</div> : null;
+  const body = visible ? <div role="dialog" aria-modal="true" aria-labelledby={labelledBy} className="staff-body">{children}</div> : null;
   return desk ? (
-    <CenterPopup visible={visible} onMaskClick={onClose} className={`sf-popup${wide ? ' sf-wide' : ''}`} destroyOnClose>{body}</CenterPopup>
+    <CenterPopup visible={visible} onMaskClick={onClose} className={`staff-popup${wide ? ' staff-wide' : ''}`} destroyOnClose>{body}</CenterPopup>
   ) : (
-    <Popup visible={visible} onMaskClick={onClose} position="bottom" className="sf-popup sf-sheet" destroyOnClose>{body}</Popup>
+    <Popup visible={visible} onMaskClick={onClose} position="bottom" className="staff-popup staff-sheet" destroyOnClose>{body}</Popup>
   );
 }

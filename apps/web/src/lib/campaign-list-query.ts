@@ -7,10 +7,7 @@ import { api } from './api-client';
  * active campaigns to scope a key to.
  */
 
-/** The list's filter: one status, or every one. */
-export type CampaignFilter = CampaignStatus | 'all';
-
-export const campaignsQuery = (filter: CampaignFilter) =>
+export const campaignsQuery = (filter: CampaignStatus | 'all') =>
   infiniteQueryOptions({
     queryKey: ['admin', 'campaigns', 'list', filter] as const,
     queryFn: ({ pageParam, signal }) =>
@@ -19,4 +16,4 @@ export const campaignsQuery = (filter: CampaignFilter) =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-export const useCampaigns = (filter: CampaignFilter) => useInfiniteQuery(campaignsQuery(filter));
+export const useCampaigns = (filter: CampaignStatus | 'all') => useInfiniteQuery(campaignsQuery(filter));

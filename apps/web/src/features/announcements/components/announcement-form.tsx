@@ -29,7 +29,7 @@ function startLocale(values: AnnouncementFormValues, reader: string): Locale {
 
 /** Scrolls the first field with an error into view, once it is shown. */
 function revealFirstError() {
-  window.setTimeout(() => document.querySelector('.an-form .field-invalid, .an-form .an-texts-error')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
+  window.setTimeout(() => document.querySelector('.announcement-form .field-invalid, .announcement-form .announcement-texts-error')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
 }
 
 /**
@@ -159,8 +159,8 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
   return (
     <>
       {announcement ? (
-        <section className="card ca-status-card" data-testid="announcement-status-card">
-          <div className="ca-status-head">
+        <section className="card console-status-card" data-testid="announcement-status-card">
+          <div className="console-status-head">
             <h2>{t('announcementsAdmin.statusTitle')}</h2>
             <AnnouncementStatusTag status={announcement.status} />
           </div>
@@ -168,7 +168,7 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
           {announcement.publishedAt !== null && announcement.status !== 'draft' ? (
             <p className="hint" data-testid="announcement-published-at">{t('announcementsAdmin.publishedOn', { date: formatDateTime(announcement.publishedAt, i18n.language) })}</p>
           ) : null}
-          <div className="ca-status-actions">
+          <div className="console-status-actions">
             {announcement.status === 'draft' ? (
               <Button size="small" color="danger" fill="outline" loading={busy === 'delete'} disabled={busy !== null} onClick={() => void destroy()} data-testid="announcement-delete">
                 {t('announcementsAdmin.actions.delete')}
@@ -188,15 +188,15 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
         </section>
       ) : null}
 
-      <form className="ca-form an-form" onSubmit={onSubmit} noValidate>
+      <form className="console-form announcement-form" onSubmit={onSubmit} noValidate>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
 
         <section className="card">
           <h2>{t('announcementsAdmin.sections.texts')}</h2>
-          <p className="hint ca-locale-hint">{t('announcementsAdmin.textsHelp')}</p>
+          <p className="hint console-locale-hint">{t('announcementsAdmin.textsHelp')}</p>
           <div role="radiogroup" aria-label={t('announcementsAdmin.textLanguage')}>
             <Selector
-              className="ca-choice"
+              className="console-choice"
               columns={3}
               showCheckMark={false}
               value={[locale]}
@@ -204,17 +204,17 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
               options={LOCALES.map((l) => ({
                 value: l,
                 label: (
-                  <span className="ca-choice-label" role="radio" aria-checked={l === locale} data-testid={`announcement-locale-${l}`}>
+                  <span className="console-choice-label" role="radio" aria-checked={l === locale} data-testid={`announcement-locale-${l}`}>
                     {t(`languages.${l}`)}
                     {badLocales.has(l)
-                      ? <span className="ca-locale-mark ca-locale-mark-error" role="img" aria-label={t('announcementsAdmin.localeHasError')} />
-                      : isFilled(values, l) ? <span className="ca-locale-mark" role="img" aria-label={t('announcementsAdmin.localeFilled')} /> : null}
+                      ? <span className="console-locale-mark console-locale-mark-error" role="img" aria-label={t('announcementsAdmin.localeHasError')} />
+                      : isFilled(values, l) ? <span className="console-locale-mark" role="img" aria-label={t('announcementsAdmin.localeFilled')} /> : null}
                   </span>
                 ),
               }))}
             />
           </div>
-          {errors.texts ? <p className="field-error an-texts-error" role="alert" data-testid="announcement-texts-error">{message(errors.texts)}</p> : null}
+          {errors.texts ? <p className="field-error announcement-texts-error" role="alert" data-testid="announcement-texts-error">{message(errors.texts)}</p> : null}
           <Field id="announcement-title" label={t('announcementsAdmin.fields.title', { language: languageName })} errorText={fieldError('title')} help={count(text.title.length, TITLE_MAX)}>
             <TextInput
               id="announcement-title"
@@ -232,16 +232,16 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
             <TextArea id="announcement-body" data-testid="announcement-body" lang={locale} rows={6} value={text.body} onChange={(v) => edit('body', v)} invalid={!!fieldError('body')} maxLength={BODY_MAX} />
           </Field>
           {isFilled(values, locale) ? (
-            <button type="button" className="text-button an-clear" onClick={clearLanguage} data-testid="announcement-clear-locale">
+            <button type="button" className="text-button announcement-clear" onClick={clearLanguage} data-testid="announcement-clear-locale">
               <CloseCircleOutline aria-hidden /> {t('announcementsAdmin.clearLocale', { language: languageName })}
             </button>
           ) : null}
         </section>
 
         <section className="card">
-          <div className="ca-switch-row">
-            <span className="ca-switch-label">
-              <span className="ca-field-label" id="announcement-pin-label">{t('announcementsAdmin.pin')}</span>
+          <div className="console-switch-row">
+            <span className="console-switch-label">
+              <span className="console-field-label" id="announcement-pin-label">{t('announcementsAdmin.pin')}</span>
               <span className="field-help" id="announcement-pin-help">{t('announcementsAdmin.pinHelp')}</span>
             </span>
             <Switch
@@ -254,9 +254,9 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
           </div>
         </section>
 
-        <div className="ca-save-bar an-save-bar">
-          {announcement && dirty ? <span className="ca-unsaved" data-testid="announcement-unsaved">{t('announcementsAdmin.unsaved')}</span> : null}
-          <div className="an-save-buttons">
+        <div className="console-save-bar announcement-save-bar">
+          {announcement && dirty ? <span className="console-unsaved" data-testid="announcement-unsaved">{t('announcementsAdmin.unsaved')}</span> : null}
+          <div className="announcement-save-buttons">
             {status === 'draft' ? (
               <>
                 <Button type="submit" size="large" loading={busy === 'save'} disabled={busy !== null} data-testid="announcement-save">

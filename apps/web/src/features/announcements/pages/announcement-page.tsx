@@ -25,7 +25,7 @@ export default function AnnouncementPage() {
   const { t } = useTranslation();
   const { id } = useParams();
   return (
-    <div className="sub-page ca-page an-edit-page">
+    <div className="sub-page console-page announcement-edit-page">
       {id ? (
         <EditAnnouncement id={id} />
       ) : (

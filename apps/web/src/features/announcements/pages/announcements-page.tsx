@@ -35,19 +35,19 @@ function AnnouncementRow({ a }: { a: AdminAnnouncement }) {
       data-testid={`admin-announcement-${a.id}`}
       description={
         <>
-          <span className="ca-line an-row-body" lang={shownLocale && isLocale(shownLocale) ? shownLocale : undefined}>{announcementBody(a.texts, i18n.language)}</span>
-          <span className="ca-line">{when}</span>
-          <span className="ca-line an-row-languages">{languages}</span>
+          <span className="console-line announcement-row-body" lang={shownLocale && isLocale(shownLocale) ? shownLocale : undefined}>{announcementBody(a.texts, i18n.language)}</span>
+          <span className="console-line">{when}</span>
+          <span className="console-line announcement-row-languages">{languages}</span>
         </>
       }
       extra={
-        <span className="an-row-tags">
+        <span className="announcement-row-tags">
           <AnnouncementStatusTag status={a.status} testId={`admin-announcement-status-${a.id}`} />
-          {a.pinned ? <span className="an-pin-tag">{t('announcementsAdmin.pinnedTag')}</span> : null}
+          {a.pinned ? <span className="announcement-pin-tag">{t('announcementsAdmin.pinnedTag')}</span> : null}
         </span>
       }
     >
-      <span className="ca-row-name" lang={shownLocale && isLocale(shownLocale) ? shownLocale : undefined}>{announcementTitle(a.texts, i18n.language)}</span>
+      <span className="console-row-name" lang={shownLocale && isLocale(shownLocale) ? shownLocale : undefined}>{announcementTitle(a.texts, i18n.language)}</span>
     </List.Item>
   );
 }
@@ -65,7 +65,7 @@ function AnnouncementList({ filter }: { filter: AnnouncementFilter }) {
         title={t(`announcementsAdmin.empty.${filter}`)}
         body={t(`announcementsAdmin.emptyBody.${filter}`)}
         action={filter === 'all' || filter === 'draft' ? (
-          <Button className="an-empty-action" color="primary" size="small" onClick={() => navigate('/admin/announcements/new')}>{t('announcementsAdmin.new')}</Button>
+          <Button className="announcement-empty-action" color="primary" size="small" onClick={() => navigate('/admin/announcements/new')}>{t('announcementsAdmin.new')}</Button>
         ) : undefined}
       />
     );
@@ -101,8 +101,8 @@ function AnnouncementsDesk({ filter, onFilter }: { filter: AnnouncementFilter; o
       sortValue: (a) => announcementTitle(a.texts, i18n.language),
       render: (a) => (
         <span lang={shownLocaleOf(a, i18n.language)}>
-          <span className="dt-strong">{announcementTitle(a.texts, i18n.language)}</span>
-          <span className="dt-sub desk-clip">{announcementBody(a.texts, i18n.language)}</span>
+          <span className="data-table-strong">{announcementTitle(a.texts, i18n.language)}</span>
+          <span className="data-table-sub desk-clip">{announcementBody(a.texts, i18n.language)}</span>
         </span>
       ),
     },
@@ -113,12 +113,12 @@ function AnnouncementsDesk({ filter, onFilter }: { filter: AnnouncementFilter; o
       render: (a) => (
         <span className="desk-tags">
           <AnnouncementStatusTag status={a.status} testId={`admin-announcement-status-${a.id}`} />
-          {a.pinned ? <span className="an-pin-tag">{t('announcementsAdmin.pinnedTag')}</span> : null}
+          {a.pinned ? <span className="announcement-pin-tag">{t('announcementsAdmin.pinnedTag')}</span> : null}
         </span>
       ),
     },
-    { key: 'languages', title: t('console.col.languages'), sortValue: (a) => Object.keys(a.texts).length, render: (a) => <span className="dt-muted">{languages(a)}</span> },
-    { key: 'date', title: t('console.col.date'), sortValue: when, render: (a) => <span className="dt-nowrap">{formatDate(when(a), i18n.language)}</span> },
+    { key: 'languages', title: t('console.col.languages'), sortValue: (a) => Object.keys(a.texts).length, render: (a) => <span className="data-table-muted">{languages(a)}</span> },
+    { key: 'date', title: t('console.col.date'), sortValue: when, render: (a) => <span className="data-table-nowrap">{formatDate(when(a), i18n.language)}</span> },
   ];
 
   const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminAnnouncement>({
@@ -172,16 +172,16 @@ export default function AnnouncementsPage() {
   const [filter, setFilter] = useUrlFilter<AnnouncementFilter>('status', FILTERS, DEFAULT_FILTER);
   if (desk) {
     return (
-      <div className="sub-page an-admin-page desk-page">
+      <div className="sub-page announcement-admin-page desk-page">
         <PageNav title={t('announcementsAdmin.title')} fallback="/me" />
         <AnnouncementsDesk key={filter} filter={filter} onFilter={setFilter} />
       </div>
     );
   }
   return (
-    <div className="sub-page an-admin-page">
+    <div className="sub-page announcement-admin-page">
       <PageNav title={t('announcementsAdmin.title')} fallback="/me" />
-      <div className="ca-toolbar">
+      <div className="console-toolbar">
         <Button color="primary" size="small" onClick={() => navigate('/admin/announcements/new')} data-testid="new-announcement">
           <AddOutline aria-hidden /> {t('announcementsAdmin.new')}
         </Button>

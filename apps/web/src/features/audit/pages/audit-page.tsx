@@ -205,17 +205,17 @@ function AuditCards({ entries, onOpen }: { entries: AuditEntry[]; onOpen: (e: Au
           data-testid={`audit-row-${e.action}`}
           description={
             <>
-              <span className="ca-line"><Code code={e.action} /></span>
-              <span className="ca-line"><ActorName entry={e} />{e.actor ? ` · ${e.actor.account}` : ''}</span>
-              <span className="ca-line">
+              <span className="console-line"><Code code={e.action} /></span>
+              <span className="console-line"><ActorName entry={e} />{e.actor ? ` · ${e.actor.account}` : ''}</span>
+              <span className="console-line">
                 {entityLabel(t, e.entityType)}
                 {e.entityId ? <> · <EntityRef entry={e} /></> : null}
               </span>
-              <span className="ca-line">{formatDateTime(e.at, i18n.language)}{e.ip ? <> · <code className="audit-code">{e.ip}</code></> : null}</span>
+              <span className="console-line">{formatDateTime(e.at, i18n.language)}{e.ip ? <> · <code className="audit-code">{e.ip}</code></> : null}</span>
             </>
           }
         >
-          <span className="ca-row-name">{actionLabel(t, e.action)}</span>
+          <span className="console-row-name">{actionLabel(t, e.action)}</span>
         </List.Item>
       ))}
     </List>
@@ -265,22 +265,22 @@ export default function AuditPage() {
       key: 'actor',
       title: t('auditAdmin.col.actor'),
       sortValue: (e) => e.actor?.displayName ?? '',
-      render: (e) => <><span className="dt-strong"><ActorName entry={e} /></span>{e.actor ? <AccountText account={e.actor.account} className="dt-sub" /> : null}</>,
+      render: (e) => <><span className="data-table-strong"><ActorName entry={e} /></span>{e.actor ? <AccountText account={e.actor.account} className="data-table-sub" /> : null}</>,
     },
     {
       key: 'action',
       title: t('auditAdmin.col.action'),
       sortValue: (e) => actionLabel(t, e.action),
-      render: (e) => <>{actionLabel(t, e.action)}<span className="dt-sub"><Code code={e.action} /></span></>,
+      render: (e) => <>{actionLabel(t, e.action)}<span className="data-table-sub"><Code code={e.action} /></span></>,
     },
     {
       key: 'entity',
       title: t('auditAdmin.col.entity'),
       sortValue: (e) => entityLabel(t, e.entityType),
-      render: (e) => <>{entityLabel(t, e.entityType)}{e.entityId ? <span className="dt-sub"><EntityRef entry={e} /></span> : null}</>,
+      render: (e) => <>{entityLabel(t, e.entityType)}{e.entityId ? <span className="data-table-sub"><EntityRef entry={e} /></span> : null}</>,
     },
     // The client address stays in the entry's detail and the export; narrow tables leave it out.
-    { key: 'ip', title: t('auditAdmin.col.ip'), priority: 'low', sortValue: (e) => e.ip, render: (e) => (e.ip ? <code className="audit-code">{e.ip}</code> : <span className="dt-muted">—</span>) },
+    { key: 'ip', title: t('auditAdmin.col.ip'), priority: 'low', sortValue: (e) => e.ip, render: (e) => (e.ip ? <code className="audit-code">{e.ip}</code> : <span className="data-table-muted">—</span>) },
   ];
 
   const detail = (

@@ -1,9 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminCampaign, AdminCampaignEnvelope, CampaignCreate, CampaignPatch, Image, ImageKind, Ok } from '@pa/shared';
+import type { AdminCampaign, AdminCampaignEnvelope, CampaignCreate, CampaignPatch, CampaignStatus, Image, ImageKind, Ok } from '@pa/shared';
 import { api } from '@/lib/api-client';
-import { campaignsQuery, useCampaigns, type CampaignFilter } from '@/lib/campaign-list-query';
+import { campaignsQuery, useCampaigns } from '@/lib/campaign-list-query';
 
-export { campaignsQuery, useCampaigns, type CampaignFilter };
+export { campaignsQuery, useCampaigns };
+/** The list's filter: one status, or every one. */
+export type CampaignFilter = CampaignStatus | 'all';
 
 export type { ImageKind };
 const path = (id: string) => `admin/campaigns/${encodeURIComponent(id)}`;

@@ -27,13 +27,13 @@ function Choice<V extends string>({ value, options, onChange, disabled, columns,
   return (
     <div role="radiogroup" aria-label={label}>
       <Selector
-        className="ca-choice"
+        className="console-choice"
         columns={columns ?? options.length}
         showCheckMark={false}
         disabled={disabled}
         value={[value]}
         onChange={(next) => next[0] && onChange(next[0])}
-        options={options.map((o) => ({ value: o.value, label: <span className="ca-choice-label" role="radio" aria-checked={o.value === value} data-testid={o.testId}>{o.label}{o.mark}</span> }))}
+        options={options.map((o) => ({ value: o.value, label: <span className="console-choice-label" role="radio" aria-checked={o.value === value} data-testid={o.testId}>{o.label}{o.mark}</span> }))}
       />
     </div>
   );
@@ -41,7 +41,7 @@ function Choice<V extends string>({ value, options, onChange, disabled, columns,
 
 /** Scrolls the first field with an error into view, once it is shown. */
 function revealFirstError() {
-  window.setTimeout(() => document.querySelector('.ca-form .field-invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
+  window.setTimeout(() => document.querySelector('.console-form .field-invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
 }
 
 interface Props {
@@ -140,13 +140,13 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
   return (
     <>
       {campaign ? <CampaignStatusCard campaign={campaign} canEdit={canEdit} dirty={dirty} /> : null}
-      {!canEdit ? <p className="ca-note">{t('campaignAdmin.readOnly')}</p> : null}
-      <form className="ca-form" onSubmit={onSubmit} noValidate>
+      {!canEdit ? <p className="console-note">{t('campaignAdmin.readOnly')}</p> : null}
+      <form className="console-form" onSubmit={onSubmit} noValidate>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
 
         <section className="card">
           <h2>{t('campaignAdmin.sections.texts')}</h2>
-          <p className="hint ca-locale-hint">{t('campaignAdmin.textsHelp')}</p>
+          <p className="hint console-locale-hint">{t('campaignAdmin.textsHelp')}</p>
           <Choice
             label={t('campaignAdmin.textLanguage')}
             value={locale}
@@ -156,7 +156,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
               value: l,
               label: t(`languages.${l}`),
               testId: `locale-${l}`,
-              mark: badLocales.has(l) ? <span className="ca-locale-mark ca-locale-mark-error" aria-label={t('campaignAdmin.localeHasError')} /> : values.names[l].trim() ? <span className="ca-locale-mark" aria-label={t('campaignAdmin.localeFilled')} /> : null,
+              mark: badLocales.has(l) ? <span className="console-locale-mark console-locale-mark-error" aria-label={t('campaignAdmin.localeHasError')} /> : values.names[l].trim() ? <span className="console-locale-mark" aria-label={t('campaignAdmin.localeFilled')} /> : null,
             }))}
           />
           <FormField id="campaign-name" label={t('campaignAdmin.fields.name', { language: localeLabel })} error={textError('names')}>
@@ -169,8 +169,8 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
             <TextArea id="campaign-share-text" data-testid="campaign-share-text" lang={locale} rows={3} value={text('shareTexts')} onChange={(v) => setText('shareTexts', v)} invalid={!!textError('shareTexts')} maxLength={SHARE_TEXT_MAX} disabled={!editable} />
           </FormField>
           {text('shareTexts').trim() ? (
-            <p className="ca-share-preview" data-testid="share-preview">
-              <span className="ca-share-preview-label">{t('campaignAdmin.sharePreview')}</span>
+            <p className="console-share-preview" data-testid="share-preview">
+              <span className="console-share-preview-label">{t('campaignAdmin.sharePreview')}</span>
               {fillShareText(text('shareTexts').trim(), { link: 'https://example.com/r/SUMMER24', code: 'SUMMER24', name: text('names').trim() || t('campaignAdmin.shareSampleName') })}
             </p>
           ) : null}
@@ -194,7 +194,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
             </WithUnit>
           </FormField>
           <div className="field">
-            <span className="ca-field-label" id="campaign-sale-type-label">{t('campaignAdmin.fields.saleRewardType')}</span>
+            <span className="console-field-label" id="campaign-sale-type-label">{t('campaignAdmin.fields.saleRewardType')}</span>
             <Choice
               label={t('campaignAdmin.fields.saleRewardType')}
               value={values.saleRewardType}
@@ -216,21 +216,21 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
           </FormField>
 
           <div className="field">
-            <span className="ca-field-label">{t('campaignAdmin.fields.tiers')}</span>
+            <span className="console-field-label">{t('campaignAdmin.fields.tiers')}</span>
             <p className="field-help">{t('campaignAdmin.tiersHelp')}</p>
             {values.tiers.length ? (
-              <div className="ca-tier-head" aria-hidden>
+              <div className="console-tier-head" aria-hidden>
                 <span>{t('campaignAdmin.fields.tierMinSales')}</span>
                 <span>{t('campaignAdmin.fields.tierPercent')}</span>
               </div>
             ) : null}
             {values.tiers.length ? (
-              <ol className="ca-tiers" data-testid="tier-list">
+              <ol className="console-tiers" data-testid="tier-list">
                 {values.tiers.map((tier, i) => {
                   const minError = errors[`tiers.${i}.minSales`];
                   const bpsError = errors[`tiers.${i}.bps`];
                   return (
-                    <li key={tier.key} className="ca-tier">
+                    <li key={tier.key} className="console-tier">
                       <FormField id={`campaign-tier-min-${i}`} label={<span className="visually-hidden">{t('campaignAdmin.fields.tierMinSales')}</span>} error={minError}>
                         <TextInput id={`campaign-tier-min-${i}`} inputMode="numeric" autoComplete="off" value={tier.minSales} onChange={(v) => setTier(i, { minSales: v })} invalid={!!minError} disabled={!editable} />
                       </FormField>
@@ -240,7 +240,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
                         </WithUnit>
                       </FormField>
                       {editable ? (
-                        <button type="button" className="ca-tier-remove" aria-label={t('campaignAdmin.removeTier', { n: i + 1 })} onClick={() => removeTier(i)} data-testid={`campaign-tier-remove-${i}`}>
+                        <button type="button" className="console-tier-remove" aria-label={t('campaignAdmin.removeTier', { n: i + 1 })} onClick={() => removeTier(i)} data-testid={`campaign-tier-remove-${i}`}>
                           <DeleteOutline aria-hidden />
                         </button>
                       ) : null}
@@ -249,7 +249,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
                 })}
               </ol>
             ) : (
-              <p className="ca-tier-empty">{t('campaignAdmin.noTiers')}</p>
+              <p className="console-tier-empty">{t('campaignAdmin.noTiers')}</p>
             )}
             {editable ? (
               <Button size="small" fill="outline" disabled={values.tiers.length >= TIERS_MAX} onClick={() => set('tiers', [...values.tiers, newTier()])} data-testid="campaign-tier-add">
@@ -273,7 +273,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
             </WithUnit>
           </FormField>
           <div className="field">
-            <span className="ca-field-label">{t('campaignAdmin.fields.binding')}</span>
+            <span className="console-field-label">{t('campaignAdmin.fields.binding')}</span>
             <Choice
               label={t('campaignAdmin.fields.binding')}
               value={values.bindingMode}
@@ -300,7 +300,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
             </WithUnit>
           </FormField>
           <div className="field">
-            <span className="ca-field-label">{t('campaignAdmin.fields.approvalMode')}</span>
+            <span className="console-field-label">{t('campaignAdmin.fields.approvalMode')}</span>
             <Choice
               label={t('campaignAdmin.fields.approvalMode')}
               value={values.approvalMode}
@@ -314,7 +314,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
             <p className="field-help">{t(`campaignAdmin.approvalModeHelp.${values.approvalMode}`)}</p>
           </div>
           <div className="field">
-            <span className="ca-field-label">{t('campaignAdmin.fields.joinMode')}</span>
+            <span className="console-field-label">{t('campaignAdmin.fields.joinMode')}</span>
             <Choice
               label={t('campaignAdmin.fields.joinMode')}
               value={values.joinMode}
@@ -331,7 +331,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
 
         <section className="card">
           <h2>{t('campaignAdmin.sections.schedule')}</h2>
-          <div className="ca-dates">
+          <div className="console-dates">
             <FormField id="campaign-starts" label={t('campaignAdmin.fields.startsAt')} error={errors.startsAt}>
               <TextInput id="campaign-starts" data-testid="campaign-starts" type="date" value={values.startsAt} onChange={(v) => set('startsAt', v)} invalid={!!errors.startsAt} disabled={!editable} />
             </FormField>
@@ -343,15 +343,15 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
         </section>
 
         {editable ? (
-          <div className="ca-save-bar">
-            {campaign && dirty ? <span className="ca-unsaved" data-testid="campaign-unsaved">{t('campaignAdmin.unsaved')}</span> : null}
+          <div className="console-save-bar">
+            {campaign && dirty ? <span className="console-unsaved" data-testid="campaign-unsaved">{t('campaignAdmin.unsaved')}</span> : null}
             <Button block type="submit" color="primary" size="large" loading={saving} data-testid="campaign-save">
               {campaign ? t('campaignAdmin.save') : t('campaignAdmin.create')}
             </Button>
           </div>
         ) : null}
       </form>
-      {campaign ? <CampaignImages campaign={campaign} canEdit={canEdit && !ended} /> : canEdit ? <p className="ca-note">{t('campaignAdmin.imagesAfterCreate')}</p> : null}
+      {campaign ? <CampaignImages campaign={campaign} canEdit={canEdit && !ended} /> : canEdit ? <p className="console-note">{t('campaignAdmin.imagesAfterCreate')}</p> : null}
     </>
   );
 }

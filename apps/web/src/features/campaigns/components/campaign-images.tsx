@@ -62,22 +62,22 @@ export function CampaignImages({ campaign, canEdit }: { campaign: AdminCampaign;
   const size = (image: Image) => `${image.width} × ${image.height}`;
 
   return (
-    <section className="card ca-images">
+    <section className="card console-images">
       <h2>{t('campaignAdmin.images.title')}</h2>
       <input ref={coverInput} type="file" accept={TYPES.join(',')} hidden onChange={onFile('cover')} data-testid="cover-input" />
       <input ref={posterInput} type="file" accept={TYPES.join(',')} hidden onChange={onFile('poster')} data-testid="poster-input" />
 
-      <h3 className="ca-images-label">{t('campaignAdmin.images.cover')}</h3>
+      <h3 className="console-images-label">{t('campaignAdmin.images.cover')}</h3>
       {campaign.cover ? (
-        <figure className="ca-cover-preview">
+        <figure className="console-cover-preview">
           <img src={campaign.cover.url} alt={t('campaignAdmin.images.cover')} width={campaign.cover.width} height={campaign.cover.height} data-testid="cover-image" />
           <figcaption>{size(campaign.cover)}</figcaption>
         </figure>
       ) : (
-        <div className="ca-cover-empty"><PictureOutline aria-hidden /> {t('campaignAdmin.images.noCover')}</div>
+        <div className="console-cover-empty"><PictureOutline aria-hidden /> {t('campaignAdmin.images.noCover')}</div>
       )}
       {canEdit ? (
-        <div className="ca-images-actions">
+        <div className="console-images-actions">
           <Button size="small" color="primary" fill="outline" loading={uploading('cover')} onClick={() => coverInput.current?.click()} data-testid="upload-cover">
             {campaign.cover ? t('campaignAdmin.images.replaceCover') : t('campaignAdmin.images.uploadCover')}
           </Button>
@@ -90,14 +90,14 @@ export function CampaignImages({ campaign, canEdit }: { campaign: AdminCampaign;
       ) : null}
       <p className="hint">{t('campaignAdmin.images.coverHint')}</p>
 
-      <h3 className="ca-images-label">{t('campaignAdmin.images.posters')}</h3>
-      <ul className="ca-posters" data-testid="poster-grid">
+      <h3 className="console-images-label">{t('campaignAdmin.images.posters')}</h3>
+      <ul className="console-posters" data-testid="poster-grid">
         {campaign.posters.map((p) => (
-          <li key={p.id} className="ca-poster" data-testid={`poster-${p.id}`}>
+          <li key={p.id} className="console-poster" data-testid={`poster-${p.id}`}>
             <img src={p.url} alt={t('campaignAdmin.images.poster')} width={p.width} height={p.height} loading="lazy" />
-            <span className="ca-poster-size">{size(p)}</span>
+            <span className="console-poster-size">{size(p)}</span>
             {canEdit ? (
-              <button type="button" className="ca-poster-remove" aria-label={t('campaignAdmin.images.remove')} onClick={() => void onRemove(p, 'poster')} data-testid={`remove-poster-${p.id}`}>
+              <button type="button" className="console-poster-remove" aria-label={t('campaignAdmin.images.remove')} onClick={() => void onRemove(p, 'poster')} data-testid={`remove-poster-${p.id}`}>
                 <CloseOutline aria-hidden />
               </button>
             ) : null}
@@ -105,7 +105,7 @@ export function CampaignImages({ campaign, canEdit }: { campaign: AdminCampaign;
         ))}
         {canEdit ? (
           <li>
-            <button type="button" className="ca-poster-add" disabled={uploading('poster')} onClick={() => posterInput.current?.click()} data-testid="add-poster">
+            <button type="button" className="console-poster-add" disabled={uploading('poster')} onClick={() => posterInput.current?.click()} data-testid="add-poster">
               <AddOutline aria-hidden />
               <span>{uploading('poster') ? t('campaignAdmin.images.uploading') : t('campaignAdmin.images.addPoster')}</span>
             </button>

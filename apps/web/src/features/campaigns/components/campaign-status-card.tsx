@@ -34,14 +34,14 @@ export function CampaignStatusCard({ campaign, canEdit, dirty }: { campaign: Adm
 
   const moves = canEdit ? MOVES[campaign.status] : [];
   return (
-    <section className="card ca-status-card">
-      <div className="ca-status-head">
+    <section className="card console-status-card">
+      <div className="console-status-head">
         <h2>{t('campaignAdmin.statusTitle')}</h2>
         <CampaignStatusTag status={campaign.status} />
       </div>
       <p className="hint">{t(`campaignAdmin.statusHelp.${campaign.status}`)}</p>
       {moves.length ? (
-        <div className="ca-status-actions">
+        <div className="console-status-actions">
           {moves.map((m) => (
             <Button
               key={m.action}

@@ -52,38 +52,38 @@ export function StripeCard({ campaignId, canEdit }: { campaignId: string; canEdi
   };
 
   return (
-    <section className="card st-card" data-testid="stripe-card">
+    <section className="card stripe-card" data-testid="stripe-card">
       <h2>{t('integrations.stripe.title')}</h2>
       {status.isError ? <PageError error={status.error} onRetry={() => status.refetch()} /> : (
-        <p className={`st-state${state === 'receiving' ? ' st-on' : state === 'waiting' ? ' st-wait' : ''}`} data-testid="stripe-state">
+        <p className={`stripe-state${state === 'receiving' ? ' stripe-on' : state === 'waiting' ? ' stripe-wait' : ''}`} data-testid="stripe-state">
           {state === 'receiving' || state === 'waiting'
             ? t(state === 'receiving' ? 'integrations.stripe.connected' : 'integrations.stripe.waiting', { date: formatDateTime(status.data!.updatedAt!, i18n.language) })
             : state === 'notConnected' ? t('integrations.stripe.notConnected') : '\u00a0'}
         </p>
       )}
-      <ol className="st-steps">
+      <ol className="stripe-steps">
         <li>{t('integrations.stripe.step1')}<CopyField label={t('integrations.stripe.endpoint')} value={url} buttonLabel={t('app.copy')} testId="stripe-endpoint" /></li>
-        <li>{t('integrations.stripe.step2')}<span className="st-events">{STRIPE_EVENTS.map((e) => <code key={e} className="ca-code">{e}</code>)}</span></li>
+        <li>{t('integrations.stripe.step2')}<span className="stripe-events">{STRIPE_EVENTS.map((e) => <code key={e} className="console-code">{e}</code>)}</span></li>
         <li>{t('integrations.stripe.step3')}</li>
       </ol>
       {canEdit ? (
-        <form className="st-form" onSubmit={onSubmit} noValidate>
+        <form className="stripe-form" onSubmit={onSubmit} noValidate>
           <Field id="stripe-secret" label={t('integrations.stripe.secret')} error={error} help={t('integrations.stripe.secretHelp')}>
             <TextInput id="stripe-secret" data-testid="stripe-secret" type="password" autoComplete="off" spellCheck={false} value={secret} onChange={(v) => { setSecret(v); setError(undefined); }} invalid={!!error} placeholder="whsec_…" />
           </Field>
           <Button type="submit" color="primary" loading={save.isPending} data-testid="stripe-save">{status.data?.configured ? t('integrations.stripe.replace') : t('integrations.stripe.save')}</Button>
         </form>
       ) : null}
-      <h3 className="st-events-title">{t('integrations.stripe.events')}</h3>
+      <h3 className="stripe-events-title">{t('integrations.stripe.events')}</h3>
       {status.data && status.data.events.length === 0 ? <p className="hint" data-testid="stripe-no-events">{t('integrations.stripe.noEvents')}</p> : null}
       {status.data && status.data.events.length > 0 ? (
-        <ul className="st-list" data-testid="stripe-events">
+        <ul className="stripe-list" data-testid="stripe-events">
           {status.data.events.map((e) => (
-            <li key={e.eventId} className="st-event">
-              <span className={`st-outcome st-outcome-${e.outcome}`}>{t(`integrations.stripe.outcome.${e.outcome}`)}</span>
-              <span className="st-event-main">
-                <code className="ca-code">{e.type}</code>
-                <span className="st-event-sub">{formatDateTime(e.receivedAt, i18n.language)}{e.detail ? ` · ${detailText(e.detail)}` : ''}</span>
+            <li key={e.eventId} className="stripe-event">
+              <span className={`stripe-outcome stripe-outcome-${e.outcome}`}>{t(`integrations.stripe.outcome.${e.outcome}`)}</span>
+              <span className="stripe-event-main">
+                <code className="console-code">{e.type}</code>
+                <span className="stripe-event-sub">{formatDateTime(e.receivedAt, i18n.language)}{e.detail ? ` · ${detailText(e.detail)}` : ''}</span>
               </span>
             </li>
           ))}

@@ -25,7 +25,7 @@ function EditCampaign({ id, currency, zone, canEdit }: { id: string; currency: s
     <>
       <PageNav title={campaignName(campaign.data.names, i18n.language) || t('campaignAdmin.edit')} fallback="/admin/campaigns" />
       {/* Integrators send this id with every conversion (api/v1/conversions). */}
-      <section className="card ca-api-id">
+      <section className="card console-api-id">
         <CopyField label={t('campaignAdmin.apiId')} value={campaign.data.id} buttonLabel={t('app.copy')} testId="campaign-api-id" />
         <p className="hint">{t('campaignAdmin.apiIdHelp')}</p>
       </section>
@@ -47,7 +47,7 @@ export default function CampaignPage() {
   const settings = useQuery({ ...settingsQuery, enabled: canEdit });
   const zone = canEdit ? (settings.data?.timeZone ?? (settings.isError ? browserZone() : undefined)) : me.data ? browserZone() : undefined;
   return (
-    <div className="sub-page ca-page">
+    <div className="sub-page console-page">
       {!currency || !zone ? (
         <>
           <PageNav title={id ? t('campaignAdmin.edit') : t('campaignAdmin.new')} fallback="/admin/campaigns" />

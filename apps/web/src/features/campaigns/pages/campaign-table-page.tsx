@@ -48,7 +48,7 @@ function CampaignList({ filter, canCreate }: { filter: CampaignFilter; canCreate
             data-testid={`admin-campaign-${c.id}`}
             description={
               <>
-                <span className="ca-row-rewards">{rewardSummary(c, currency, i18n.language, t)}</span>
+                <span className="console-row-rewards">{rewardSummary(c, currency, i18n.language, t)}</span>
                 {c.startsAt !== null || c.endsAt !== null ? (
                   <>
                     <br />
@@ -59,7 +59,7 @@ function CampaignList({ filter, canCreate }: { filter: CampaignFilter; canCreate
             }
             extra={<CampaignStatusTag status={c.status} />}
           >
-            <span className="ca-row-name">{campaignName(c.names, i18n.language)}</span>
+            <span className="console-row-name">{campaignName(c.names, i18n.language)}</span>
           </List.Item>
         ))}
       </List>
@@ -84,11 +84,11 @@ function CampaignsDesk({ filter, canCreate, onFilter }: { filter: CampaignFilter
   const items = campaigns.data?.pages.flatMap((p) => p.items) ?? [];
   const name = (c: AdminCampaign) => campaignName(c.names, i18n.language);
   const columns: Column<AdminCampaign>[] = [
-    { key: 'name', title: t('console.col.itemName'), sortValue: name, render: (c) => <span className="dt-strong">{name(c)}</span> },
+    { key: 'name', title: t('console.col.itemName'), sortValue: name, render: (c) => <span className="data-table-strong">{name(c)}</span> },
     { key: 'status', title: t('console.col.status'), sortValue: (c) => FILTERS.indexOf(c.status), render: (c) => <CampaignStatusTag status={c.status} /> },
     { key: 'rewards', title: t('console.col.rewards'), render: (c) => (currency ? rewardSummary(c, currency, i18n.language, t) : null) },
-    { key: 'schedule', title: t('console.col.schedule'), sortValue: (c) => c.startsAt ?? c.endsAt, render: (c) => (c.startsAt !== null || c.endsAt !== null ? schedule(c.startsAt, c.endsAt, i18n.language, t) : <span className="dt-muted">—</span>) },
-    { key: 'created', title: t('console.col.created'), sortValue: (c) => c.createdAt, render: (c) => <span className="dt-nowrap">{formatDate(c.createdAt, i18n.language)}</span> },
+    { key: 'schedule', title: t('console.col.schedule'), sortValue: (c) => c.startsAt ?? c.endsAt, render: (c) => (c.startsAt !== null || c.endsAt !== null ? schedule(c.startsAt, c.endsAt, i18n.language, t) : <span className="data-table-muted">—</span>) },
+    { key: 'created', title: t('console.col.created'), sortValue: (c) => c.createdAt, render: (c) => <span className="data-table-nowrap">{formatDate(c.createdAt, i18n.language)}</span> },
   ];
   const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminCampaign>({
     filename: csvFilename(`campaigns-${filter}`),
@@ -159,7 +159,7 @@ export default function CampaignsPage() {
     <div className="sub-page">
       <PageNav title={t('campaignAdmin.title')} fallback="/me" />
       {canCreate ? (
-        <div className="ca-toolbar">
+        <div className="console-toolbar">
           <Button color="primary" size="small" onClick={() => navigate('/admin/campaigns/new')} data-testid="new-campaign">
             <AddOutline aria-hidden /> {t('campaignAdmin.new')}
           </Button>

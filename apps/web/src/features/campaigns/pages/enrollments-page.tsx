@@ -81,10 +81,10 @@ function EnrollmentList({ status }: { status: EnrollmentStatus }) {
               <>
                 <span className="list-value">{e.promoterAccount}</span>
                 <br />
-                <span className="ca-enrollment-campaign">{e.campaignName}</span>
+                <span className="console-enrollment-campaign">{e.campaignName}</span>
                 <br />
                 <span>{t('campaignAdmin.enrollments.requested', { date: formatDate(e.createdAt, i18n.language) })}</span>
-                {e.couponCode ? <><br /><span>{t('campaignAdmin.enrollments.couponLabel')} </span><strong className="ca-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong></> : null}
+                {e.couponCode ? <><br /><span>{t('campaignAdmin.enrollments.couponLabel')} </span><strong className="console-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong></> : null}
               </>
             }
             extra={status === 'pending' ? (
@@ -97,7 +97,7 @@ function EnrollmentList({ status }: { status: EnrollmentStatus }) {
                 </Button>
               </div>
             ) : status === 'approved' ? (
-              <div className="row-actions ca-coupon">
+              <div className="row-actions console-coupon">
                 <Button size="small" fill="outline" onClick={() => void editCoupon(e)} data-testid={`edit-coupon-${e.id}`}>
                   {e.couponCode ? t('campaignAdmin.enrollments.changeCoupon') : t('campaignAdmin.enrollments.addCoupon')}
                 </Button>
@@ -122,21 +122,21 @@ function EnrollmentsDesk({ status, onStatus }: { status: EnrollmentStatus; onSta
   const pending = status === 'pending';
 
   const columns: Column<AdminEnrollment>[] = [
-    { key: 'promoter', title: t('console.col.promoter'), sortValue: (e) => e.promoterName, render: (e) => <><span className="dt-strong">{e.promoterName}</span><AccountText account={e.promoterAccount} className="dt-sub" /></> },
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (e) => e.promoterName, render: (e) => <><span className="data-table-strong">{e.promoterName}</span><AccountText account={e.promoterAccount} className="data-table-sub" /></> },
     { key: 'campaign', title: t('console.col.campaign'), sortValue: (e) => e.campaignName, render: (e) => e.campaignName },
-    { key: 'requested', title: t('console.col.requested'), sortValue: (e) => e.createdAt, render: (e) => <span className="dt-nowrap">{formatDate(e.createdAt, i18n.language)}</span> },
-    ...(status === 'approved' ? [{ key: 'coupon', title: t('console.col.coupon'), sortValue: (e: AdminEnrollment) => e.couponCode, render: (e: AdminEnrollment) => (e.couponCode ? <strong className="ca-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong> : <span className="dt-muted">—</span>) }] : []),
+    { key: 'requested', title: t('console.col.requested'), sortValue: (e) => e.createdAt, render: (e) => <span className="data-table-nowrap">{formatDate(e.createdAt, i18n.language)}</span> },
+    ...(status === 'approved' ? [{ key: 'coupon', title: t('console.col.coupon'), sortValue: (e: AdminEnrollment) => e.couponCode, render: (e: AdminEnrollment) => (e.couponCode ? <strong className="console-coupon-code" data-testid={`coupon-${e.id}`}>{e.couponCode}</strong> : <span className="data-table-muted">—</span>) }] : []),
     {
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
       align: 'end',
       render: (e) => pending ? (
-        <span className="dt-actions">
+        <span className="data-table-actions">
           <Button size="small" color="primary" disabled={busy} onClick={() => void run(e, 'approve')} data-testid={`approve-enrollment-${e.id}`}>{t('campaignAdmin.enrollments.approve')}</Button>
           <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => void run(e, 'reject')} data-testid={`reject-enrollment-${e.id}`}>{t('campaignAdmin.enrollments.reject')}</Button>
         </span>
       ) : status === 'approved' ? (
-        <span className="dt-actions">
+        <span className="data-table-actions">
           <Button size="small" fill="outline" onClick={() => void editCoupon(e)} data-testid={`edit-coupon-${e.id}`}>
             {e.couponCode ? t('campaignAdmin.enrollments.changeCoupon') : t('campaignAdmin.enrollments.addCoupon')}
           </Button>

@@ -20,9 +20,9 @@ const STATUSES: ConversionStatus[] = ['attributed', 'unattributed', 'rejected'];
 /** How it was credited (attributed) or why it was not (the others). */
 function Outcome({ c }: { c: AdminConversion }) {
   const { t } = useTranslation();
-  if (c.status === 'attributed' && c.attributedBy) return <span className="ca-line">{t(`moneyAdmin.conversions.by.${c.attributedBy}`)}</span>;
+  if (c.status === 'attributed' && c.attributedBy) return <span className="console-line">{t(`moneyAdmin.conversions.by.${c.attributedBy}`)}</span>;
   if (!c.reason) return null;
-  return <span className="ca-line ca-reason">{t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason })}</span>;
+  return <span className="console-line console-reason">{t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason })}</span>;
 }
 
 function ConversionRow({ c, currency }: { c: AdminConversion; currency: string }) {
@@ -34,18 +34,18 @@ function ConversionRow({ c, currency }: { c: AdminConversion; currency: string }
       data-testid={`conversion-row-${c.id}`}
       description={
         <>
-          <span className="ca-line ca-strong">{c.campaignName}</span>
-          <span className="ca-line">{c.promoterName ?? t('moneyAdmin.conversions.noPromoter')}</span>
+          <span className="console-line console-strong">{c.campaignName}</span>
+          <span className="console-line">{c.promoterName ?? t('moneyAdmin.conversions.noPromoter')}</span>
           <Outcome c={c} />
-          {c.refundedAmount > 0 ? <span className="ca-line">{t('moneyAdmin.conversions.refunded', { amount: money(c.refundedAmount) })}</span> : null}
-          <span className="ca-line">{formatDateTime(c.occurredAt, i18n.language)}</span>
+          {c.refundedAmount > 0 ? <span className="console-line">{t('moneyAdmin.conversions.refunded', { amount: money(c.refundedAmount) })}</span> : null}
+          <span className="console-line">{formatDateTime(c.occurredAt, i18n.language)}</span>
         </>
       }
-      extra={showAmount ? <span className="ca-amount">{money(c.kind === 'refund' ? -c.amount : c.amount)}</span> : null}
+      extra={showAmount ? <span className="console-amount">{money(c.kind === 'refund' ? -c.amount : c.amount)}</span> : null}
     >
-      <span className="ca-row-title">
-        <Tag className="ca-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag>
-        <code className="ca-code ca-external-id">{c.externalId}</code>
+      <span className="console-row-title">
+        <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag>
+        <code className="console-code console-external-id">{c.externalId}</code>
       </span>
     </List.Item>
   );
@@ -84,13 +84,13 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
   const signed = (c: AdminConversion) => (c.kind === 'refund' ? -c.amount : c.amount);
   const columns: Column<AdminConversion>[] = [
     { key: 'occurredAt', title: t('console.col.occurredAt'), sortValue: (c) => c.occurredAt, render: (c) => <DateTimeText at={c.occurredAt} locale={i18n.language} /> },
-    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => c.kind, render: (c) => <Tag className="ca-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag> },
+    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => c.kind, render: (c) => <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag> },
     { key: 'externalId', title: t('console.col.externalId'), sortValue: (c) => c.externalId, render: (c) => <code className="desk-code">{c.externalId}</code> },
     { key: 'campaign', priority: 'low', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
-    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => c.promoterName ?? <span className="dt-muted">{t('moneyAdmin.conversions.noPromoter')}</span> },
-    { key: 'outcome', title: t('console.col.outcome'), sortValue: (c) => outcomeText(c, t), render: (c) => <span className={c.status === 'attributed' ? undefined : 'ca-reason'}>{outcomeText(c, t)}</span> },
-    { key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => (c.kind !== 'lead' || c.amount > 0 ? signed(c) : null), render: (c) => (c.kind !== 'lead' || c.amount > 0 ? <span className="dt-num">{money(signed(c))}</span> : null) },
-    { key: 'refunded', priority: 'low', title: t('console.col.refunded'), align: 'end', sortValue: (c) => c.refundedAmount || null, render: (c) => (c.refundedAmount > 0 ? <span className="dt-num">{money(c.refundedAmount)}</span> : null) },
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => c.promoterName ?? <span className="data-table-muted">{t('moneyAdmin.conversions.noPromoter')}</span> },
+    { key: 'outcome', title: t('console.col.outcome'), sortValue: (c) => outcomeText(c, t), render: (c) => <span className={c.status === 'attributed' ? undefined : 'console-reason'}>{outcomeText(c, t)}</span> },
+    { key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => (c.kind !== 'lead' || c.amount > 0 ? signed(c) : null), render: (c) => (c.kind !== 'lead' || c.amount > 0 ? <span className="data-table-num">{money(signed(c))}</span> : null) },
+    { key: 'refunded', priority: 'low', title: t('console.col.refunded'), align: 'end', sortValue: (c) => c.refundedAmount || null, render: (c) => (c.refundedAmount > 0 ? <span className="data-table-num">{money(c.refundedAmount)}</span> : null) },
   ];
   const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminConversion>({
     filename: csvFilename(`conversions-${status}`),

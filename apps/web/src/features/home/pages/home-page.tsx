@@ -79,7 +79,7 @@ function PromoterFigures({ user, announcements }: { user: User; announcements?: 
     <PullToRefresh onRefresh={async () => { await query.refetch(); }}>
       {/* Until the first click the figures are all zero: what to do first comes before them. */}
       {data?.firstSteps && !data.firstSteps.clicked ? <FirstSteps steps={data.firstSteps} /> : null}
-      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="sk-balance" />}
+      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="skeleton-balance" />}
       <QuickActions posterLinkId={data?.topLinks[0]?.key ?? null} />
       <section className="card stats-card" aria-labelledby="stats-title">
         {/* The leaderboard is one of the quick actions above: no second link here. */}

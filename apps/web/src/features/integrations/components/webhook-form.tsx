@@ -31,9 +31,9 @@ function TriCheckbox({ state, onChange, testId }: { state: Ticked; onChange: (on
 export function EventName({ event }: { event: string }) {
   const { t } = useTranslation();
   return (
-    <span className="wh-event">
+    <span className="webhook-event">
       <span>{t(`webhooksAdmin.events.${event.slice(0, event.indexOf('.'))}.${actionOf(event)}`, { defaultValue: event })}</span>
-      <code className="wh-code">{event}</code>
+      <code className="webhook-code">{event}</code>
     </span>
   );
 }
@@ -41,21 +41,21 @@ export function EventName({ event }: { event: string }) {
 function EventsField({ value, onChange, error }: { value: WebhookEventType[]; onChange: (v: WebhookEventType[]) => void; error?: string }) {
   const { t } = useTranslation();
   return (
-    <fieldset className={`wh-events field${error ? ' field-invalid' : ''}`} aria-describedby={error ? 'wh-events-msg' : undefined} data-testid="webhook-events">
-      <legend className="ca-field-label">{t('webhooksAdmin.form.events')}</legend>
-      <label className="check-row wh-all">
+    <fieldset className={`webhook-events field${error ? ' field-invalid' : ''}`} aria-describedby={error ? 'webhook-events-msg' : undefined} data-testid="webhook-events">
+      <legend className="console-field-label">{t('webhooksAdmin.form.events')}</legend>
+      <label className="check-row webhook-all">
         <TriCheckbox state={ticked(value, WEBHOOK_EVENT_TYPES)} onChange={(on) => onChange(toggle(value, WEBHOOK_EVENT_TYPES, on))} testId="webhook-events-all" />
         <span>{t('webhooksAdmin.form.allEvents', { count: WEBHOOK_EVENT_TYPES.length })}</span>
       </label>
-      <div className="wh-groups">
+      <div className="webhook-groups">
         {GROUPS.map((group) => (
-          <div key={group.object} className="wh-group" role="group" aria-labelledby={`wh-group-${group.object}`}>
-            <label className="check-row wh-group-head">
+          <div key={group.object} className="webhook-group" role="group" aria-labelledby={`webhook-group-${group.object}`}>
+            <label className="check-row webhook-group-head">
               <TriCheckbox state={ticked(value, group.events)} onChange={(on) => onChange(toggle(value, group.events, on))} testId={`webhook-group-${group.object}`} />
-              <span id={`wh-group-${group.object}`}>{t(`webhooksAdmin.objects.${group.object}`)}</span>
+              <span id={`webhook-group-${group.object}`}>{t(`webhooksAdmin.objects.${group.object}`)}</span>
             </label>
             {group.events.map((event) => (
-              <label key={event} className="check-row wh-event-row">
+              <label key={event} className="check-row webhook-event-row">
                 <input type="checkbox" checked={value.includes(event)} onChange={(e) => onChange(toggle(value, [event], e.target.checked))} data-testid={`webhook-event-${event}`} />
                 <EventName event={event} />
               </label>
@@ -63,7 +63,7 @@ function EventsField({ value, onChange, error }: { value: WebhookEventType[]; on
           </div>
         ))}
       </div>
-      {error ? <p className="field-error" id="wh-events-msg">{t('webhooksAdmin.form.eventsRequired')}</p> : null}
+      {error ? <p className="field-error" id="webhook-events-msg">{t('webhooksAdmin.form.eventsRequired')}</p> : null}
     </fieldset>
   );
 }
@@ -110,10 +110,10 @@ export function WebhookForm({ endpoint, onSaved, onCancel }: {
   // The address's codes say what is wrong with it here: not a URL, or one the outbound policy refuses.
   const urlError = errors.url ? t(`webhooksAdmin.form.urlErrors.${errors.url}`, { defaultValue: t(`fields.${errors.url}`, { defaultValue: t('fields.invalid') }) }) : undefined;
   return (
-    <form className="sf-form wh-form" onSubmit={onSubmit} noValidate data-testid="webhook-form">
-      <h2 id="webhook-form-title" className="sf-title">{t(endpoint ? 'webhooksAdmin.form.editTitle' : 'webhooksAdmin.form.addTitle')}</h2>
-      <p className="sf-intro">{t('webhooksAdmin.form.intro')}</p>
-      {formError ? <p className="form-error sf-error" role="alert" data-testid="webhook-form-error">{formError}</p> : null}
+    <form className="staff-form webhook-form" onSubmit={onSubmit} noValidate data-testid="webhook-form">
+      <h2 id="webhook-form-title" className="staff-title">{t(endpoint ? 'webhooksAdmin.form.editTitle' : 'webhooksAdmin.form.addTitle')}</h2>
+      <p className="staff-intro">{t('webhooksAdmin.form.intro')}</p>
+      {formError ? <p className="form-error staff-error" role="alert" data-testid="webhook-form-error">{formError}</p> : null}
       <Field id="webhook-url" label={t('webhooksAdmin.form.url')} errorText={urlError} help={t('webhooksAdmin.form.urlHelp')}>
         <TextInput
           id="webhook-url"
@@ -134,7 +134,7 @@ export function WebhookForm({ endpoint, onSaved, onCancel }: {
         <TextInput id="webhook-description" data-testid="webhook-description" value={description} onChange={setDescription} maxLength={DESCRIPTION_MAX} autoComplete="off" />
       </Field>
       <EventsField value={events} onChange={(v) => { setEvents(v); if (errors.events) setErrors((e) => ({ ...e, events: undefined })); }} error={errors.events} />
-      <div className="sf-actions">
+      <div className="staff-actions">
         <Button type="button" fill="outline" onClick={onCancel} disabled={pending}>{t('app.cancel')}</Button>
         <Button type="submit" color="primary" loading={pending} disabled={pending} data-testid="webhook-submit">{t(endpoint ? 'app.save' : 'webhooksAdmin.form.add')}</Button>
       </div>
@@ -146,13 +146,13 @@ export function WebhookForm({ endpoint, onSaved, onCancel }: {
 export function WebhookSecret({ endpoint, secret, rotated, onDone }: { endpoint: WebhookEndpoint; secret: string; rotated: boolean; onDone: () => void }) {
   const { t } = useTranslation();
   return (
-    <section className="wh-secret" data-testid="webhook-secret-card">
-      <h2 id="webhook-secret-title" className="sf-title">{t(rotated ? 'webhooksAdmin.secret.rotatedTitle' : 'webhooksAdmin.secret.title')}</h2>
-      <p className="sf-intro wh-secret-url">{endpoint.url}</p>
+    <section className="webhook-secret" data-testid="webhook-secret-card">
+      <h2 id="webhook-secret-title" className="staff-title">{t(rotated ? 'webhooksAdmin.secret.rotatedTitle' : 'webhooksAdmin.secret.title')}</h2>
+      <p className="staff-intro webhook-secret-url">{endpoint.url}</p>
       <CopyField label={t('webhooksAdmin.secret.label')} value={secret} buttonLabel={t('app.copy')} testId="webhook-secret" />
-      <p className="notice sf-once" role="alert">{t('webhooksAdmin.secret.once')}</p>
+      <p className="notice staff-once" role="alert">{t('webhooksAdmin.secret.once')}</p>
       {rotated ? <p className="hint">{t('webhooksAdmin.secret.previous')}</p> : <p className="hint">{t('webhooksAdmin.secret.verify')}</p>}
-      <div className="sf-actions">
+      <div className="staff-actions">
         <Button color="primary" onClick={onDone} data-testid="webhook-secret-done">{t('webhooksAdmin.secret.done')}</Button>
       </div>
     </section>

@@ -20,14 +20,14 @@ export function EndpointStatus({ endpoint, detail = true }: { endpoint: WebhookE
   }
   const label = health === 'failing' ? t('webhooksAdmin.status.failing', { time: formatDateTime(endpoint.failingSince!, i18n.language) }) : t(`webhooksAdmin.status.${endpoint.status}`);
   return (
-    <span className="wh-status">
-      <span className={`wh-tag wh-tag-${health === 'failing' ? 'failed' : endpoint.status}`} data-testid={`webhook-status-${endpoint.id}`}>{label}</span>
-      {detail && reason ? <span className="wh-reason" data-testid={`webhook-reason-${endpoint.id}`}>{reason}</span> : null}
+    <span className="webhook-status">
+      <span className={`webhook-tag webhook-tag-${health === 'failing' ? 'failed' : endpoint.status}`} data-testid={`webhook-status-${endpoint.id}`}>{label}</span>
+      {detail && reason ? <span className="webhook-reason" data-testid={`webhook-reason-${endpoint.id}`}>{reason}</span> : null}
     </span>
   );
 }
 
 export function DeliveryStatus({ delivery }: { delivery: WebhookDelivery }) {
   const { t } = useTranslation();
-  return <span className={`wh-tag wh-tag-${delivery.status}`} data-testid={`delivery-status-${delivery.id}`}>{t(`webhooksAdmin.deliveryStatus.${delivery.status}`)}</span>;
+  return <span className={`webhook-tag webhook-tag-${delivery.status}`} data-testid={`delivery-status-${delivery.id}`}>{t(`webhooksAdmin.deliveryStatus.${delivery.status}`)}</span>;
 }

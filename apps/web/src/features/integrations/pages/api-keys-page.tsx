@@ -56,7 +56,7 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: ApiKeyCreate
   };
 
   return (
-    <form className="card ca-key-form" onSubmit={onSubmit} noValidate data-testid="api-key-form">
+    <form className="card console-key-form" onSubmit={onSubmit} noValidate data-testid="api-key-form">
       <h2>{t('moneyAdmin.apiKeys.formTitle')}</h2>
       {formError ? <div className="form-error" role="alert">{formError}</div> : null}
       <Field id="api-key-name" label={t('moneyAdmin.apiKeys.name')} error={errors.name} help={t('moneyAdmin.apiKeys.nameHelp')}>
@@ -74,22 +74,22 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: ApiKeyCreate
           autoComplete="off"
         />
       </Field>
-      <fieldset className={`ca-fieldset field${errors.scopes ? ' field-invalid' : ''}`} aria-describedby="api-key-scopes-msg">
-        <legend className="ca-field-label">{t('moneyAdmin.apiKeys.scopes')}</legend>
+      <fieldset className={`console-fieldset field${errors.scopes ? ' field-invalid' : ''}`} aria-describedby="api-key-scopes-msg">
+        <legend className="console-field-label">{t('moneyAdmin.apiKeys.scopes')}</legend>
         {API_SCOPES.map((scope) => (
-          <label key={scope} className="check-row ca-scope">
+          <label key={scope} className="check-row console-scope">
             <input type="checkbox" checked={scopes.includes(scope)} onChange={(e) => toggleScope(scope, e.target.checked)} data-testid={`api-key-scope-${scope}`} />
             <span>
-              <span className="ca-scope-title">{t(`moneyAdmin.apiKeys.scope.${SCOPE_KEYS[scope]}`)}</span>
-              <code className="ca-code">{scope}</code>
+              <span className="console-scope-title">{t(`moneyAdmin.apiKeys.scope.${SCOPE_KEYS[scope]}`)}</span>
+              <code className="console-code">{scope}</code>
             </span>
           </label>
         ))}
         {errors.scopes ? <p className="field-error" id="api-key-scopes-msg">{t('moneyAdmin.apiKeys.scopesRequired')}</p> : null}
       </fieldset>
-      <div className="ca-switch-row">
-        <div className="ca-switch-label">
-          <span className="ca-field-label" id="api-key-signature-label">{t('moneyAdmin.apiKeys.signature')}</span>
+      <div className="console-switch-row">
+        <div className="console-switch-label">
+          <span className="console-field-label" id="api-key-signature-label">{t('moneyAdmin.apiKeys.signature')}</span>
           <span className="field-help" id="api-key-signature-help">{t('moneyAdmin.apiKeys.signatureHelp')}</span>
         </div>
         <Switch checked={requireSignature} onChange={setRequireSignature} aria-labelledby="api-key-signature-label" aria-describedby="api-key-signature-help" data-testid="api-key-signature" />
@@ -106,11 +106,11 @@ function NewKeyForm({ onCreated, onCancel }: { onCreated: (created: ApiKeyCreate
 function SecretCard({ created, onDone }: { created: ApiKeyCreated; onDone: () => void }) {
   const { t } = useTranslation();
   return (
-    <section className="card ca-secret" data-testid="api-key-secret-card" aria-live="polite">
+    <section className="card console-secret" data-testid="api-key-secret-card" aria-live="polite">
       <h2>{t('moneyAdmin.apiKeys.secretTitle')}</h2>
       <p className="notice" role="alert">{t('moneyAdmin.apiKeys.secretWarning')}</p>
       <CopyField label={t('moneyAdmin.apiKeys.secretLabel', { name: created.apiKey.name })} value={created.secret} buttonLabel={t('app.copy')} testId="api-key-secret" />
-      <Button block color="primary" fill="outline" className="ca-secret-done" onClick={onDone} data-testid="api-key-secret-done">{t('moneyAdmin.apiKeys.secretDone')}</Button>
+      <Button block color="primary" fill="outline" className="console-secret-done" onClick={onDone} data-testid="api-key-secret-done">{t('moneyAdmin.apiKeys.secretDone')}</Button>
     </section>
   );
 }
@@ -138,24 +138,24 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   return (
     <List.Item
       data-testid={`api-key-${apiKey.id}`}
-      className={revoked ? 'ca-revoked' : undefined}
+      className={revoked ? 'console-revoked' : undefined}
       description={
         <>
-          <code className="ca-code">{apiKey.prefix}…</code>
-          <span className="ca-scopes">
-            {apiKey.scopes.map((s) => <code key={s} className="ca-code">{s}</code>)}
+          <code className="console-code">{apiKey.prefix}…</code>
+          <span className="console-scopes">
+            {apiKey.scopes.map((s) => <code key={s} className="console-code">{s}</code>)}
           </span>
-          <span className="ca-line">{apiKey.requireSignature ? t('moneyAdmin.apiKeys.signatureRequired') : t('moneyAdmin.apiKeys.signatureOptional')}</span>
-          <span className="ca-line">{t('moneyAdmin.apiKeys.createdOn', { date: formatDate(apiKey.createdAt, i18n.language) })}</span>
-          <span className="ca-line">{apiKey.lastUsedAt === null ? t('moneyAdmin.apiKeys.neverUsed') : t('moneyAdmin.apiKeys.lastUsed', { date: formatDateTime(apiKey.lastUsedAt, i18n.language) })}</span>
-          {revoked ? <span className="ca-line">{t('moneyAdmin.apiKeys.revokedOn', { date: formatDateTime(apiKey.revokedAt!, i18n.language) })}</span> : null}
+          <span className="console-line">{apiKey.requireSignature ? t('moneyAdmin.apiKeys.signatureRequired') : t('moneyAdmin.apiKeys.signatureOptional')}</span>
+          <span className="console-line">{t('moneyAdmin.apiKeys.createdOn', { date: formatDate(apiKey.createdAt, i18n.language) })}</span>
+          <span className="console-line">{apiKey.lastUsedAt === null ? t('moneyAdmin.apiKeys.neverUsed') : t('moneyAdmin.apiKeys.lastUsed', { date: formatDateTime(apiKey.lastUsedAt, i18n.language) })}</span>
+          {revoked ? <span className="console-line">{t('moneyAdmin.apiKeys.revokedOn', { date: formatDateTime(apiKey.revokedAt!, i18n.language) })}</span> : null}
         </>
       }
       extra={revoked ? (
         <Tag className="status-tag-desk" color="default" fill="outline" round data-testid={`revoked-${apiKey.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag>
       ) : <RevokeButton apiKey={apiKey} />}
     >
-      <span className="ca-row-name">{apiKey.name}</span>
+      <span className="console-row-name">{apiKey.name}</span>
     </List.Item>
   );
 }
@@ -187,21 +187,21 @@ function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
   const signature = (k: ApiKey) => (k.requireSignature ? t('moneyAdmin.apiKeys.signatureRequired') : t('moneyAdmin.apiKeys.signatureOptional'));
 
   const columns: Column<ApiKey>[] = [
-    { key: 'name', title: t('console.col.itemName'), sortValue: (k) => k.name, render: (k) => <span className={`dt-strong${k.revokedAt !== null ? ' ca-revoked-name' : ''}`}>{k.name}</span> },
-    { key: 'key', title: t('console.col.key'), sortValue: (k) => k.prefix, render: (k) => <code className="ca-code">{k.prefix}…</code> },
-    { key: 'scopes', title: t('console.col.scopes'), render: (k) => <span className="desk-tags">{k.scopes.map((s) => <code key={s} className="ca-code">{s}</code>)}</span> },
-    { key: 'signature', priority: 'low', title: t('console.col.signature'), sortValue: (k) => Number(k.requireSignature), render: (k) => <span className="dt-muted">{signature(k)}</span> },
-    { key: 'created', priority: 'low', title: t('console.col.created'), sortValue: (k) => k.createdAt, render: (k) => <span className="dt-nowrap">{formatDate(k.createdAt, i18n.language)}</span> },
-    { key: 'lastUsed', title: t('console.col.lastUsed'), sortValue: (k) => k.lastUsedAt, render: (k) => (k.lastUsedAt === null ? <span className="dt-muted">{t('console.never')}</span> : <DateTimeText at={k.lastUsedAt} locale={i18n.language} />) },
+    { key: 'name', title: t('console.col.itemName'), sortValue: (k) => k.name, render: (k) => <span className={`data-table-strong${k.revokedAt !== null ? ' console-revoked-name' : ''}`}>{k.name}</span> },
+    { key: 'key', title: t('console.col.key'), sortValue: (k) => k.prefix, render: (k) => <code className="console-code">{k.prefix}…</code> },
+    { key: 'scopes', title: t('console.col.scopes'), render: (k) => <span className="desk-tags">{k.scopes.map((s) => <code key={s} className="console-code">{s}</code>)}</span> },
+    { key: 'signature', priority: 'low', title: t('console.col.signature'), sortValue: (k) => Number(k.requireSignature), render: (k) => <span className="data-table-muted">{signature(k)}</span> },
+    { key: 'created', priority: 'low', title: t('console.col.created'), sortValue: (k) => k.createdAt, render: (k) => <span className="data-table-nowrap">{formatDate(k.createdAt, i18n.language)}</span> },
+    { key: 'lastUsed', title: t('console.col.lastUsed'), sortValue: (k) => k.lastUsedAt, render: (k) => (k.lastUsedAt === null ? <span className="data-table-muted">{t('console.never')}</span> : <DateTimeText at={k.lastUsedAt} locale={i18n.language} />) },
     {
       key: 'status',
       title: t('console.col.status'),
       sortValue: (k) => k.revokedAt ?? 0,
       render: (k) => (k.revokedAt !== null
-        ? <><Tag className="status-tag-desk" color="default" fill="outline" round data-testid={`revoked-${k.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag><span className="dt-sub dt-nowrap">{formatDate(k.revokedAt, i18n.language)}</span></>
+        ? <><Tag className="status-tag-desk" color="default" fill="outline" round data-testid={`revoked-${k.id}`}>{t('moneyAdmin.apiKeys.revoked')}</Tag><span className="data-table-sub data-table-nowrap">{formatDate(k.revokedAt, i18n.language)}</span></>
         : <Tag className="status-tag-desk" color="success" fill="outline" round>{t('moneyAdmin.apiKeys.activeTag')}</Tag>),
     },
-    { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (k) => (k.revokedAt === null ? <span className="dt-actions"><RevokeButton apiKey={k} /></span> : null) },
+    { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (k) => (k.revokedAt === null ? <span className="data-table-actions"><RevokeButton apiKey={k} /></span> : null) },
   ];
 
   const exportCsv = (onProgress: (rows: number) => void) => exportList<ApiKey>({
@@ -248,14 +248,14 @@ function ConnectHelp() {
   const { t } = useTranslation();
   const endpoint = new URL('api/v1/conversions', document.baseURI).href;
   return (
-    <section className="card ca-help" data-testid="api-key-help">
+    <section className="card console-help" data-testid="api-key-help">
       <h2>{t('moneyAdmin.apiKeys.help.title')}</h2>
       <p className="hint">{t('moneyAdmin.apiKeys.help.intro')}</p>
-      <pre className="ca-pre">{`POST ${endpoint}\nAuthorization: Bearer <secret>\nContent-Type: application/json\n\n{\n  "campaignId": "…",\n  "kind": "sale",\n  "externalId": "order-1001",\n  "amount": 12900,\n  "clickId": "…"\n}`}</pre>
+      <pre className="console-pre">{`POST ${endpoint}\nAuthorization: Bearer <secret>\nContent-Type: application/json\n\n{\n  "campaignId": "…",\n  "kind": "sale",\n  "externalId": "order-1001",\n  "amount": 12900,\n  "clickId": "…"\n}`}</pre>
       <p className="hint">{t('moneyAdmin.apiKeys.help.signature')}</p>
-      <pre className="ca-pre">{'X-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>'}</pre>
+      <pre className="console-pre">{'X-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>'}</pre>
       <p className="hint">{t('moneyAdmin.apiKeys.help.retry')}</p>
-      <a className="text-button ca-help-docs" href="api/docs" target="_blank" rel="noopener noreferrer" data-testid="api-docs">{t('moneyAdmin.apiKeys.help.docs')}</a>
+      <a className="text-button console-help-docs" href="api/docs" target="_blank" rel="noopener noreferrer" data-testid="api-docs">{t('moneyAdmin.apiKeys.help.docs')}</a>
     </section>
   );
 }
@@ -275,11 +275,11 @@ function SnippetHelp() {
   const src = new URL(`pa.js${info.data ? `?v=${info.data.version}` : ''}`, document.baseURI).href;
   const tag = `<script async src="${src}" data-days="${days}"></script>`;
   return (
-    <section className="card ca-help" data-testid="snippet-help">
+    <section className="card console-help" data-testid="snippet-help">
       <h2>{t('moneyAdmin.apiKeys.snippet.title')}</h2>
       <p className="hint">{t('moneyAdmin.apiKeys.snippet.intro')}</p>
       {items.length > 1 ? (
-        <label className="ca-snippet-campaign">
+        <label className="console-snippet-campaign">
           <span>{t('moneyAdmin.apiKeys.snippet.campaign')}</span>
           <select value={campaign?.id ?? ''} onChange={(e) => setChosen(e.target.value)} data-testid="snippet-campaign">
             {items.map((c) => <option key={c.id} value={c.id}>{campaignName(c.names, i18n.language)}</option>)}
@@ -288,7 +288,7 @@ function SnippetHelp() {
       ) : null}
       <CopyField label={t('moneyAdmin.apiKeys.snippet.tagLabel', { days })} value={tag} buttonLabel={t('app.copy')} testId="snippet-tag" />
       <p className="hint">{t('moneyAdmin.apiKeys.snippet.checkout')}</p>
-      <pre className="ca-pre">{'const clickId = window.PromotionAssistant?.clickId() ?? null;'}</pre>
+      <pre className="console-pre">{'const clickId = window.PromotionAssistant?.clickId() ?? null;'}</pre>
       <p className="hint">{t('moneyAdmin.apiKeys.snippet.server')}</p>
     </section>
   );
@@ -318,9 +318,9 @@ export default function ApiKeysPage() {
   ) : null;
   if (desk) {
     return (
-      <div className="sub-page desk-page ca-keys-desk">
+      <div className="sub-page desk-page console-keys-desk">
         <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
-        {form ? <div className="ca-keys-desk-form">{form}</div> : null}
+        {form ? <div className="console-keys-desk-form">{form}</div> : null}
         <KeysDesk toolbarAction={form ? null : newButton} />
         <SnippetHelp />
         <ConnectHelp />
@@ -330,7 +330,7 @@ export default function ApiKeysPage() {
   return (
     <div className="sub-page">
       <PageNav title={t('moneyAdmin.apiKeys.title')} fallback="/me" />
-      {form ?? <div className="ca-toolbar">{newButton}</div>}
+      {form ?? <div className="console-toolbar">{newButton}</div>}
       <KeyList />
       <SnippetHelp />
       <ConnectHelp />

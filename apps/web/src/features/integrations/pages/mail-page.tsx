@@ -30,22 +30,22 @@ function Status({ settings }: { settings: MailSettings }) {
   const { t, i18n } = useTranslation();
   const counts = (['pending', 'sent', 'failed'] as const).map((k) => ({ key: k, value: settings.counts[k] }));
   return (
-    <section className="card ml-status" data-testid="mail-status">
-      <div className="ml-status-head">
+    <section className="card mail-status" data-testid="mail-status">
+      <div className="mail-status-head">
         <h2>{t('mailAdmin.status.title')}</h2>
-        <span className={`ml-tag ml-tag-${settings.enabled ? 'on' : 'off'}`} data-testid="mail-enabled">{t(settings.enabled ? 'mailAdmin.status.on' : 'mailAdmin.status.off')}</span>
+        <span className={`mail-tag mail-tag-${settings.enabled ? 'on' : 'off'}`} data-testid="mail-enabled">{t(settings.enabled ? 'mailAdmin.status.on' : 'mailAdmin.status.off')}</span>
       </div>
       {settings.enabled ? (
-        <dl className="ml-facts">
+        <dl className="mail-facts">
           <div><dt>{t('mailAdmin.status.server')}</dt><dd><code>{settings.server ?? '—'}</code></dd></div>
           <div><dt>{t('mailAdmin.status.from')}</dt><dd>{settings.from ?? '—'}</dd></div>
           <div><dt>{t('mailAdmin.status.publicUrl')}</dt><dd><code>{settings.publicUrl ?? '—'}</code></dd></div>
         </dl>
       ) : (
-        <div className="ml-off" data-testid="mail-off">
+        <div className="mail-off" data-testid="mail-off">
           <p className="notice">{t('mailAdmin.status.offBody')}</p>
-          <p className="ml-off-lead">{t('mailAdmin.status.howTo')}</p>
-          <ul className="ml-vars">
+          <p className="mail-off-lead">{t('mailAdmin.status.howTo')}</p>
+          <ul className="mail-vars">
             {SETTINGS.map((name) => (
               <li key={name}><code>{name}</code><span>{t(`mailAdmin.vars.${name}`)}</span></li>
             ))}
@@ -53,11 +53,11 @@ function Status({ settings }: { settings: MailSettings }) {
           <p className="hint">{t('mailAdmin.status.docs')}</p>
         </div>
       )}
-      <div className="ml-counts">
+      <div className="mail-counts">
         {counts.map((c) => (
-          <div key={c.key} className={`ml-count ml-count-${c.key}${c.value > 0 ? ' ml-count-some' : ''}`} data-testid={`mail-count-${c.key}`}>
-            <span className="ml-count-value">{formatNumber(c.value, i18n.language)}</span>
-            <span className="ml-count-label">{t(`mailAdmin.counts.${c.key}`)}</span>
+          <div key={c.key} className={`mail-count mail-count-${c.key}${c.value > 0 ? ' mail-count-some' : ''}`} data-testid={`mail-count-${c.key}`}>
+            <span className="mail-count-value">{formatNumber(c.value, i18n.language)}</span>
+            <span className="mail-count-label">{t(`mailAdmin.counts.${c.key}`)}</span>
           </div>
         ))}
       </div>
@@ -97,11 +97,11 @@ function TestForm({ enabled }: { enabled: boolean }) {
   };
 
   return (
-    <form className="card ml-test" onSubmit={onSubmit} noValidate data-testid="mail-test-form">
+    <form className="card mail-test" onSubmit={onSubmit} noValidate data-testid="mail-test-form">
       <h2>{t('mailAdmin.test.title')}</h2>
-      <p className="hint ml-test-intro">{t(enabled ? 'mailAdmin.test.intro' : 'mailAdmin.test.off')}</p>
-      {formError ? <p className="form-error ml-form-error" role="alert" data-testid="mail-test-error">{formError}</p> : null}
-      <div className="ml-test-row">
+      <p className="hint mail-test-intro">{t(enabled ? 'mailAdmin.test.intro' : 'mailAdmin.test.off')}</p>
+      {formError ? <p className="form-error mail-form-error" role="alert" data-testid="mail-test-error">{formError}</p> : null}
+      <div className="mail-test-row">
         <Field id="mail-test-to" label={t('mailAdmin.test.to')} error={error} help={own ? t('mailAdmin.test.toHelp') : undefined}>
           <TextInput
             id="mail-test-to"
@@ -127,10 +127,10 @@ function TestForm({ enabled }: { enabled: boolean }) {
 function MessageStatus({ message }: { message: MailMessage }) {
   const { t, i18n } = useTranslation();
   return (
-    <span className="ml-status-cell">
-      <span className={`ml-tag ml-tag-${message.status}`}>{t(`mailAdmin.messageStatus.${message.status}`)}</span>
+    <span className="mail-status-cell">
+      <span className={`mail-tag mail-tag-${message.status}`}>{t(`mailAdmin.messageStatus.${message.status}`)}</span>
       {message.status === 'pending' && message.nextAttemptAt !== null && message.attempts > 0
-        ? <span className="dt-sub dt-nowrap">{t('mailAdmin.nextAttempt', { time: formatDateTime(message.nextAttemptAt, i18n.language) })}</span>
+        ? <span className="data-table-sub data-table-nowrap">{t('mailAdmin.nextAttempt', { time: formatDateTime(message.nextAttemptAt, i18n.language) })}</span>
         : null}
     </span>
   );
@@ -139,16 +139,16 @@ function MessageStatus({ message }: { message: MailMessage }) {
 /** An address that may wrap after its "@", never inside a word. */
 function Address({ to }: { to: string }) {
   const at = to.indexOf('@');
-  if (at <= 0) return <span className="ml-to">{to}</span>;
-  return <span className="ml-to"><span className="ml-to-part">{to.slice(0, at)}</span><wbr /><span className="ml-to-part">{to.slice(at)}</span></span>;
+  if (at <= 0) return <span className="mail-to">{to}</span>;
+  return <span className="mail-to"><span className="mail-to-part">{to.slice(0, at)}</span><wbr /><span className="mail-to-part">{to.slice(at)}</span></span>;
 }
 
 const Template = ({ message }: { message: MailMessage }) => {
   const { t } = useTranslation();
   return (
-    <span className="ml-template">
+    <span className="mail-template">
       <span>{t(`mailAdmin.templates.${message.template}`, { defaultValue: message.template })}</span>
-      <code className="ml-code">{message.template}</code>
+      <code className="mail-code">{message.template}</code>
     </span>
   );
 };
@@ -159,7 +159,7 @@ function Messages() {
   const messages = useMailMessages();
   const rows = messages.data?.pages.flatMap((p) => p.items) ?? [];
   const time = (m: MailMessage) => formatDateTime(m.sentAt ?? m.createdAt, i18n.language);
-  const error = (m: MailMessage) => (m.lastError ? <code className="ml-error">{m.lastError}</code> : <span className="dt-muted">—</span>);
+  const error = (m: MailMessage) => (m.lastError ? <code className="mail-error">{m.lastError}</code> : <span className="data-table-muted">—</span>);
   const empty = <EmptyState icon={<MailOutline />} title={t('mailAdmin.messages.empty')} body={t('mailAdmin.messages.emptyBody')} />;
 
   let list;
@@ -168,9 +168,9 @@ function Messages() {
       { key: 'to', title: t('mailAdmin.col.to'), sortValue: (m) => m.to, render: (m) => <Address to={m.to} /> },
       { key: 'subject', title: t('mailAdmin.col.subject'), render: (m) => <span className="desk-clip">{m.subject}</span> },
       { key: 'template', title: t('mailAdmin.col.template'), sortValue: (m) => m.template, render: (m) => <Template message={m} /> },
-      { key: 'status', title: t('console.col.status'), sortValue: (m) => m.status, render: (m) => <><MessageStatus message={m} /><span className="dt-sub dt-nowrap">{t('mailAdmin.attempts', { count: m.attempts })}</span></> },
+      { key: 'status', title: t('console.col.status'), sortValue: (m) => m.status, render: (m) => <><MessageStatus message={m} /><span className="data-table-sub data-table-nowrap">{t('mailAdmin.attempts', { count: m.attempts })}</span></> },
       { key: 'error', title: t('mailAdmin.col.error'), render: error },
-      { key: 'time', title: t('mailAdmin.col.time'), sortValue: (m) => m.sentAt ?? m.createdAt, render: (m) => <span className="dt-nowrap">{time(m)}</span> },
+      { key: 'time', title: t('mailAdmin.col.time'), sortValue: (m) => m.sentAt ?? m.createdAt, render: (m) => <span className="data-table-nowrap">{time(m)}</span> },
     ];
     list = messages.isError ? <PageError error={messages.error} onRetry={() => void messages.refetch()} /> : (
       <DataTable
@@ -194,16 +194,16 @@ function Messages() {
   } else {
     list = (
       <>
-        <ul className="ml-cards" data-testid="mail-messages">
+        <ul className="mail-cards" data-testid="mail-messages">
           {rows.map((m) => (
-            <li key={m.id} className="ml-card" data-testid={`mail-message-${m.id}`}>
-              <div className="ml-card-head">
-                <span className="ml-subject">{m.subject}</span>
+            <li key={m.id} className="mail-card" data-testid={`mail-message-${m.id}`}>
+              <div className="mail-card-head">
+                <span className="mail-subject">{m.subject}</span>
                 <MessageStatus message={m} />
               </div>
               <Address to={m.to} />
               <Template message={m} />
-              <span className="ml-card-meta">{time(m)} · {t('mailAdmin.attempts', { count: m.attempts })}</span>
+              <span className="mail-card-meta">{time(m)} · {t('mailAdmin.attempts', { count: m.attempts })}</span>
               {m.lastError ? error(m) : null}
             </li>
           ))}
@@ -213,9 +213,9 @@ function Messages() {
     );
   }
   return (
-    <section className="ml-messages" aria-labelledby="ml-messages-title">
-      <div className="ml-section-head">
-        <h2 id="ml-messages-title">{t('mailAdmin.messages.title')}</h2>
+    <section className="mail-messages" aria-labelledby="mail-messages-title">
+      <div className="mail-section-head">
+        <h2 id="mail-messages-title">{t('mailAdmin.messages.title')}</h2>
         <p className="hint">{t('mailAdmin.messages.hint')}</p>
       </div>
       {list}
@@ -233,7 +233,7 @@ export default function MailPage() {
   else {
     content = (
       <>
-        <div className="ml-top">
+        <div className="mail-top">
           <Status settings={settings.data} />
           <TestForm enabled={settings.data.enabled} />
         </div>
@@ -242,7 +242,7 @@ export default function MailPage() {
     );
   }
   return (
-    <div className={`sub-page ml-page${desk ? ' desk-page' : ''}`}>
+    <div className={`sub-page mail-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('mailAdmin.title')} fallback="/me" />
       {content}
     </div>

@@ -39,26 +39,26 @@ function useDuration() {
 
 function Code({ attempt }: { attempt: Attempt | null }) {
   const { t } = useTranslation();
-  if (!attempt) return <span className="dt-muted">—</span>;
+  if (!attempt) return <span className="data-table-muted">—</span>;
   const kind = responseKind(attempt.statusCode);
-  return <span className={`wh-code-tag wh-code-${kind}`}>{attempt.statusCode ?? t('webhooksAdmin.noAnswer')}</span>;
+  return <span className={`webhook-code-tag webhook-code-${kind}`}>{attempt.statusCode ?? t('webhooksAdmin.noAnswer')}</span>;
 }
 
 /** Every attempt of a delivery, opened on demand. */
 function Attempts({ delivery }: { delivery: WebhookDelivery }) {
   const { t, i18n } = useTranslation();
   const duration = useDuration();
-  if (delivery.attempts.length === 0) return <span className="dt-muted">{t('webhooksAdmin.noAttempt')}</span>;
+  if (delivery.attempts.length === 0) return <span className="data-table-muted">{t('webhooksAdmin.noAttempt')}</span>;
   return (
-    <details className="wh-attempts" data-testid={`delivery-attempts-${delivery.id}`}>
+    <details className="webhook-attempts" data-testid={`delivery-attempts-${delivery.id}`}>
       <summary>{t('webhooksAdmin.attempts', { count: delivery.attempts.length })}</summary>
       <ol>
         {delivery.attempts.map((a, i) => (
           <li key={`${a.at}-${i}`}>
-            <span className="dt-nowrap">{formatDateTime(a.at, i18n.language)}</span>
+            <span className="data-table-nowrap">{formatDateTime(a.at, i18n.language)}</span>
             <Code attempt={a} />
-            <span className="dt-nowrap">{duration(a.durationMs)}</span>
-            {a.error ? <code className="wh-error">{a.error}</code> : null}
+            <span className="data-table-nowrap">{duration(a.durationMs)}</span>
+            {a.error ? <code className="webhook-error">{a.error}</code> : null}
           </li>
         ))}
       </ol>
@@ -98,10 +98,10 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   const deliveries = useDeliveries(endpoint.id);
   const rows = deliveries.data?.pages.flatMap((p) => p.items) ?? [];
   const empty = <EmptyState icon={<SendOutline />} title={t('webhooksAdmin.noDeliveries')} body={t('webhooksAdmin.noDeliveriesBody')} />;
-  const next = (d: WebhookDelivery) => (d.status === 'pending' && d.nextAttemptAt !== null ? <span className="wh-next">{t('webhooksAdmin.nextAttempt', { time: formatDateTime(d.nextAttemptAt, i18n.language) })}</span> : null);
+  const next = (d: WebhookDelivery) => (d.status === 'pending' && d.nextAttemptAt !== null ? <span className="webhook-next">{t('webhooksAdmin.nextAttempt', { time: formatDateTime(d.nextAttemptAt, i18n.language) })}</span> : null);
   const error = (d: WebhookDelivery) => {
     const e = lastAttempt(d)?.error;
-    return e ? <code className="wh-error">{e}</code> : <span className="dt-muted">—</span>;
+    return e ? <code className="webhook-error">{e}</code> : <span className="data-table-muted">—</span>;
   };
 
   let list;
@@ -111,10 +111,10 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       { key: 'status', title: t('console.col.status'), render: (d) => <><DeliveryStatus delivery={d} />{next(d)}</> },
       { key: 'code', title: t('webhooksAdmin.col.response'), render: (d) => <Code attempt={lastAttempt(d)} /> },
       { key: 'time', title: t('webhooksAdmin.col.time'), render: (d) => <DateTimeText at={lastAttempt(d)?.at ?? d.createdAt} locale={i18n.language} /> },
-      { key: 'duration', priority: 'low', title: t('webhooksAdmin.col.duration'), align: 'end', render: (d) => { const a = lastAttempt(d); return a ? <span className="dt-nowrap">{duration(a.durationMs)}</span> : <span className="dt-muted">—</span>; } },
+      { key: 'duration', priority: 'low', title: t('webhooksAdmin.col.duration'), align: 'end', render: (d) => { const a = lastAttempt(d); return a ? <span className="data-table-nowrap">{duration(a.durationMs)}</span> : <span className="data-table-muted">—</span>; } },
       { key: 'error', title: t('webhooksAdmin.col.error'), render: error },
       { key: 'attempts', title: t('webhooksAdmin.col.attempts'), render: (d) => <Attempts delivery={d} /> },
-      { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (d) => <span className="dt-actions"><RetryButton delivery={d} endpoint={endpoint} /></span> },
+      { key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end', render: (d) => <span className="data-table-actions"><RetryButton delivery={d} endpoint={endpoint} /></span> },
     ];
     list = deliveries.isError ? <PageError error={deliveries.error} onRetry={() => void deliveries.refetch()} /> : (
       <DataTable
@@ -138,23 +138,23 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   } else {
     list = (
       <>
-        <ul className="wh-cards" data-testid="deliveries">
+        <ul className="webhook-cards" data-testid="deliveries">
           {rows.map((d) => {
             const a = lastAttempt(d);
             return (
-              <li key={d.id} className="wh-card" data-testid={`delivery-${d.id}`}>
-                <div className="wh-card-head">
+              <li key={d.id} className="webhook-card" data-testid={`delivery-${d.id}`}>
+                <div className="webhook-card-head">
                   <EventName event={d.type} />
                   <DeliveryStatus delivery={d} />
                 </div>
-                <span className="wh-card-meta">
+                <span className="webhook-card-meta">
                   <Code attempt={a} />
                   <span>{formatDateTime(a?.at ?? d.createdAt, i18n.language)}</span>
                   {a ? <span>{duration(a.durationMs)}</span> : null}
                 </span>
                 {next(d)}
                 {a?.error ? error(d) : null}
-                <div className="wh-card-foot">
+                <div className="webhook-card-foot">
                   <Attempts delivery={d} />
                   <RetryButton delivery={d} endpoint={endpoint} />
                 </div>
@@ -168,9 +168,9 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   }
 
   return (
-    <section className="wh-deliveries" aria-labelledby="wh-deliveries-title">
-      <div className="wh-section-head">
-        <h2 id="wh-deliveries-title">{t('webhooksAdmin.deliveries')}</h2>
+    <section className="webhook-deliveries" aria-labelledby="webhook-deliveries-title">
+      <div className="webhook-section-head">
+        <h2 id="webhook-deliveries-title">{t('webhooksAdmin.deliveries')}</h2>
         <p className="hint">{t('webhooksAdmin.deliveriesHint')}</p>
       </div>
       {list}
@@ -198,7 +198,7 @@ function Actions({ endpoint, onShow }: { endpoint: WebhookEndpoint; onShow: (s: 
   const confirm = (title: string, content: string, confirmText: string) => Dialog.confirm({ title, content, confirmText, cancelText: t('app.cancel') });
 
   return (
-    <div className="wh-actions">
+    <div className="webhook-actions">
       <Button color="primary" disabled={!enabled} loading={test.isPending} onClick={() => void run(() => test.mutateAsync(endpoint.id), t('webhooksAdmin.testSent'))} data-testid="webhook-test">
         {t('webhooksAdmin.test')}
       </Button>
@@ -247,19 +247,19 @@ function Actions({ endpoint, onShow }: { endpoint: WebhookEndpoint; onShow: (s: 
 function Summary({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { t, i18n } = useTranslation();
   return (
-    <section className="card wh-summary" data-testid="webhook-summary">
-      <div className="wh-summary-head">
-        <span className="wh-url wh-url-big" data-testid="webhook-url-value">{endpoint.url}</span>
+    <section className="card webhook-summary" data-testid="webhook-summary">
+      <div className="webhook-summary-head">
+        <span className="webhook-url webhook-url-big" data-testid="webhook-url-value">{endpoint.url}</span>
         <EndpointStatus endpoint={endpoint} />
       </div>
-      {endpoint.description ? <p className="wh-description">{endpoint.description}</p> : null}
-      {endpoint.status === 'enabled' ? null : <p className="notice wh-disabled-note">{t('webhooksAdmin.disabledNote')}</p>}
-      <h3 className="wh-subtitle">{t('webhooksAdmin.eventCount', { count: endpoint.events.length })}</h3>
-      <ul className="wh-event-groups">
+      {endpoint.description ? <p className="webhook-description">{endpoint.description}</p> : null}
+      {endpoint.status === 'enabled' ? null : <p className="notice webhook-disabled-note">{t('webhooksAdmin.disabledNote')}</p>}
+      <h3 className="webhook-subtitle">{t('webhooksAdmin.eventCount', { count: endpoint.events.length })}</h3>
+      <ul className="webhook-event-groups">
         {groupEvents(endpoint.events).map((g) => (
           <li key={g.object}>
-            <span className="wh-event-group-name">{t(`webhooksAdmin.objects.${g.object}`)}</span>
-            <span className="wh-chips">{g.events.map((e) => <code key={e} className="wh-chip">{e}</code>)}</span>
+            <span className="webhook-event-group-name">{t(`webhooksAdmin.objects.${g.object}`)}</span>
+            <span className="webhook-chips">{g.events.map((e) => <code key={e} className="webhook-chip">{e}</code>)}</span>
           </li>
         ))}
       </ul>
@@ -297,7 +297,7 @@ export default function WebhookPage() {
     );
   }
   return (
-    <div className={`sub-page wh-page${desk ? ' desk-page' : ''}`}>
+    <div className={`sub-page webhook-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('webhooksAdmin.endpointTitle')} fallback="/admin/webhooks" />
       {content}
     </div>

@@ -25,7 +25,7 @@ import '../components/webhooks.css';
 const open = (e: WebhookEndpoint) => navigate(`/admin/webhooks/${encodeURIComponent(e.id)}`);
 
 function Url({ endpoint }: { endpoint: WebhookEndpoint }) {
-  return <span className="wh-url">{endpoint.url}</span>;
+  return <span className="webhook-url">{endpoint.url}</span>;
 }
 
 export default function WebhooksPage() {
@@ -38,8 +38,8 @@ export default function WebhooksPage() {
   const eventCount = (e: WebhookEndpoint) => t('webhooksAdmin.eventCount', { count: e.events.length });
 
   const addButton = (
-    <Button color="primary" onClick={() => setAdding(true)} data-testid="webhook-add" className="wh-add">
-      <span className="wh-add-label"><AddOutline aria-hidden /> {t('webhooksAdmin.add')}</span>
+    <Button color="primary" onClick={() => setAdding(true)} data-testid="webhook-add" className="webhook-add">
+      <span className="webhook-add-label"><AddOutline aria-hidden /> {t('webhooksAdmin.add')}</span>
     </Button>
   );
   const empty = <EmptyState icon={<SendOutline />} title={t('webhooksAdmin.empty')} body={t('webhooksAdmin.emptyBody')} />;
@@ -51,11 +51,11 @@ export default function WebhooksPage() {
         key: 'url',
         title: t('webhooksAdmin.col.url'),
         sortValue: (e) => e.url,
-        render: (e) => <><Url endpoint={e} />{e.description ? <span className="dt-sub">{e.description}</span> : null}</>,
+        render: (e) => <><Url endpoint={e} />{e.description ? <span className="data-table-sub">{e.description}</span> : null}</>,
       },
-      { key: 'events', title: t('webhooksAdmin.col.events'), sortValue: (e) => e.events.length, render: (e) => <span className="dt-nowrap">{eventCount(e)}</span> },
+      { key: 'events', title: t('webhooksAdmin.col.events'), sortValue: (e) => e.events.length, render: (e) => <span className="data-table-nowrap">{eventCount(e)}</span> },
       { key: 'status', title: t('console.col.status'), sortValue: (e) => e.status, render: (e) => <EndpointStatus endpoint={e} /> },
-      { key: 'created', title: t('console.col.created'), sortValue: (e) => e.createdAt, render: (e) => <span className="dt-nowrap">{formatDate(e.createdAt, i18n.language)}</span> },
+      { key: 'created', title: t('console.col.created'), sortValue: (e) => e.createdAt, render: (e) => <span className="data-table-nowrap">{formatDate(e.createdAt, i18n.language)}</span> },
     ];
     content = webhooks.isError ? <PageError error={webhooks.error} onRetry={() => void webhooks.refetch()} /> : (
       <DataTable
@@ -69,7 +69,7 @@ export default function WebhooksPage() {
         initialSort={{ key: 'created', dir: 'desc' }}
         onRowClick={open}
         empty={empty}
-        toolbar={<DeskToolbar filters={<p className="wh-lead">{t('webhooksAdmin.lead')}</p>} actions={addButton} />}
+        toolbar={<DeskToolbar filters={<p className="webhook-lead">{t('webhooksAdmin.lead')}</p>} actions={addButton} />}
       />
     );
   } else if (webhooks.isPending) {
@@ -79,12 +79,12 @@ export default function WebhooksPage() {
   } else {
     content = (
       <>
-        <div className="wh-phone-head">
-          <p className="wh-lead">{t('webhooksAdmin.lead')}</p>
+        <div className="webhook-phone-head">
+          <p className="webhook-lead">{t('webhooksAdmin.lead')}</p>
           {addButton}
         </div>
         {items.length === 0 ? empty : (
-          <List className="wh-list" data-testid="webhooks">
+          <List className="webhook-list" data-testid="webhooks">
             {items.map((e) => (
               <List.Item
                 key={e.id}
@@ -92,8 +92,8 @@ export default function WebhooksPage() {
                 data-testid={`webhook-row-${e.id}`}
                 description={
                   <>
-                    {e.description ? <span className="ca-line">{e.description}</span> : null}
-                    <span className="ca-line">{eventCount(e)}</span>
+                    {e.description ? <span className="console-line">{e.description}</span> : null}
+                    <span className="console-line">{eventCount(e)}</span>
                   </>
                 }
                 extra={<EndpointStatus endpoint={e} detail={false} />}
@@ -108,7 +108,7 @@ export default function WebhooksPage() {
   }
 
   return (
-    <div className={`sub-page wh-page${desk ? ' desk-page' : ''}`}>
+    <div className={`sub-page webhook-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('webhooksAdmin.title')} fallback="/me" />
       {content}
       <Sheet visible={adding} onClose={() => setAdding(false)} labelledBy="webhook-form-title" wide>

@@ -35,7 +35,7 @@ function RejectDialog({ title, onCancel, onConfirm }: { title: string; onCancel:
       title={title}
       onClose={onCancel}
       content={
-        <div className={`field ca-reject-field${missing ? ' field-invalid' : ''}`}>
+        <div className={`field console-reject-field${missing ? ' field-invalid' : ''}`}>
           <label htmlFor="reject-reason">{t('moneyAdmin.commissions.reasonLabel')}</label>
           <TextArea
             id="reject-reason"
@@ -94,24 +94,24 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
   return (
     <List.Item
       data-testid={`commission-row-${c.id}`}
-      className={selected ? 'ca-selected' : undefined}
+      className={selected ? 'console-selected' : undefined}
       prefix={selectable ? (
-        <label className="ca-select">
+        <label className="console-select">
           <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.target.checked)} aria-label={t('moneyAdmin.commissions.select', { name: c.promoterName })} data-testid={`select-${c.id}`} />
         </label>
       ) : null}
       description={
         <>
-          <span className="ca-line list-value">{c.promoterAccount}</span>
-          <span className="ca-line ca-strong">{c.campaignName}</span>
-          <span className="ca-line">
+          <span className="console-line list-value">{c.promoterAccount}</span>
+          <span className="console-line console-strong">{c.campaignName}</span>
+          <span className="console-line">
             {t(`moneyAdmin.kind.${c.kind}`)} · {t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}
             {c.rateBps !== null ? ` · ${t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}` : ''}
           </span>
-          <span className="ca-line">{t('moneyAdmin.commissions.availableFrom', { date: formatDate(c.availableAt, i18n.language) })}</span>
-          {c.reason ? <span className="ca-line ca-reason">{t('moneyAdmin.commissions.reason', { reason: c.reason })}</span> : null}
+          <span className="console-line">{t('moneyAdmin.commissions.availableFrom', { date: formatDate(c.availableAt, i18n.language) })}</span>
+          {c.reason ? <span className="console-line console-reason">{t('moneyAdmin.commissions.reason', { reason: c.reason })}</span> : null}
           {c.status === 'pending' ? (
-            <span className="row-actions ca-row-actions">
+            <span className="row-actions console-row-actions">
               <Button size="small" color="primary" disabled={busy} onClick={onApprove} data-testid={`approve-commission-${c.id}`}>{t('moneyAdmin.commissions.approve')}</Button>
               <Button size="small" color="danger" fill="outline" disabled={busy} onClick={onReject} data-testid={`reject-commission-${c.id}`}>{t('moneyAdmin.commissions.reject')}</Button>
             </span>
@@ -119,14 +119,14 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
         </>
       }
       extra={
-        <span className="ca-amount-col">
-          <span className="ca-amount">{money(c.amount)}</span>
-          {c.reversedAmount > 0 ? <span className="ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
+        <span className="console-amount-col">
+          <span className="console-amount">{money(c.amount)}</span>
+          {c.reversedAmount > 0 ? <span className="console-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
           <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag>
         </span>
       }
     >
-      <span className="ca-row-name">{c.promoterName}</span>
+      <span className="console-row-name">{c.promoterName}</span>
     </List.Item>
   );
 }
@@ -201,7 +201,7 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
   return (
     <>
       {selectable ? (
-        <label className="check-row ca-select-all">
+        <label className="check-row console-select-all">
           <input type="checkbox" checked={allChosen} onChange={(e) => setSelected(new Set(e.target.checked ? items.map((c) => c.id) : []))} data-testid="select-all" />
           <span>{t('moneyAdmin.commissions.selectAll', { n: String(items.length) })}</span>
         </label>
@@ -224,10 +224,10 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
       <LoadMore query={commissions} />
       {chosen.length > 0 ? (
         <>
-          <div className="ca-bulk-spacer" aria-hidden />
-          <div className="ca-bulk-bar" data-testid="bulk-bar">
-            <span className="ca-bulk-count">{t('moneyAdmin.commissions.selected', { n: String(chosen.length) })}</span>
-            <div className="ca-bulk-actions">
+          <div className="console-bulk-spacer" aria-hidden />
+          <div className="console-bulk-bar" data-testid="bulk-bar">
+            <span className="console-bulk-count">{t('moneyAdmin.commissions.selected', { n: String(chosen.length) })}</span>
+            <div className="console-bulk-actions">
               <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids: chosen })} data-testid="bulk-reject">
                 {t('moneyAdmin.commissions.rejectN', { n: String(chosen.length) })}
               </Button>
@@ -302,27 +302,27 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
   const columns: Column<AdminCommission>[] = [
     // Kind and rate sit under the campaign and the amount they explain: two columns fewer, so the
     // review buttons stay in sight at 1024 px in every language.
-    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="dt-strong">{c.promoterName}</span><AccountText account={c.promoterAccount} className="dt-sub" /></> },
-    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => <>{c.campaignName}<span className="dt-sub">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span></> },
+    { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="data-table-strong">{c.promoterName}</span><AccountText account={c.promoterAccount} className="data-table-sub" /></> },
+    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => <>{c.campaignName}<span className="data-table-sub">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span></> },
     {
       key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => c.amount,
       render: (c) => (
         <>
-          <span className="dt-num dt-strong">{money(c.amount)}</span>
-          {c.rateBps !== null ? <span className="dt-sub">{t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}</span> : null}
-          {c.reversedAmount > 0 ? <span className="dt-sub ca-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
+          <span className="data-table-num data-table-strong">{money(c.amount)}</span>
+          {c.rateBps !== null ? <span className="data-table-sub">{t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}</span> : null}
+          {c.reversedAmount > 0 ? <span className="data-table-sub console-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
         </>
       ),
     },
-    { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
+    { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="data-table-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
     ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),
-    ...(status === 'rejected' || status === 'reversed' ? [{ key: 'reason', title: t('console.col.reason'), sortValue: (c: AdminCommission) => c.reason, render: (c: AdminCommission) => (c.reason ? <span className="desk-clip ca-reason">{c.reason}</span> : null) }] : []),
+    ...(status === 'rejected' || status === 'reversed' ? [{ key: 'reason', title: t('console.col.reason'), sortValue: (c: AdminCommission) => c.reason, render: (c: AdminCommission) => (c.reason ? <span className="desk-clip console-reason">{c.reason}</span> : null) }] : []),
     ...(pending ? [{
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
       align: 'end' as const,
       render: (c: AdminCommission) => (
-        <span className="dt-actions">
+        <span className="data-table-actions">
           <Button size="small" color="primary" disabled={busy} onClick={() => void approveOne(c)} data-testid={`approve-commission-${c.id}`}>{t('moneyAdmin.commissions.approve')}</Button>
           <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids: [c.id], name: c.promoterName })} data-testid={`reject-commission-${c.id}`}>{t('moneyAdmin.commissions.reject')}</Button>
         </span>
@@ -384,7 +384,7 @@ export default function CommissionsPage() {
   const desk = useDesk();
   const [status, setStatus] = useUrlFilter<CommissionStatus>('status', STATUSES, 'pending');
   return (
-    <div className={`sub-page${desk ? ' desk-page' : ' ca-queue-page'}`}>
+    <div className={`sub-page${desk ? ' desk-page' : ' console-queue-page'}`}>
       <PageNav title={t('console.nav.commissions')} fallback="/me" />
       {desk ? <CommissionsDesk key={status} status={status} onStatus={setStatus} /> : (
         <>

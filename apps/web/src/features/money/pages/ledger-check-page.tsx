@@ -20,13 +20,13 @@ export default function LedgerCheckPage() {
     <div className="sub-page">
       <PageNav title={t('moneyAdmin.ledgerCheck.title')} fallback="/me" />
       {check.isPending ? <PageLoading /> : check.isError ? <PageError error={check.error} onRetry={() => check.refetch()} /> : (
-        <section className="card ca-ledger-check" data-testid="ledger-check">
+        <section className="card console-ledger-check" data-testid="ledger-check">
           {check.data.ok ? (
-            <p className="ca-ledger-ok"><CheckCircleOutline aria-hidden /> {t('moneyAdmin.ledgerCheck.ok')}</p>
+            <p className="console-ledger-ok"><CheckCircleOutline aria-hidden /> {t('moneyAdmin.ledgerCheck.ok')}</p>
           ) : (
             <>
-              <p className="ca-ledger-bad"><ExclamationCircleOutline aria-hidden /> {t('moneyAdmin.ledgerCheck.bad', { count: check.data.breaches.length })}</p>
-              <ul className="ca-breaches">
+              <p className="console-ledger-bad"><ExclamationCircleOutline aria-hidden /> {t('moneyAdmin.ledgerCheck.bad', { count: check.data.breaches.length })}</p>
+              <ul className="console-breaches">
                 {check.data.breaches.map((b) => <li key={`${b.kind}-${b.ref}`}><code>{b.kind}</code> {b.ref}: {b.detail}</li>)}
               </ul>
             </>

@@ -61,18 +61,18 @@ export function OverviewTrend({ trend, metric, metricName, currency }: { trend: 
   const labels = evenLabels(trend.length, plotWidth);
 
   return (
-    <div className="ov-trend" data-testid="overview-trend" data-metric={metric}>
+    <div className="overview-trend" data-testid="overview-trend" data-metric={metric}>
       {empty || !day ? null : (
-        <p className="ov-trend-picked" aria-live="polite">
+        <p className="overview-trend-picked" aria-live="polite">
           <span>{formatDay(day.day, locale, 'weekday')}</span> <strong>{format(day[metric])}</strong>
         </p>
       )}
       {/* The box stays mounted (it measures the width); with nothing to draw it holds a short note instead of an empty plot. */}
-      <div ref={ref} className={`ov-trend-box${empty || !day ? ' is-empty' : ''}`}>
+      <div ref={ref} className={`overview-trend-box${empty || !day ? ' is-empty' : ''}`}>
         {empty || !day ? (
           <>
-            <p className="ov-trend-none" data-testid="overview-trend-empty">{t('overview.trend.empty')}</p>
-            <p className="ov-trend-none-hint">{t('overview.trend.emptyHint')}</p>
+            <p className="overview-trend-none" data-testid="overview-trend-empty">{t('overview.trend.empty')}</p>
+            <p className="overview-trend-none-hint">{t('overview.trend.emptyHint')}</p>
           </>
         ) : boxWidth > 0 && first && last ? (
           <svg
@@ -87,17 +87,17 @@ export function OverviewTrend({ trend, metric, metricName, currency }: { trend: 
                 const y = PLOT_HEIGHT - (top > 0 ? (v / top) * PLOT_HEIGHT : 0);
                 return (
                   <g key={v}>
-                    <line x1={GUTTER} x2={boxWidth} y1={y} y2={y} className="ov-trend-grid" />
-                    {empty ? null : <text x={GUTTER - 8} y={y + 4} textAnchor="end" className="ov-trend-tick">{tickText(v)}</text>}
+                    <line x1={GUTTER} x2={boxWidth} y1={y} y2={y} className="overview-trend-grid" />
+                    {empty ? null : <text x={GUTTER - 8} y={y + 4} textAnchor="end" className="overview-trend-tick">{tickText(v)}</text>}
                   </g>
                 );
               })}
               <g transform={`translate(${GUTTER} 0)`}>
                 {bars.map((b, i) => (
-                  <rect key={trend[i]!.day} x={b.x} y={b.y} width={b.width} height={b.height} rx={Math.min(3, b.width / 3)} className={`ov-trend-bar${i === selected ? ' is-picked' : ''}`} />
+                  <rect key={trend[i]!.day} x={b.x} y={b.y} width={b.width} height={b.height} rx={Math.min(3, b.width / 3)} className={`overview-trend-bar${i === selected ? ' is-picked' : ''}`} />
                 ))}
                 {trend.map((d, i) => (
-                  <rect key={`hit${d.day}`} x={i * slot} y={0} width={slot} height={PLOT_HEIGHT + AXIS_HEIGHT} className="ov-trend-hit" onClick={() => setPicked(i)} onMouseEnter={() => setPicked(i)} />
+                  <rect key={`hit${d.day}`} x={i * slot} y={0} width={slot} height={PLOT_HEIGHT + AXIS_HEIGHT} className="overview-trend-hit" onClick={() => setPicked(i)} onMouseEnter={() => setPicked(i)} />
                 ))}
               </g>
             </g>
@@ -107,7 +107,7 @@ export function OverviewTrend({ trend, metric, metricName, currency }: { trend: 
                 const edges = slot < 36;
                 const anchor = edges && i === 0 ? 'start' : edges && i === trend.length - 1 ? 'end' : 'middle';
                 const x = anchor === 'start' ? i * slot : anchor === 'end' ? (i + 1) * slot : i * slot + slot / 2;
-                return <text key={trend[i]!.day} x={x} textAnchor={anchor} className="ov-trend-axis">{formatDay(trend[i]!.day, locale, 'numeric')}</text>;
+                return <text key={trend[i]!.day} x={x} textAnchor={anchor} className="overview-trend-axis">{formatDay(trend[i]!.day, locale, 'numeric')}</text>;
               })}
             </g>
           </svg>

@@ -35,12 +35,12 @@ function goTo(selection: OverviewSelection) {
 
 function ChangeBadge({ change }: { change: Change }) {
   const { t, i18n } = useTranslation();
-  if (change.kind === 'none') return <span className="ov-change ov-change-none" data-change="none"><span aria-hidden>–</span><span className="visually-hidden">{t('stats.change.none')}</span></span>;
-  if (change.kind === 'new') return <span className="ov-change ov-change-new" data-change="new">{t('stats.change.new')}</span>;
+  if (change.kind === 'none') return <span className="overview-change overview-change-none" data-change="none"><span aria-hidden>–</span><span className="visually-hidden">{t('stats.change.none')}</span></span>;
+  if (change.kind === 'new') return <span className="overview-change overview-change-new" data-change="new">{t('stats.change.new')}</span>;
   const value = formatChange(change, i18n.language);
   const arrow = change.kind === 'up' ? '▲ ' : change.kind === 'down' ? '▼ ' : '';
   return (
-    <span className={`ov-change ov-change-${change.kind}`} data-change={change.kind}>
+    <span className={`overview-change overview-change-${change.kind}`} data-change={change.kind}>
       <span aria-hidden>{arrow}{value}</span>
       <span className="visually-hidden">{t(`stats.change.${change.kind}`, { value })}</span>
     </span>
@@ -81,32 +81,32 @@ function RangePicker({ selection, data }: { selection: OverviewSelection; data: 
   };
 
   return (
-    <div className="ov-range">
-      <div className="ov-range-row">
+    <div className="overview-range">
+      <div className="overview-range-row">
         <SegmentedSwitch
           label={t('stats.rangeLabel')}
           value={shown}
           onChange={pick}
-          className="ov-range-switch"
+          className="overview-range-switch"
           block={!desk}
           options={OVERVIEW_RANGES.map((r) => ({ value: r, label: t(`stats.range.${r}`), testId: `overview-range-${r}` }))}
         />
-        <button type="button" className={`ov-custom-toggle${shown === 'custom' ? ' is-on' : ''}`} aria-pressed={shown === 'custom'} onClick={() => pick('custom')} data-testid="overview-range-custom">
+        <button type="button" className={`overview-custom-toggle${shown === 'custom' ? ' is-on' : ''}`} aria-pressed={shown === 'custom'} onClick={() => pick('custom')} data-testid="overview-range-custom">
           <CalendarOutline aria-hidden /> {t('overview.range.custom')}
         </button>
       </div>
       {editing ? (
-        <form className="ov-custom" onSubmit={apply} noValidate data-testid="overview-custom">
-          <label className="ov-date">
+        <form className="overview-custom" onSubmit={apply} noValidate data-testid="overview-custom">
+          <label className="overview-date">
             <span>{t('overview.range.from')}</span>
             <input type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required data-testid="overview-from" />
           </label>
-          <label className="ov-date">
+          <label className="overview-date">
             <span>{t('overview.range.to')}</span>
             <input type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required data-testid="overview-to" />
           </label>
-          <Button type="submit" color="primary" className="ov-apply" data-testid="overview-apply">{t('overview.range.apply')}</Button>
-          {problem ? <p className="ov-custom-error" role="alert" data-testid="overview-custom-error">{t(`overview.range.problem.${problem}`)}</p> : null}
+          <Button type="submit" color="primary" className="overview-apply" data-testid="overview-apply">{t('overview.range.apply')}</Button>
+          {problem ? <p className="overview-custom-error" role="alert" data-testid="overview-custom-error">{t(`overview.range.problem.${problem}`)}</p> : null}
         </form>
       ) : null}
     </div>
@@ -122,20 +122,20 @@ function WorkQueue({ data }: { data: AdminOverview }) {
   const { t, i18n } = useTranslation();
   const total = queueTotal(data.workQueue);
   return (
-    <section className="ov-card ov-queue" aria-labelledby="ov-queue-title" data-testid="overview-queue">
-      <div className="ov-card-head">
-        <h2 id="ov-queue-title">{t('overview.queue.title')}</h2>
-        <span className={`ov-queue-total${total === 0 ? ' is-clear' : ''}`} data-testid="overview-queue-total">
+    <section className="overview-card overview-queue" aria-labelledby="overview-queue-title" data-testid="overview-queue">
+      <div className="overview-card-head">
+        <h2 id="overview-queue-title">{t('overview.queue.title')}</h2>
+        <span className={`overview-queue-total${total === 0 ? ' is-clear' : ''}`} data-testid="overview-queue-total">
           {total === 0 ? t('overview.queue.clear') : t('overview.queue.total', { count: total })}
         </span>
       </div>
-      <ul className="ov-queue-list">
+      <ul className="overview-queue-list">
         {queueEntries(data.workQueue).map((e) => (
           <li key={e.key}>
-            <Link to={e.to} className={`ov-queue-item${e.count > 0 ? ' has-work' : ''}`} data-testid={`overview-queue-${e.key}`}>
-              <span className="ov-queue-count" data-testid={`overview-queue-${e.key}-count`}>{formatNumber(e.count, i18n.language)}</span>
-              <span className="ov-queue-label">{t(`overview.queue.${e.key}`)}</span>
-              <RightOutline className="ov-queue-arrow" aria-hidden />
+            <Link to={e.to} className={`overview-queue-item${e.count > 0 ? ' has-work' : ''}`} data-testid={`overview-queue-${e.key}`}>
+              <span className="overview-queue-count" data-testid={`overview-queue-${e.key}-count`}>{formatNumber(e.count, i18n.language)}</span>
+              <span className="overview-queue-label">{t(`overview.queue.${e.key}`)}</span>
+              <RightOutline className="overview-queue-arrow" aria-hidden />
             </Link>
           </li>
         ))}
@@ -148,12 +148,12 @@ function FigureCard({ figure, currency, children }: { figure: Figure; currency: 
   const { t, i18n } = useTranslation();
   const text = (v: number) => (figure.money ? formatMoney(v, currency, i18n.language) : formatNumber(v, i18n.language));
   return (
-    <div className={`ov-figure ov-figure-${figure.key}`} data-testid={`overview-figure-${figure.key}`}>
-      <span className="ov-figure-label">{t(`overview.figure.${figure.key}`)}</span>
-      <strong className="ov-figure-value" data-testid={`overview-figure-${figure.key}-value`}>{text(figure.current)}</strong>
-      <span className="ov-figure-compare">
+    <div className={`overview-figure overview-figure-${figure.key}`} data-testid={`overview-figure-${figure.key}`}>
+      <span className="overview-figure-label">{t(`overview.figure.${figure.key}`)}</span>
+      <strong className="overview-figure-value" data-testid={`overview-figure-${figure.key}-value`}>{text(figure.current)}</strong>
+      <span className="overview-figure-compare">
         <ChangeBadge change={figure.change} />
-        <span className="ov-figure-previous">{t('overview.previous', { value: text(figure.previous) })}</span>
+        <span className="overview-figure-previous">{t('overview.previous', { value: text(figure.previous) })}</span>
       </span>
       {children}
     </div>
@@ -162,7 +162,7 @@ function FigureCard({ figure, currency, children }: { figure: Figure; currency: 
 
 function Breakdown({ rows }: { rows: { key: string; label: string; value: string }[] }) {
   return (
-    <dl className="ov-breakdown">
+    <dl className="overview-breakdown">
       {rows.map((r) => (
         <div key={r.key} data-testid={`overview-breakdown-${r.key}`}>
           <dt>{r.label}</dt>
@@ -179,7 +179,7 @@ function Figures({ data }: { data: AdminOverview }) {
   const figures = figuresOf(data);
   const c = data.current.commission;
   return (
-    <section className="ov-figures" aria-label={t('overview.figuresLabel')} data-testid="overview-figures">
+    <section className="overview-figures" aria-label={t('overview.figuresLabel')} data-testid="overview-figures">
       {figures.map((f) => (
         <FigureCard key={f.key} figure={f} currency={data.currency}>
           {f.key === 'saleAmount' && data.current.refundAmount > 0 ? (
@@ -190,10 +190,10 @@ function Figures({ data }: { data: AdminOverview }) {
           ) : null}
         </FigureCard>
       ))}
-      <div className="ov-figure ov-figure-liability" data-testid="overview-figure-liability">
-        <span className="ov-figure-label">{t('overview.figure.liability')}</span>
-        <strong className="ov-figure-value" data-testid="overview-figure-liability-value">{money(data.liability.total)}</strong>
-        <span className="ov-figure-note">{t('overview.liabilityNote')}</span>
+      <div className="overview-figure overview-figure-liability" data-testid="overview-figure-liability">
+        <span className="overview-figure-label">{t('overview.figure.liability')}</span>
+        <strong className="overview-figure-value" data-testid="overview-figure-liability-value">{money(data.liability.total)}</strong>
+        <span className="overview-figure-note">{t('overview.liabilityNote')}</span>
         <Breakdown rows={[
           { key: 'available', label: t('overview.available'), value: money(data.liability.available) },
           { key: 'withdrawing', label: t('overview.withdrawing'), value: money(data.liability.withdrawing) },
@@ -209,10 +209,10 @@ function Trend({ data }: { data: AdminOverview }) {
   const [metric, setMetric] = useState<TrendMetric>('clicks');
   const name = (m: TrendMetric) => t(`overview.figure.${m}`);
   return (
-    <section className="ov-card ov-trend-card" aria-labelledby="ov-trend-title">
-      <div className="ov-card-head ov-card-head-wrap">
-        <h2 id="ov-trend-title">{t('overview.trend.title')}</h2>
-        <SegmentedSwitch label={t('stats.metricLabel')} value={metric} onChange={setMetric} block={!desk} className="ov-metric-switch" options={TREND_METRICS.map((m) => ({ value: m, label: name(m), testId: `overview-metric-${m}` }))} />
+    <section className="overview-card overview-trend-card" aria-labelledby="overview-trend-title">
+      <div className="overview-card-head overview-card-head-wrap">
+        <h2 id="overview-trend-title">{t('overview.trend.title')}</h2>
+        <SegmentedSwitch label={t('stats.metricLabel')} value={metric} onChange={setMetric} block={!desk} className="overview-metric-switch" options={TREND_METRICS.map((m) => ({ value: m, label: name(m), testId: `overview-metric-${m}` }))} />
       </div>
       <OverviewTrend trend={data.trend} metric={metric} metricName={name(metric)} currency={data.currency} />
     </section>
@@ -235,39 +235,39 @@ function TopList({ kind, items, currency }: { kind: TopKind; items: OverviewTopI
         key: 'name',
         title: t(kind === 'campaigns' ? 'console.col.campaign' : 'console.col.promoter'),
         render: (item) => (
-          <span className="ov-top-name">
-            <span className="dt-strong">{item.name}</span>
-            {item.account ? <AccountText account={item.account} className="dt-muted" /> : null}
+          <span className="overview-top-name">
+            <span className="data-table-strong">{item.name}</span>
+            {item.account ? <AccountText account={item.account} className="data-table-muted" /> : null}
           </span>
         ),
       },
       { key: 'clicks', title: t('overview.figure.clicks'), align: 'end', sortValue: (i) => i.clicks, render: (i) => formatNumber(i.clicks, locale) },
       { key: 'sales', title: t('overview.figure.sales'), align: 'end', sortValue: (i) => i.sales, render: (i) => formatNumber(i.sales, locale) },
-      { key: 'saleAmount', title: t('overview.figure.saleAmount'), align: 'end', sortValue: (i) => i.saleAmount, render: (i) => <span className="dt-nowrap">{money(i.saleAmount)}</span> },
-      { key: 'commission', title: t('overview.figure.commission'), align: 'end', sortValue: (i) => i.commission, render: (i) => <span className="dt-nowrap">{money(i.commission)}</span> },
+      { key: 'saleAmount', title: t('overview.figure.saleAmount'), align: 'end', sortValue: (i) => i.saleAmount, render: (i) => <span className="data-table-nowrap">{money(i.saleAmount)}</span> },
+      { key: 'commission', title: t('overview.figure.commission'), align: 'end', sortValue: (i) => i.commission, render: (i) => <span className="data-table-nowrap">{money(i.commission)}</span> },
     ];
     return (
-      <section className="ov-card ov-top" aria-labelledby={`ov-top-${kind}`} data-testid={`overview-top-${kind}`}>
-        <h2 id={`ov-top-${kind}`}>{title}</h2>
+      <section className="overview-card overview-top" aria-labelledby={`overview-top-${kind}`} data-testid={`overview-top-${kind}`}>
+        <h2 id={`overview-top-${kind}`}>{title}</h2>
         <DataTable caption={title} rows={items} rowKey={(i) => i.id} rowTestId={(i) => `overview-top-${kind}-${i.id}`} columns={columns} empty={empty} onRowClick={(i) => navigate(open(i))} />
       </section>
     );
   }
   return (
-    <section className="ov-card ov-top" aria-labelledby={`ov-top-${kind}`} data-testid={`overview-top-${kind}`}>
-      <h2 id={`ov-top-${kind}`}>{title}</h2>
+    <section className="overview-card overview-top" aria-labelledby={`overview-top-${kind}`} data-testid={`overview-top-${kind}`}>
+      <h2 id={`overview-top-${kind}`}>{title}</h2>
       {items.length === 0 ? empty : (
-        <ol className="ov-top-list">
+        <ol className="overview-top-list">
           {items.map((item, index) => (
             <li key={item.id}>
-              <Link to={open(item)} className="ov-top-item" data-testid={`overview-top-${kind}-${item.id}`}>
-                <span className="ov-top-rank" aria-hidden>{index + 1}</span>
-                <span className="ov-top-main">
-                  <span className="ov-top-title">{item.name}</span>
-                  {item.account ? <span className="ov-top-account">{item.account}</span> : null}
-                  <span className="ov-top-meta">{t('overview.top.clicks', { count: item.clicks, n: formatNumber(item.clicks, locale) })} · {t('overview.top.sales', { count: item.sales, n: formatNumber(item.sales, locale) })}</span>
+              <Link to={open(item)} className="overview-top-item" data-testid={`overview-top-${kind}-${item.id}`}>
+                <span className="overview-top-rank" aria-hidden>{index + 1}</span>
+                <span className="overview-top-main">
+                  <span className="overview-top-title">{item.name}</span>
+                  {item.account ? <span className="overview-top-account">{item.account}</span> : null}
+                  <span className="overview-top-meta">{t('overview.top.clicks', { count: item.clicks, n: formatNumber(item.clicks, locale) })} · {t('overview.top.sales', { count: item.sales, n: formatNumber(item.sales, locale) })}</span>
                 </span>
-                <span className="ov-top-money">
+                <span className="overview-top-money">
                   <strong>{money(item.saleAmount)}</strong>
                   <span>{t('overview.top.commission', { amount: money(item.commission) })}</span>
                 </span>
@@ -297,12 +297,12 @@ export default function OverviewPage() {
   const sameDay = data ? new Date(data.generatedAt).toDateString() === new Date().toDateString() : true;
 
   return (
-    <div className={`ov-page${desk ? ' ov-desk desk-page' : ''}`} data-testid="overview">
-      <header className="ov-header">
-        <div className="ov-title">
+    <div className={`overview-page${desk ? ' overview-desk desk-page' : ''}`} data-testid="overview">
+      <header className="overview-header">
+        <div className="overview-title">
           <h1>{t('overview.title')}</h1>
           {data ? (
-            <p className="ov-subtitle" data-testid="overview-period">
+            <p className="overview-subtitle" data-testid="overview-period">
               {dayRange(data.period, locale)}
               <span aria-hidden> · </span>
               {t('overview.updated', { time: sameDay ? formatTime(data.generatedAt, locale) : formatDateTime(data.generatedAt, locale) })}
@@ -312,15 +312,15 @@ export default function OverviewPage() {
         <RangePicker key={overviewSearch(selection)} selection={selection} data={data} />
       </header>
       {query.isPending ? <PageLoading /> : query.isError && !data ? <PageError error={query.error} onRetry={() => void query.refetch()} /> : data ? (
-        <div className={`ov-body${query.isPlaceholderData ? ' is-stale' : ''}`} aria-busy={query.isPlaceholderData || undefined}>
+        <div className={`overview-body${query.isPlaceholderData ? ' is-stale' : ''}`} aria-busy={query.isPlaceholderData || undefined}>
           {isEmptyProgram(data) ? (
-            <p className="ov-welcome" data-testid="overview-empty">{t('overview.emptyProgram')}</p>
+            <p className="overview-welcome" data-testid="overview-empty">{t('overview.emptyProgram')}</p>
           ) : null}
-          <p className="ov-compare">{t('overview.compare', { period: dayRange(data.previousPeriod, locale) })}</p>
+          <p className="overview-compare">{t('overview.compare', { period: dayRange(data.previousPeriod, locale) })}</p>
           <WorkQueue data={data} />
           <Figures data={data} />
           <Trend data={data} />
-          <div className="ov-tops">
+          <div className="overview-tops">
             <TopList kind="campaigns" items={data.topCampaigns} currency={data.currency} />
             <TopList kind="promoters" items={data.topPromoters} currency={data.currency} />
           </div>

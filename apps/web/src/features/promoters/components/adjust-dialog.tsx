@@ -94,9 +94,9 @@ function AdjustForm({ promoterId, name, currency, available, onClose }: Props) {
   const mark = currencyMark(currency);
   const after = parsed.ok ? available + parsed.amount : null;
   return (
-    <form className="adj-form" onSubmit={onSubmit} noValidate data-testid="adjust-form">
-      <h2 className="adj-title" id="adjust-title">{t('promotersAdmin.adjust.title')}</h2>
-      <p className="adj-intro">{t('promotersAdmin.adjust.intro', { name })}</p>
+    <form className="adjust-form" onSubmit={onSubmit} noValidate data-testid="adjust-form">
+      <h2 className="adjust-title" id="adjust-title">{t('promotersAdmin.adjust.title')}</h2>
+      <p className="adjust-intro">{t('promotersAdmin.adjust.intro', { name })}</p>
       <div className="field">
         <span className="field-label" id="adjust-direction-label">{t('promotersAdmin.adjust.direction')}</span>
         <SegmentedSwitch
@@ -111,9 +111,9 @@ function AdjustForm({ promoterId, name, currency, available, onClose }: Props) {
         />
       </div>
       <Field id="adjust-amount-input" label={t('promotersAdmin.adjust.amount')} errorText={amountMessage} help={t(direction === 'credit' ? 'promotersAdmin.adjust.amountHelpCredit' : 'promotersAdmin.adjust.amountHelpDebit')}>
-        <div className="adj-amount" data-testid="adjust-amount">
-          <span className={`adj-sign adj-sign-${direction}`} aria-hidden>{direction === 'credit' ? '+' : '\u2212'}</span>
-          <span className="adj-unit" aria-hidden>{mark}</span>
+        <div className="adjust-amount" data-testid="adjust-amount">
+          <span className={`adjust-sign adjust-sign-${direction}`} aria-hidden>{direction === 'credit' ? '+' : '\u2212'}</span>
+          <span className="adjust-unit" aria-hidden>{mark}</span>
           <TextInput
             id="adjust-amount-input"
             value={amountText}
@@ -140,21 +140,21 @@ function AdjustForm({ promoterId, name, currency, available, onClose }: Props) {
           ? <p className="field-error" id="adjust-reason-input-msg" data-testid="adjust-reason-error">{reasonMessage}</p>
           : <p className="field-help" id="adjust-reason-input-msg">{t('promotersAdmin.adjust.reasonHelp')}</p>}
       </div>
-      <dl className="adj-preview" aria-live="polite" data-testid="adjust-preview">
+      <dl className="adjust-preview" aria-live="polite" data-testid="adjust-preview">
         <div><dt>{t('promotersAdmin.adjust.availableNow')}</dt><dd>{money(available)}</dd></div>
-        <div><dt>{t('promotersAdmin.adjust.availableAfter')}</dt><dd className={after !== null && after < 0 ? 'pr-negative' : undefined}>{after === null ? '—' : money(after)}</dd></div>
+        <div><dt>{t('promotersAdmin.adjust.availableAfter')}</dt><dd className={after !== null && after < 0 ? 'promoter-negative' : undefined}>{after === null ? '—' : money(after)}</dd></div>
       </dl>
       {negative ? (
-        <label className={`adj-negative${submitted && !allowNegative ? ' adj-negative-needed' : ''}`} data-testid="adjust-allow-negative">
+        <label className={`adjust-negative${submitted && !allowNegative ? ' adjust-negative-needed' : ''}`} data-testid="adjust-allow-negative">
           <input type="checkbox" checked={allowNegative} onChange={(e) => setAllowNegative(e.target.checked)} />
           <span>
-            <span className="adj-negative-title">{t('promotersAdmin.adjust.allowNegative')}</span>
-            <span className="adj-negative-help">{submitted && !allowNegative ? t('errors.INSUFFICIENT_BALANCE') : t('promotersAdmin.adjust.allowNegativeHelp')}</span>
+            <span className="adjust-negative-title">{t('promotersAdmin.adjust.allowNegative')}</span>
+            <span className="adjust-negative-help">{submitted && !allowNegative ? t('errors.INSUFFICIENT_BALANCE') : t('promotersAdmin.adjust.allowNegativeHelp')}</span>
           </span>
         </label>
       ) : null}
-      {formError ? <p className="notice adj-error" role="alert" data-testid="adjust-error">{formError}</p> : null}
-      <div className="adj-actions">
+      {formError ? <p className="notice adjust-error" role="alert" data-testid="adjust-error">{formError}</p> : null}
+      <div className="adjust-actions">
         <Button type="button" fill="outline" onClick={onClose} disabled={adjust.isPending} data-testid="adjust-cancel">{t('app.cancel')}</Button>
         <Button type="submit" color={direction === 'debit' ? 'danger' : 'primary'} loading={adjust.isPending} disabled={adjust.isPending} data-testid="adjust-submit">
           {t(direction === 'credit' ? 'promotersAdmin.adjust.submitCredit' : 'promotersAdmin.adjust.submitDebit')}
@@ -171,11 +171,11 @@ export function AdjustDialog(props: Props & { visible: boolean }): ReactNode {
   // A fresh form (and a fresh attempt) each time it opens.
   const body = visible ? <div role="dialog" aria-modal="true" aria-labelledby="adjust-title"><AdjustForm {...rest} /></div> : null;
   return desk ? (
-    <CenterPopup visible={visible} onMaskClick={props.onClose} className="adj-popup" destroyOnClose>
+    <CenterPopup visible={visible} onMaskClick={props.onClose} className="adjust-popup" destroyOnClose>
       {body}
     </CenterPopup>
   ) : (
-    <Popup visible={visible} onMaskClick={props.onClose} position="bottom" className="adj-popup adj-sheet" destroyOnClose>
+    <Popup visible={visible} onMaskClick={props.onClose} position="bottom" className="adjust-popup adjust-sheet" destroyOnClose>
       {body}
     </Popup>
   );

@@ -28,7 +28,7 @@ const open = (p: AdminPromoterRow) => navigate(`/admin/promoters/${encodeURIComp
 
 function Search({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
   const { t } = useTranslation();
-  return <LiveSearch q={q} onSearch={onSearch} label={t('promotersAdmin.search')} maxLength={Q_MAX} className="pr-search" delay={350} testId="promoters-search" />;
+  return <LiveSearch q={q} onSearch={onSearch} label={t('promotersAdmin.search')} maxLength={Q_MAX} className="promoter-search" delay={350} testId="promoters-search" />;
 }
 
 function CampaignFilter({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
@@ -36,8 +36,8 @@ function CampaignFilter({ value, onChange }: { value: string | null; onChange: (
   const campaigns = useCampaignChoices();
   const items = campaigns.data ?? [];
   return (
-    <label className="pr-select">
-      <span className="pr-select-label">{t('promotersAdmin.campaignFilter')}</span>
+    <label className="promoter-select">
+      <span className="promoter-select-label">{t('promotersAdmin.campaignFilter')}</span>
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)} disabled={campaigns.isPending && !value} data-testid="promoters-campaign">
         <option value="">{t('promotersAdmin.allCampaigns')}</option>
         {value && !items.some((c) => c.id === value) ? <option value={value}>{campaigns.isPending ? t('app.loading') : t('promotersAdmin.unknownCampaign')}</option> : null}
@@ -77,18 +77,18 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
       title: t('console.col.name'),
       sortable: true,
       render: (p) => (
-        <span className="pr-name-cell">
-          <span className="dt-strong">{p.displayName}</span>
-          <AccountText account={p.account} className="pr-sub" />
+        <span className="promoter-name-cell">
+          <span className="data-table-strong">{p.displayName}</span>
+          <AccountText account={p.account} className="promoter-sub" />
         </span>
       ),
     },
     { key: 'status', title: t('console.col.status'), render: (p) => <PromoterStatusTag status={p.status} /> },
     { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="dt-muted">—</span> },
-    { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`dt-nowrap pr-num${p.available < 0 ? ' pr-negative' : ''}`}>{money(p.available)}</span> },
-    { key: 'pending', title: t('promotersAdmin.pending'), align: 'end', render: (p) => <span className="dt-nowrap pr-num">{money(p.pending)}</span> },
-    { key: 'createdAt', title: t('console.col.joined'), sortable: true, render: (p) => <span className="dt-nowrap">{formatDate(p.createdAt, i18n.language)}</span> },
+    { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
+    { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`data-table-nowrap promoter-num${p.available < 0 ? ' promoter-negative' : ''}`}>{money(p.available)}</span> },
+    { key: 'pending', title: t('promotersAdmin.pending'), align: 'end', render: (p) => <span className="data-table-nowrap promoter-num">{money(p.pending)}</span> },
+    { key: 'createdAt', title: t('console.col.joined'), sortable: true, render: (p) => <span className="data-table-nowrap">{formatDate(p.createdAt, i18n.language)}</span> },
   ];
   if (promoters.isError) return <PageError error={promoters.error} onRetry={() => promoters.refetch()} />;
   const items = promoters.data?.pages.flatMap((p) => p.items) ?? [];
@@ -146,7 +146,7 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
   if (items.length === 0) return <NoPromoters filters={filters} />;
   return (
     <>
-      <List data-testid="promoters-list" className="pr-list">
+      <List data-testid="promoters-list" className="promoter-list">
         {items.map((p) => (
           <List.Item
             key={p.id}
@@ -155,20 +155,20 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
             arrowIcon
             description={
               <>
-                <span className="ca-line list-value">{p.account}</span>
-                <span className="ca-line">{t('promotersAdmin.inviteCodeValue', { code: p.inviteCode })}</span>
-                <span className="ca-line">{t('admin.joined', { date: formatDate(p.createdAt, i18n.language) })}</span>
-                {p.inviter ? <span className="ca-line">{t('home.invitedBy', { name: p.inviter.displayName })}</span> : null}
+                <span className="console-line list-value">{p.account}</span>
+                <span className="console-line">{t('promotersAdmin.inviteCodeValue', { code: p.inviteCode })}</span>
+                <span className="console-line">{t('admin.joined', { date: formatDate(p.createdAt, i18n.language) })}</span>
+                {p.inviter ? <span className="console-line">{t('home.invitedBy', { name: p.inviter.displayName })}</span> : null}
               </>
             }
             extra={
-              <span className="ca-amount-col">
-                <span className={`ca-amount${p.available < 0 ? ' pr-negative' : ''}`}>{formatMoney(p.available, currency, i18n.language)}</span>
+              <span className="console-amount-col">
+                <span className={`console-amount${p.available < 0 ? ' promoter-negative' : ''}`}>{formatMoney(p.available, currency, i18n.language)}</span>
                 <PromoterStatusTag status={p.status} />
               </span>
             }
           >
-            <span className="ca-row-name">{p.displayName}</span>
+            <span className="console-row-name">{p.displayName}</span>
           </List.Item>
         ))}
       </List>
@@ -179,7 +179,7 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
 
 function PhoneExport({ filters }: { filters: PromoterFilters }) {
   return (
-    <div className="pr-phone-export">
+    <div className="promoter-phone-export">
       <ExportButton run={() => runExport(filters)} />
     </div>
   );
@@ -191,7 +191,7 @@ export default function PromotersPage() {
   const desk = useDesk();
   const [filters, set] = useFilters();
   return (
-    <div className={`sub-page pr-page${desk ? ' desk-page' : ''}`}>
+    <div className={`sub-page promoter-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('promotersAdmin.title')} fallback="/me" />
       {desk ? <PromotersDesk filters={filters} set={set} /> : (
         <>
@@ -206,7 +206,7 @@ export default function PromotersPage() {
               );
             })}
           </div>
-          <div className="pr-phone-tools">
+          <div className="promoter-phone-tools">
             <CampaignFilter value={filters.campaignId} onChange={(campaignId) => set({ campaignId })} />
             <PhoneExport filters={filters} />
           </div>

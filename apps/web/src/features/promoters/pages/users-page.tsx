@@ -102,17 +102,17 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
   };
 
   const columns: Column<AdminUser>[] = [
-    { key: 'name', title: t('console.col.name'), sortValue: (u) => u.displayName, render: (u) => <span className="dt-strong">{u.displayName}</span> },
+    { key: 'name', title: t('console.col.name'), sortValue: (u) => u.displayName, render: (u) => <span className="data-table-strong">{u.displayName}</span> },
     { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
-    { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="dt-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="dt-muted">—</span> },
+    { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="data-table-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
+    { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
     { key: 'role', title: t('console.col.role'), sortValue: (u) => t(`me.roles.${u.role}`), render: (u) => t(`me.roles.${u.role}`) },
     {
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
       align: 'end',
       render: (u) => allowed(u) ? (
-        <span className="dt-actions">
+        <span className="data-table-actions">
           {ACTIONS[status].map((action) => (
             <Button key={action} size="small" disabled={busy} color={action === 'approve' || action === 'reactivate' ? 'primary' : 'danger'} fill={action === 'approve' ? 'solid' : 'outline'} onClick={() => void run(u, action)} data-testid={`${action}-${u.account}`}>
               {t(`admin.actions.${action}`)}

@@ -116,21 +116,21 @@ export function WithdrawalSettingsForm({ settings }: { settings: Settings }) {
   const same = unchanged(values, settings, currency, locale);
 
   return (
-    <form className="card ca-form wa-settings" onSubmit={submit} noValidate data-testid="withdrawal-settings">
+    <form className="card console-form withdrawal-settings" onSubmit={submit} noValidate data-testid="withdrawal-settings">
       <h2>{t('admin.withdrawalSettings.title')}</h2>
-      <p className="hint wa-settings-intro">{t('admin.withdrawalSettings.intro')}</p>
-      <div className="wa-settings-grid">
+      <p className="hint withdrawal-settings-intro">{t('admin.withdrawalSettings.intro')}</p>
+      <div className="withdrawal-settings-grid">
         {input('withdrawalMin', 'money')}
         {input('withdrawalMax', 'money')}
       </div>
       {input('withdrawalsPerDay', 'count')}
-      <div className="wa-settings-grid">
+      <div className="withdrawal-settings-grid">
         {input('withdrawalFeeBps', 'percent')}
         {input('withdrawalFeeFixed', 'money')}
       </div>
       {preview ? (
         preview.net > 0 ? (
-          <p className="ca-share-preview" data-testid="settings-withdrawal-preview">
+          <p className="console-share-preview" data-testid="settings-withdrawal-preview">
             {t('admin.withdrawalSettings.preview', { amount: money(preview.amount), fee: money(preview.fee), net: money(preview.net) })}
           </p>
         ) : (

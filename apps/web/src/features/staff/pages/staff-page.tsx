@@ -38,15 +38,15 @@ const ROLES: StaffRole[] = ['operator', 'admin'];
 function InviteLink({ invite, fresh, onDone }: { invite: StaffInvite; fresh: boolean; onDone: () => void }) {
   const { t, i18n } = useTranslation();
   return (
-    <section className="sf-invite" data-testid="staff-invite">
-      <h2 id="staff-invite-title" className="sf-title">{t(fresh ? 'staffAdmin.invite.addedTitle' : 'staffAdmin.invite.newTitle', { name: invite.user.displayName })}</h2>
-      <p className="sf-intro">{t('staffAdmin.invite.intro', { name: invite.user.displayName })}</p>
-      {invite.mailedTo ? <p className="sf-intro" data-testid="staff-invite-mailed">{t('staffAdmin.invite.mailed', { address: invite.mailedTo })}</p> : null}
+    <section className="staff-invite" data-testid="staff-invite">
+      <h2 id="staff-invite-title" className="staff-title">{t(fresh ? 'staffAdmin.invite.addedTitle' : 'staffAdmin.invite.newTitle', { name: invite.user.displayName })}</h2>
+      <p className="staff-intro">{t('staffAdmin.invite.intro', { name: invite.user.displayName })}</p>
+      {invite.mailedTo ? <p className="staff-intro" data-testid="staff-invite-mailed">{t('staffAdmin.invite.mailed', { address: invite.mailedTo })}</p> : null}
       <CopyField label={t('staffAdmin.invite.label')} value={invite.inviteUrl} buttonLabel={t('staffAdmin.invite.copy')} testId="staff-invite-url" />
-      <p className="notice sf-once" data-testid="staff-invite-note">
+      <p className="notice staff-once" data-testid="staff-invite-note">
         {t('staffAdmin.invite.once', { time: formatDateTime(invite.expiresAt, i18n.language) })}
       </p>
-      <div className="sf-actions">
+      <div className="staff-actions">
         <Button color="primary" onClick={onDone} data-testid="staff-invite-done">{t('staffAdmin.invite.done')}</Button>
       </div>
     </section>
@@ -84,10 +84,10 @@ function AddForm({ onCreated, onCancel }: { onCreated: (invite: StaffInvite) => 
   const account = form.field('account');
   const displayName = form.field('displayName');
   return (
-    <form className="sf-form" onSubmit={onSubmit} noValidate data-testid="staff-form">
-      <h2 id="staff-form-title" className="sf-title">{t('staffAdmin.add.title')}</h2>
-      <p className="sf-intro">{t('staffAdmin.add.intro')}</p>
-      {formError ? <p className="form-error sf-error" role="alert" data-testid="staff-form-error">{formError}</p> : null}
+    <form className="staff-form" onSubmit={onSubmit} noValidate data-testid="staff-form">
+      <h2 id="staff-form-title" className="staff-title">{t('staffAdmin.add.title')}</h2>
+      <p className="staff-intro">{t('staffAdmin.add.intro')}</p>
+      {formError ? <p className="form-error staff-error" role="alert" data-testid="staff-form-error">{formError}</p> : null}
       <div data-testid="staff-account">
         <Field id="staff-account-input" label={t('auth.account')} error={account.error}>
           <TextInput id="staff-account-input" {...account} placeholder={t('auth.accountPlaceholder')} autoComplete="off" inputMode="email" autoCapitalize="off" spellCheck={false} />
@@ -98,19 +98,19 @@ function AddForm({ onCreated, onCancel }: { onCreated: (invite: StaffInvite) => 
           <TextInput id="staff-name-input" {...displayName} autoComplete="off" />
         </Field>
       </div>
-      <fieldset className="sf-roles">
+      <fieldset className="staff-roles">
         <legend>{t('staffAdmin.add.role')}</legend>
         {ROLES.map((r) => (
-          <label key={r} className={`sf-role${role === r ? ' is-on' : ''}`} data-testid={`staff-role-${r}`}>
+          <label key={r} className={`staff-role${role === r ? ' is-on' : ''}`} data-testid={`staff-role-${r}`}>
             <input type="radio" name="staff-role" value={r} checked={role === r} onChange={() => setRole(r)} />
             <span>
-              <span className="sf-role-name">{t(`me.roles.${r}`)}</span>
-              <span className="sf-role-help">{t(`staffAdmin.roleHelp.${r}`)}</span>
+              <span className="staff-role-name">{t(`me.roles.${r}`)}</span>
+              <span className="staff-role-help">{t(`staffAdmin.roleHelp.${r}`)}</span>
             </span>
           </label>
         ))}
       </fieldset>
-      <div className="sf-actions">
+      <div className="staff-actions">
         <Button type="button" fill="outline" onClick={onCancel} disabled={create.isPending}>{t('app.cancel')}</Button>
         <Button type="submit" color="primary" loading={create.isPending} disabled={create.isPending} data-testid="staff-submit">{t('staffAdmin.add.submit')}</Button>
       </div>
@@ -167,7 +167,7 @@ function useStaffActions(onInvite: (invite: StaffInvite) => void) {
 function RowActions({ member, busy, onRun }: { member: StaffMember; busy: string | null; onRun: (m: StaffMember, a: Action) => void }) {
   const { t } = useTranslation();
   return (
-    <span className="sf-row-actions">
+    <span className="staff-row-actions">
       {actionsFor(member).map((action) => (
         <Button
           key={action}
@@ -188,15 +188,15 @@ function RowActions({ member, busy, onRun }: { member: StaffMember; busy: string
 /** An account that may wrap after its "@" (e-mail), never inside a word. */
 function AccountText({ account }: { account: string }) {
   const at = account.indexOf('@');
-  return <span className="sf-account">{at > 0 ? <>{account.slice(0, at)}<wbr />{account.slice(at)}</> : account}</span>;
+  return <span className="staff-account">{at > 0 ? <>{account.slice(0, at)}<wbr />{account.slice(at)}</> : account}</span>;
 }
 
 function StatusTags({ member }: { member: StaffMember }) {
   const { t } = useTranslation();
   return (
-    <span className="sf-tags">
-      <span className={`sf-tag sf-status-${member.status}`} data-testid={`staff-status-${member.account}`}>{t(`staffAdmin.status.${member.status}`)}</span>
-      {!member.passwordSet ? <span className="sf-tag sf-waiting">{t('staffAdmin.noPassword')}</span> : null}
+    <span className="staff-tags">
+      <span className={`staff-tag staff-status-${member.status}`} data-testid={`staff-status-${member.account}`}>{t(`staffAdmin.status.${member.status}`)}</span>
+      {!member.passwordSet ? <span className="staff-tag staff-waiting">{t('staffAdmin.noPassword')}</span> : null}
     </span>
   );
 }
@@ -213,15 +213,15 @@ export default function StaffPage() {
   const lastSignIn = (m: StaffMember) => (m.lastSignInAt === null ? t('console.never') : formatDateTime(m.lastSignInAt, locale));
   const self = (m: StaffMember) => m.id === me.data?.id;
   const name = (m: StaffMember) => (
-    <span className="sf-name">
-      <span className="dt-strong">{m.displayName}</span>
-      {self(m) ? <span className="sf-tag sf-you">{t('staffAdmin.you')}</span> : null}
+    <span className="staff-name">
+      <span className="data-table-strong">{m.displayName}</span>
+      {self(m) ? <span className="staff-tag staff-you">{t('staffAdmin.you')}</span> : null}
     </span>
   );
 
   const addButton = (
-    <Button color="primary" onClick={() => setAdding(true)} data-testid="staff-add" className="sf-add">
-      <span className="sf-add-label"><AddOutline aria-hidden /> {t('staffAdmin.add.open')}</span>
+    <Button color="primary" onClick={() => setAdding(true)} data-testid="staff-add" className="staff-add">
+      <span className="staff-add-label"><AddOutline aria-hidden /> {t('staffAdmin.add.open')}</span>
     </Button>
   );
 
@@ -247,7 +247,7 @@ export default function StaffPage() {
         loading={staff.isPending}
         initialSort={{ key: 'name', dir: 'asc' }}
         empty={<EmptyState title={t('staffAdmin.empty')} body={t('staffAdmin.emptyBody')} />}
-        toolbar={<DeskToolbar filters={<p className="sf-lead">{t('staffAdmin.lead')}</p>} actions={addButton} />}
+        toolbar={<DeskToolbar filters={<p className="staff-lead">{t('staffAdmin.lead')}</p>} actions={addButton} />}
       />
     );
   } else if (staff.isPending) {
@@ -257,20 +257,20 @@ export default function StaffPage() {
   } else {
     content = (
       <>
-        <div className="sf-phone-head">
-          <p className="sf-lead">{t('staffAdmin.lead')}</p>
+        <div className="staff-phone-head">
+          <p className="staff-lead">{t('staffAdmin.lead')}</p>
           {addButton}
         </div>
-        <ul className="sf-cards" data-testid="staff-table">
+        <ul className="staff-cards" data-testid="staff-table">
           {items.map((m) => (
-            <li key={m.id} className="sf-card" data-testid={`staff-row-${m.account}`}>
-              <div className="sf-card-head">
+            <li key={m.id} className="staff-card" data-testid={`staff-row-${m.account}`}>
+              <div className="staff-card-head">
                 {name(m)}
                 <span className="role-tag" data-testid={`staff-role-value-${m.account}`}>{t(`me.roles.${m.role}`)}</span>
               </div>
-              <span className="sf-card-account">{m.account}</span>
+              <span className="staff-card-account">{m.account}</span>
               <StatusTags member={m} />
-              <span className="sf-card-meta">{t('staffAdmin.lastSignIn', { time: lastSignIn(m) })}</span>
+              <span className="staff-card-meta">{t('staffAdmin.lastSignIn', { time: lastSignIn(m) })}</span>
               {self(m) ? null : <RowActions member={m} busy={busy} onRun={run} />}
             </li>
           ))}
@@ -280,7 +280,7 @@ export default function StaffPage() {
   }
 
   return (
-    <div className={`sub-page sf-page${desk ? ' desk-page' : ''}`}>
+    <div className={`sub-page staff-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('staffAdmin.title')} fallback="/me" />
       {content}
       <Sheet visible={adding} onClose={() => setAdding(false)} labelledBy="staff-form-title">

@@ -94,8 +94,8 @@ export default function TeamPage() {
         {team.isPending ? (
           <div role="status" className="team-skeleton">
             <span className="visually-hidden">{t('app.loading')}</span>
-            <Skeleton animated className="sk-team" />
-            <Skeleton animated className="sk-team" />
+            <Skeleton animated className="skeleton-team" />
+            <Skeleton animated className="skeleton-team" />
           </div>
         ) : team.isError ? (
           <PageError error={team.error} onRetry={() => team.refetch()} />

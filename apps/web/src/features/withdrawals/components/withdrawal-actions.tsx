@@ -14,8 +14,8 @@ import { TextArea } from '@/components/form-field';
 export function SharedAccountFlag({ id, long }: { id: string; long?: boolean }) {
   const { t } = useTranslation();
   return (
-    <span className={`wa-flag${long ? ' wa-flag-long' : ''}`} role="note" data-testid={`shared-account-flag-${id}`}>
-      <ExclamationTriangleOutline aria-hidden className="wa-flag-icon" />
+    <span className={`withdrawal-flag${long ? ' withdrawal-flag-long' : ''}`} role="note" data-testid={`shared-account-flag-${id}`}>
+      <ExclamationTriangleOutline aria-hidden className="withdrawal-flag-icon" />
       <span>{t(long ? 'withdrawalsAdmin.sharedAccountLong' : 'withdrawalsAdmin.sharedAccount')}</span>
     </span>
   );
@@ -63,15 +63,15 @@ function ActionDialog({ w, action, onClose }: { w: AdminWithdrawal; action: With
       title={t(`withdrawalsAdmin.dialog.${action}.title`)}
       onClose={onClose}
       content={
-        <div className="wa-dialog" data-testid="withdrawal-dialog">
-          <dl className="wa-summary">
+        <div className="withdrawal-dialog" data-testid="withdrawal-dialog">
+          <dl className="withdrawal-summary">
             <div><dt>{t('withdrawalsAdmin.promoter')}</dt><dd>{w.promoterName}</dd></div>
-            <div><dt>{t('withdrawalsAdmin.amount')}</dt><dd className="wa-num">{money(w.amount)}</dd></div>
-            <div><dt>{t('withdrawalsAdmin.net')}</dt><dd className="wa-num wa-strong">{money(w.net)}</dd></div>
+            <div><dt>{t('withdrawalsAdmin.amount')}</dt><dd className="withdrawal-num">{money(w.amount)}</dd></div>
+            <div><dt>{t('withdrawalsAdmin.net')}</dt><dd className="withdrawal-num withdrawal-strong">{money(w.net)}</dd></div>
             <div><dt>{t('withdrawalsAdmin.account')}</dt><dd>{accountText(t, w.account)}</dd></div>
           </dl>
           {w.sharedAccount && (action === 'approve' || action === 'pay') ? <SharedAccountFlag id={`${w.id}-dialog`} long /> : null}
-          <p className="wa-dialog-text">{t(`withdrawalsAdmin.dialog.${action}.body`, values)}</p>
+          <p className="withdrawal-dialog-text">{t(`withdrawalsAdmin.dialog.${action}.body`, values)}</p>
           {input ? (
             <Field
               id={id}

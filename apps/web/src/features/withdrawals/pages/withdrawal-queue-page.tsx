@@ -33,32 +33,32 @@ function WithdrawalRow({ w }: { w: AdminWithdrawal }) {
   return (
     <List.Item
       data-testid={`withdrawal-row-${w.id}`}
-      className={w.sharedAccount ? 'wa-row-flagged' : undefined}
+      className={w.sharedAccount ? 'withdrawal-row-flagged' : undefined}
       description={
         <>
-          <span className="ca-line list-value">{w.promoterAccount}</span>
-          <span className="ca-line ca-strong" data-testid={`withdrawal-account-${w.id}`}>{accountText(t, w.account)}</span>
-          <span className="ca-line wa-num">{t('withdrawalsAdmin.feeNet', { fee: money(w.fee), net: money(w.net) })}</span>
-          <span className="ca-line">{t('withdrawalsAdmin.requestedAt', { time: formatDateTime(w.requestedAt, i18n.language) })}</span>
-          {w.paidAt !== null ? <span className="ca-line">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
-          {w.payoutReference ? <span className="ca-line">{t('withdrawalsAdmin.referenceValue', { reference: w.payoutReference })}</span> : null}
-          {w.reason ? <span className="ca-line ca-reason">{t('withdrawalsAdmin.reasonValue', { reason: w.reason })}</span> : null}
+          <span className="console-line list-value">{w.promoterAccount}</span>
+          <span className="console-line console-strong" data-testid={`withdrawal-account-${w.id}`}>{accountText(t, w.account)}</span>
+          <span className="console-line withdrawal-num">{t('withdrawalsAdmin.feeNet', { fee: money(w.fee), net: money(w.net) })}</span>
+          <span className="console-line">{t('withdrawalsAdmin.requestedAt', { time: formatDateTime(w.requestedAt, i18n.language) })}</span>
+          {w.paidAt !== null ? <span className="console-line">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
+          {w.payoutReference ? <span className="console-line">{t('withdrawalsAdmin.referenceValue', { reference: w.payoutReference })}</span> : null}
+          {w.reason ? <span className="console-line console-reason">{t('withdrawalsAdmin.reasonValue', { reason: w.reason })}</span> : null}
           {w.sharedAccount ? <SharedAccountFlag id={w.id} /> : null}
-          <WithdrawalActions w={w} className="ca-row-actions wa-row-actions">
-            <Link to={`/admin/withdrawals/${encodeURIComponent(w.id)}`} className="wa-details" data-testid={`withdrawal-open-${w.id}`}>
+          <WithdrawalActions w={w} className="console-row-actions withdrawal-row-actions">
+            <Link to={`/admin/withdrawals/${encodeURIComponent(w.id)}`} className="withdrawal-details" data-testid={`withdrawal-open-${w.id}`}>
               {t('withdrawalsAdmin.details')} <RightOutline aria-hidden />
             </Link>
           </WithdrawalActions>
         </>
       }
       extra={
-        <span className="ca-amount-col">
-          <span className="ca-amount">{money(w.amount)}</span>
+        <span className="console-amount-col">
+          <span className="console-amount">{money(w.amount)}</span>
           <WithdrawalStatusTag desk status={w.status} testId={`withdrawal-status-${w.id}`} />
         </span>
       }
     >
-      <span className="ca-row-name">{w.promoterName}</span>
+      <span className="console-row-name">{w.promoterName}</span>
     </List.Item>
   );
 }
@@ -107,7 +107,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       key: 'promoter',
       title: t('console.col.promoter'),
       sortValue: (w) => w.promoterName,
-      render: (w) => <><span className="dt-strong">{w.promoterName}</span><AccountText account={w.promoterAccount} className="dt-sub" /></>,
+      render: (w) => <><span className="data-table-strong">{w.promoterName}</span><AccountText account={w.promoterAccount} className="data-table-sub" /></>,
     },
     {
       key: 'amount',
@@ -115,7 +115,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       align: 'end',
       sortValue: (w) => w.amount,
       // Fee and net may wrap between words (each amount keeps its no-break space).
-      render: (w) => <><span className="dt-num dt-strong">{money(w, w.amount)}</span><span className="dt-sub wa-fee-net">{t('withdrawalsAdmin.feeNet', { fee: money(w, w.fee), net: money(w, w.net) })}</span></>,
+      render: (w) => <><span className="data-table-num data-table-strong">{money(w, w.amount)}</span><span className="data-table-sub withdrawal-fee-net">{t('withdrawalsAdmin.feeNet', { fee: money(w, w.fee), net: money(w, w.net) })}</span></>,
     },
     {
       key: 'account',
@@ -125,9 +125,9 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       sortValue: (w) => accountText(t, w.account),
       render: (w) => (
         <>
-          <span className="dt-nowrap">{t(`withdrawalsAdmin.method.${w.account.method}`)} {shownPayoutNumber(w.account.last4)}</span>
-          <span className="dt-sub">{w.account.holderName}</span>
-          {w.sharedAccount ? <span className="dt-sub"><SharedAccountFlag id={w.id} /></span> : null}
+          <span className="data-table-nowrap">{t(`withdrawalsAdmin.method.${w.account.method}`)} {shownPayoutNumber(w.account.last4)}</span>
+          <span className="data-table-sub">{w.account.holderName}</span>
+          {w.sharedAccount ? <span className="data-table-sub"><SharedAccountFlag id={w.id} /></span> : null}
         </>
       ),
     },
@@ -140,9 +140,9 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       render: (w) => (
         <>
           <DateTimeText at={w.requestedAt} locale={i18n.language} />
-          {w.paidAt !== null ? <span className="dt-sub">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
-          {w.payoutReference ? <span className="dt-sub desk-code">{w.payoutReference}</span> : null}
-          {w.reason ? <span className="dt-sub desk-clip" title={w.reason}>{w.reason}</span> : null}
+          {w.paidAt !== null ? <span className="data-table-sub">{t('withdrawalsAdmin.paidAt', { time: formatDateTime(w.paidAt, i18n.language) })}</span> : null}
+          {w.payoutReference ? <span className="data-table-sub desk-code">{w.payoutReference}</span> : null}
+          {w.reason ? <span className="data-table-sub desk-clip" title={w.reason}>{w.reason}</span> : null}
         </>
       ),
     },
@@ -151,7 +151,7 @@ function WithdrawalsDesk({ filter, q, onFilter, search }: { filter: WithdrawalFi
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
       align: 'end',
       // Payout labels are long ("Marquer comme payé"): the two go under each other rather than past the edge.
-      render: (w) => <WithdrawalActions w={w} className="dt-actions dt-actions-wrap" />,
+      render: (w) => <WithdrawalActions w={w} className="data-table-actions data-table-actions-wrap" />,
     },
   ];
 
@@ -232,14 +232,14 @@ function ExportBar() {
     }
   };
   return (
-    <section className="wa-export" aria-labelledby="wa-export-title">
-      <div className="wa-export-text">
-        <h2 id="wa-export-title" className="wa-export-title">{t('withdrawalsAdmin.export.title')}</h2>
-        <p className="wa-export-help">{t('withdrawalsAdmin.export.help')}</p>
-        <p className="wa-export-audit" data-testid="withdrawals-export-audit">{t('withdrawalsAdmin.export.audit')}</p>
+    <section className="withdrawal-export" aria-labelledby="withdrawal-export-title">
+      <div className="withdrawal-export-text">
+        <h2 id="withdrawal-export-title" className="withdrawal-export-title">{t('withdrawalsAdmin.export.title')}</h2>
+        <p className="withdrawal-export-help">{t('withdrawalsAdmin.export.help')}</p>
+        <p className="withdrawal-export-audit" data-testid="withdrawals-export-audit">{t('withdrawalsAdmin.export.audit')}</p>
       </div>
       <Button size="small" color="primary" fill="outline" loading={exporting} disabled={exporting} onClick={() => void run()} data-testid="withdrawals-export">
-        <span className="wa-export-button"><DownlandOutline aria-hidden /> {t('withdrawalsAdmin.export.button')}</span>
+        <span className="withdrawal-export-button"><DownlandOutline aria-hidden /> {t('withdrawalsAdmin.export.button')}</span>
       </Button>
     </section>
   );
@@ -247,7 +247,7 @@ function ExportBar() {
 
 function Search({ q, onSearch, desk = false }: { q: string; onSearch: (q: string) => void; desk?: boolean }) {
   const { t } = useTranslation();
-  return <LiveSearch q={q} onSearch={onSearch} label={t('withdrawalsAdmin.search')} maxLength={Q_MAX} className={desk ? 'desk-search' : 'wa-search'} delay={400} testId="withdrawals-search" />;
+  return <LiveSearch q={q} onSearch={onSearch} label={t('withdrawalsAdmin.search')} maxLength={Q_MAX} className={desk ? 'desk-search' : 'withdrawal-search'} delay={400} testId="withdrawals-search" />;
 }
 
 /** `/admin/withdrawals` (staff): the payout queue, filtered by status (requested first) and searchable. */
@@ -271,7 +271,7 @@ export default function WithdrawalsPage() {
   }, [filter]);
   if (desk) {
     return (
-      <div className="sub-page wa-page desk-page">
+      <div className="sub-page withdrawal-page desk-page">
         <PageNav title={t('withdrawalsAdmin.title')} fallback="/me" />
         <ExportBar />
         <WithdrawalsDesk key={filter} filter={filter} q={q} onFilter={(f) => setParam('status', f)} search={<Search q={q} onSearch={(v) => setParam('q', v)} desk />} />
@@ -279,11 +279,11 @@ export default function WithdrawalsPage() {
     );
   }
   return (
-    <div className="sub-page wa-page">
+    <div className="sub-page withdrawal-page">
       <PageNav title={t('withdrawalsAdmin.title')} fallback="/me" />
       <ExportBar />
       <Search q={q} onSearch={(v) => setParam('q', v)} />
-      <div ref={bar} className="filter-bar wa-filter" role="group" aria-label={t('withdrawalsAdmin.filter')} data-testid="withdrawals-filter">
+      <div ref={bar} className="filter-bar withdrawal-filter" role="group" aria-label={t('withdrawalsAdmin.filter')} data-testid="withdrawals-filter">
         {FILTERS.map((f) => (
           <button key={f} type="button" className={`chip${f === filter ? ' chip-on' : ''}`} aria-pressed={f === filter} onClick={() => setParam('status', f)} data-testid={`withdrawals-filter-${f}`}>
             {t(`withdrawalsAdmin.filters.${f}`)}

@@ -25,7 +25,7 @@ function Facts({ w }: { w: AdminWithdrawal }) {
   if (w.payoutReference) rows.push([t('withdrawalsAdmin.referenceLabel'), w.payoutReference, 'withdrawal-payout-reference']);
   if (w.reason) rows.push([t('withdrawalsAdmin.reasonLabel'), w.reason, 'withdrawal-decision-reason']);
   return (
-    <dl className="wa-facts">
+    <dl className="withdrawal-facts">
       {rows.map(([label, value, testId]) => (
         <div key={label}>
           <dt>{label}</dt>
@@ -43,14 +43,14 @@ function Timeline({ events, w }: { events: WithdrawalEvent[]; w: AdminWithdrawal
   return (
     <section className="card">
       <h2>{t('withdrawalsAdmin.timeline')}</h2>
-      <ol className="wa-timeline" data-testid="withdrawal-timeline">
+      <ol className="withdrawal-timeline" data-testid="withdrawal-timeline">
         {ordered.map((e, i) => (
-          <li key={`${e.status}-${e.at}-${i}`} className={`wa-event wa-event-${e.status}`}>
-            <span className="wa-event-dot" aria-hidden />
-            <span className="wa-event-title">{t(`withdrawalsAdmin.event.${e.status}`, values)}</span>
-            <time className="wa-event-time" dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at, i18n.language)}</time>
-            {e.reference ? <span className="wa-event-note">{t('withdrawalsAdmin.referenceValue', { reference: e.reference })}</span> : null}
-            {e.reason ? <span className="wa-event-note ca-reason">{t('withdrawalsAdmin.reasonValue', { reason: e.reason })}</span> : null}
+          <li key={`${e.status}-${e.at}-${i}`} className={`withdrawal-event withdrawal-event-${e.status}`}>
+            <span className="withdrawal-event-dot" aria-hidden />
+            <span className="withdrawal-event-title">{t(`withdrawalsAdmin.event.${e.status}`, values)}</span>
+            <time className="withdrawal-event-time" dateTime={new Date(e.at).toISOString()}>{formatDateTime(e.at, i18n.language)}</time>
+            {e.reference ? <span className="withdrawal-event-note">{t('withdrawalsAdmin.referenceValue', { reference: e.reference })}</span> : null}
+            {e.reason ? <span className="withdrawal-event-note console-reason">{t('withdrawalsAdmin.reasonValue', { reason: e.reason })}</span> : null}
           </li>
         ))}
       </ol>
@@ -64,24 +64,24 @@ export default function WithdrawalPage() {
   const { id = '' } = useParams();
   const detail = useAdminWithdrawal(id);
   return (
-    <div className="sub-page wa-page">
+    <div className="sub-page withdrawal-page">
       <PageNav title={t('withdrawalsAdmin.detailTitle')} fallback="/admin/withdrawals" />
       {detail.isPending ? <PageLoading /> : detail.isError ? <PageError error={detail.error} onRetry={() => detail.refetch()} /> : (() => {
         const { withdrawal: w, events } = detail.data;
         return (
           <>
-            <section className="card wa-head" data-testid={`withdrawal-detail-${w.id}`}>
-              <div className="ca-status-head">
-                <h2 className="wa-head-name">{w.promoterName}</h2>
+            <section className="card withdrawal-head" data-testid={`withdrawal-detail-${w.id}`}>
+              <div className="console-status-head">
+                <h2 className="withdrawal-head-name">{w.promoterName}</h2>
                 <WithdrawalStatusTag desk status={w.status} testId="withdrawal-status" />
               </div>
-              <p className="wa-head-account list-value">{w.promoterAccount}</p>
-              <p className="wa-big">{formatMoney(w.net, w.currency, i18n.language)}</p>
-              <p className="wa-big-label">{t('withdrawalsAdmin.net')}</p>
+              <p className="withdrawal-head-account list-value">{w.promoterAccount}</p>
+              <p className="withdrawal-big">{formatMoney(w.net, w.currency, i18n.language)}</p>
+              <p className="withdrawal-big-label">{t('withdrawalsAdmin.net')}</p>
               {w.sharedAccount ? <SharedAccountFlag id={w.id} long /> : null}
               <Facts w={w} />
-              <p className="wa-id">{t('withdrawalsAdmin.id')} <code className="ca-code">{w.id}</code></p>
-              <WithdrawalActions w={w} className="wa-detail-actions" />
+              <p className="withdrawal-id">{t('withdrawalsAdmin.id')} <code className="console-code">{w.id}</code></p>
+              <WithdrawalActions w={w} className="withdrawal-detail-actions" />
             </section>
             <Timeline events={events} w={w} />
           </>
