@@ -29,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // eslint-plugin-import loads resolvers with require(): scripts/eslint-web-alias.cjs is CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Command-line entry points print to the console on purpose.
     files: ['apps/server/src/main.ts', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
