@@ -1,9 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import importPlugin from 'eslint-plugin-import';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** Node's resolution, with the web app's `@/…` alias (scripts/eslint-web-alias.cjs). */
+const webAliasResolver = { [fileURLToPath(new URL('./scripts/eslint-web-alias.cjs', import.meta.url))]: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } };
 
 /**
  * Import boundaries (docs/architecture.md):
@@ -25,6 +29,12 @@ export default tseslint.config(
     },
   },
   {
+    // eslint-plugin-import loads resolvers with require(): scripts/eslint-web-alias.cjs is CommonJS.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Command-line entry points print to the console on purpose.
     files: ['apps/server/src/main.ts', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
@@ -38,7 +48,7 @@ export default tseslint.config(
     files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
     plugins: { boundaries },
     settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'import/resolver': webAliasResolver,
       'boundaries/include': ['apps/**/*', 'packages/**/*'],
       'boundaries/elements': [
         { type: 'shared-package', pattern: 'packages/shared/src' },
@@ -94,7 +104,7 @@ export default tseslint.config(
     settings: {
       'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
+      'import/resolver': webAliasResolver,
     },
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },

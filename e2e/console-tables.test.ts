@@ -67,13 +67,13 @@ function misfits(page: Page): Promise<string[]> {
     const out: string[] = [];
     const vw = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth > window.innerWidth) out.push(`page ${document.documentElement.scrollWidth} px wide`);
-    for (const box of Array.from(document.querySelectorAll<HTMLElement>('.dt-scroll'))) {
+    for (const box of Array.from(document.querySelectorAll<HTMLElement>('.data-table-scroll'))) {
       if (box.scrollWidth > box.clientWidth + 0.5) {
         const widths = Array.from(box.querySelectorAll('th')).filter((th) => th.offsetWidth > 0).map((th) => `${(th.textContent ?? '').replace(/[↕▲▼]/g, '').trim() || '·'} ${th.offsetWidth}`);
         out.push(`table scrolls sideways: ${box.scrollWidth} > ${box.clientWidth} (${widths.join(', ')})`);
       }
     }
-    for (const b of Array.from(document.querySelectorAll<HTMLElement>('.dt-scroll button, .dt-scroll a.adm-button, .dt-scroll [role="button"], .dt-bulk button'))) {
+    for (const b of Array.from(document.querySelectorAll<HTMLElement>('.data-table-scroll button, .data-table-scroll a.adm-button, .data-table-scroll [role="button"], .data-table-bulk button'))) {
       const r = b.getBoundingClientRect();
       if (r.width === 0 || b.closest('.visually-hidden')) continue;
       const name = (b.textContent || b.getAttribute('aria-label') || '').trim().slice(0, 30);
@@ -85,12 +85,12 @@ function misfits(page: Page): Promise<string[]> {
       if (l.width > 0 && (l.left < r.left - 0.5 || l.right > r.right + 0.5)) out.push(`button “${name}” label clipped: ${Math.round(l.width)} px in ${Math.round(r.width)}`);
     }
     // An e-mail address: one line, or cut with an ellipsis with the whole address in its title.
-    const walker = document.createTreeWalker(document.querySelector('.dt-scroll')?.closest('main') ?? document.body, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(document.querySelector('.data-table-scroll')?.closest('main') ?? document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent ?? '';
       for (const m of text.matchAll(/[^\s@]+@[^\s@]+\.[^\s@]+/g)) {
         const el = node.parentElement!;
-        if (!el.closest('.dt-scroll') || el.getClientRects().length === 0) continue;
+        if (!el.closest('.data-table-scroll') || el.getClientRects().length === 0) continue;
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
@@ -132,7 +132,7 @@ describe('console tables at a desk', () => {
         await page.setViewportSize({ width: 1280, height: 800 });
         await page.goto(`${server.url}${hash}`);
         await page.waitForLoadState('networkidle');
-        const loading = page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading, .dt-loading');
+        const loading = page.locator('.page-loading, .adm-skeleton, .adm-spin-loading, .adm-dot-loading, .data-table-loading');
         // Generous: the lazy page and its data on a shared, loaded machine (expect.poll waits 1 s by default).
         await expect.poll(() => loading.count(), { message: `${hash} still loading`, timeout: 20_000 }).toBe(0).catch(async (error: unknown) => {
           // What is still spinning, and the screen, to tell a slow machine from a page that never loads.
@@ -144,8 +144,8 @@ describe('console tables at a desk', () => {
           await page.setViewportSize({ width, height });
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
           for (const miss of await misfits(page)) failures.push(`${locale} ${width}×${height} ${hash}: ${miss}`);
-          tables += await page.locator('.dt-scroll').count();
-          if (await page.locator('.dt-scroll .dt-actions-cell button').count() > 0) withActions.add(hash);
+          tables += await page.locator('.data-table-scroll').count();
+          if (await page.locator('.data-table-scroll .data-table-actions-cell button').count() > 0) withActions.add(hash);
         }
       }
     }

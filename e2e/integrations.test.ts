@@ -211,7 +211,7 @@ describe('the landing-page snippet on a shop of another origin', () => {
       await setLanguage(phonePage, server.url, locale);
       await phonePage.goto(`${server.url}#/admin/campaigns/${state.campaignId}`);
       await phonePage.getByTestId('stripe-events').waitFor();
-      await checkScreen(phonePage, `integrations-stripe-phone-${locale}`, { fit: '.st-card *' });
+      await checkScreen(phonePage, `integrations-stripe-phone-${locale}`, { fit: '.stripe-card *' });
     }
     expect(phoneProblems).toEqual([]);
     await phone.close();

@@ -99,7 +99,7 @@ describe('a sale through the API becomes money in the wallet', () => {
     // The admin's ledger check screen agrees that everything balances.
     await admin.goto(`${server.url}#/me`);
     await admin.getByTestId('me-ledger-check').click();
-    await expect.poll(() => admin.locator('.ca-ledger-ok').textContent()).toContain(tr(en, 'moneyAdmin.ledgerCheck.ok'));
+    await expect.poll(() => admin.locator('.console-ledger-ok').textContent()).toContain(tr(en, 'moneyAdmin.ledgerCheck.ok'));
     expect(adminProblems).toEqual([]);
     await adminContext.close();
 

@@ -51,7 +51,7 @@ const EARNINGS: Record<Locale, string> = { en: 'CN¥27.10', 'zh-Hans': 'CN¥27.1
 const BONUS: Record<Locale, string> = { en: 'CN¥1.20', 'zh-Hans': 'CN¥1.20', 'zh-Hant': 'CN¥1.20', fr: '1,20\u00a0CN¥', es: '1,20\u00a0CN¥' };
 
 /** Nothing wider than the screen inside a card or list either (clipped text would not widen the page). */
-const FIT = '.card *, .lb-list *, .quick-actions *, .home-balance *';
+const FIT = '.card *, .leaderboard-list *, .quick-actions *, .home-balance *';
 
 /** A chat app fetching the shared link for its preview card, and a search engine following it: kept apart, never clicks. */
 async function previewFetches(link: string) {
@@ -200,23 +200,23 @@ describe('the promoter sees their figures', () => {
     await paula.waitForURL(/#\/leaderboard$/);
     const mine = paula.getByTestId('leaderboard-me');
     // Her own row, beside "You", shows her own name; others' are masked.
-    await expect.poll(() => mine.locator('.lb-name').innerText()).toContain('Paula Promoter');
-    expect(await mine.locator('.lb-rank').textContent()).toBe('1');
-    expect(await mine.locator('.lb-value').textContent()).toBe('CN¥27.10');
+    await expect.poll(() => mine.locator('.leaderboard-name').innerText()).toContain('Paula Promoter');
+    expect(await mine.locator('.leaderboard-rank').textContent()).toBe('1');
+    expect(await mine.locator('.leaderboard-value').textContent()).toBe('CN¥27.10');
     expect(await mine.innerText()).toContain(tr(en, 'leaderboard.you'));
     expect(await paula.getByTestId('leaderboard-entry').innerText()).toContain('M*******r');
     expect(await paula.getByTestId('leaderboard-list').innerText()).not.toContain('Max Member');
     expect(await paula.getByTestId('leaderboard-my-rank').count()).toBe(0); // in the list already
-    await paula.getByTestId('lb-by-conversions').click();
-    await expect.poll(() => paula.getByTestId('lb-by-conversions').getAttribute('aria-checked')).toBe('true');
-    await expect.poll(() => mine.locator('.lb-value').textContent()).toBe('1');
-    await paula.getByTestId('lb-period-month').click();
-    await expect.poll(() => paula.getByTestId('lb-period-month').getAttribute('aria-checked')).toBe('true');
+    await paula.getByTestId('leaderboard-by-conversions').click();
+    await expect.poll(() => paula.getByTestId('leaderboard-by-conversions').getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => mine.locator('.leaderboard-value').textContent()).toBe('1');
+    await paula.getByTestId('leaderboard-period-month').click();
+    await expect.poll(() => paula.getByTestId('leaderboard-period-month').getAttribute('aria-checked')).toBe('true');
     await expect.poll(() => paula.getByTestId('leaderboard-updated').textContent()).toContain(tr(en, 'leaderboard.updatedAt', { time: '' }).trim());
 
     // Max sees himself second, then hides himself in Me: at once he is no longer listed in his view.
     await max.goto(`${server.url}#/leaderboard`);
-    await expect.poll(() => max.getByTestId('leaderboard-me').locator('.lb-rank').textContent()).toBe('2');
+    await expect.poll(() => max.getByTestId('leaderboard-me').locator('.leaderboard-rank').textContent()).toBe('2');
     await max.goto(`${server.url}#/me`);
     const visible = max.getByTestId('me-leaderboard-visible');
     expect(await visible.getAttribute('aria-checked')).toBe('true');
@@ -270,12 +270,12 @@ describe('the promoter sees their figures', () => {
       expect(await paula.getByTestId('team-member-status').textContent()).toBe(tr(m, 'team.active'));
       await checkScreen(paula, `stats-${locale}-team`, { fit: FIT });
       await paula.goto(`${server.url}#/leaderboard`);
-      await expect.poll(() => paula.getByTestId('leaderboard-me').locator('.lb-value').textContent()).toBe(EARNINGS[locale]);
+      await expect.poll(() => paula.getByTestId('leaderboard-me').locator('.leaderboard-value').textContent()).toBe(EARNINGS[locale]);
       expect(await paula.locator('.page-nav-title').textContent()).toBe(tr(m, 'leaderboard.title'));
       await checkScreen(paula, `stats-${locale}-leaderboard`, { fit: FIT });
       // The two stacked switches split at the same place, whatever the words.
       const edge = async (id: string) => Math.round((await paula.getByTestId(id).boundingBox())!.x + (await paula.getByTestId(id).boundingBox())!.width);
-      expect(await edge('lb-period-week'), locale).toBe(await edge('lb-by-earnings'));
+      expect(await edge('leaderboard-period-week'), locale).toBe(await edge('leaderboard-by-earnings'));
     }
     expect(problems).toEqual([]);
     expect(maxProblems).toEqual([]);

@@ -90,7 +90,7 @@ describe('webhooks from the console', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
     expect(await page.getByTestId('webhook-secret-card').innerText()).toContain('you will not see it again');
     // Once the dialog has finished fading in.
-    await expect.poll(() => page.locator('.sf-popup .adm-center-popup-body').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    await expect.poll(() => page.locator('.staff-popup .adm-center-popup-body').evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
     await screenshot(page, 'webhooks-secret-en');
     await page.getByTestId('webhook-secret-done').click();
     await page.waitForURL(/#\/admin\/webhooks\/[^/]+$/);

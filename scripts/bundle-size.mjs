@@ -26,7 +26,7 @@ export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
     return acc;
   };
   const gz = (file) => gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
-  // The sign-in page is in the entry chunk (app/router.tsx imports it); should it become lazy again, its chunks count too.
+  // The sign-in page is in the entry chunk (app/routes.tsx imports it); should it become lazy again, its chunks count too.
   const base = closure('index.html');
   if (manifest['src/features/auth/pages/login-page.tsx']) closure('src/features/auth/pages/login-page.tsx', base);
   let worst = null;

@@ -61,10 +61,10 @@ function preloadLists(): Plugin {
       const home = files(
         /\/src\/app\/home-with-announcements\.tsx$/,
         /\/src\/app\/home-prefetch\.ts$/,
-        /\/src\/app\/layouts\/require-auth\.tsx$/,
-        /\/src\/app\/layouts\/texts\.tsx$/,
-        /\/src\/app\/layouts\/staff-layout\.tsx$/,
-        /\/src\/app\/layouts\/tab-layout\.tsx$/,
+        /\/src\/app\/guards\/require-auth\.tsx$/,
+        /\/src\/app\/guards\/texts\.tsx$/,
+        /\/src\/app\/shells\/staff-layout\.tsx$/,
+        /\/src\/app\/shells\/phone\/tab-layout\.tsx$/,
         /\/src\/lib\/format\.ts$/,
       );
       // With the app's texts, antd-mobile's pack (src/i18n/index.ts loads them together).
@@ -119,6 +119,8 @@ export default defineConfig(({ mode }) => {
       // the like (rc-util's, with ReactDOM.render and Babel's async runtime), and the
       // useSyncExternalStore shim react-i18next imports.
       alias: [
+        // `@/lib/format` is apps/web/src/lib/format (tsconfig.json's paths; vitest.config.ts says the same).
+        { find: /^@\//, replacement: `${path.resolve(__dirname, 'src')}/` },
         { find: /^rc-util\/lib\/React\/render$/, replacement: path.resolve(__dirname, 'src/lib/antd-render.ts') },
         { find: /^use-sync-external-store\/shim$/, replacement: path.resolve(__dirname, 'src/lib/sync-external-store.ts') },
       ],

@@ -6,9 +6,9 @@ import { followUserLocale } from './lib/locale';
 import { queryClient } from './lib/query-client';
 import { useAppStore } from './stores/app-store';
 import { Providers } from './app/providers';
-import { AppRoutes, openingLocale } from './app/router';
+import { AppRoutes, openingLocale } from './app/routes';
 import { RouteErrorBoundary } from './app/route-error';
-import { currentLocation, navigate } from './lib/router';
+import { currentLocation, navigate } from './lib/hash-router';
 import './styles.css';
 
 // antd-mobile's Toast and Dialog render outside the tree, with React 19: lib/antd-render.ts (see vite.config.ts).
@@ -27,7 +27,7 @@ configureApi({
 });
 
 async function start() {
-  // The entry's own task ends here, once the modules have run and app/router.tsx has sent the
+  // The entry's own task ends here, once the modules have run and app/routes.tsx has sent the
   // opening page's requests: setting up the language and the first render follow in tasks of
   // their own, rather than one long task that the page's requests would only follow.
   await new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADJUSTMENT_REASON_MAX, AdjustmentCreateSchema, MAX_AMOUNT } from '@pa/shared';
-import { attemptFor, goesNegative, outcomeUnknown, parseAdjustmentAmount, reasonError, splitSign } from '../src/features/admin/lib/adjust-form';
-import { csvRowCount, readFilters, writeFilters } from '../src/features/admin/lib/promoter-list';
+import { attemptFor, goesNegative, outcomeUnknown, parseAdjustmentAmount, reasonError, splitSign } from '../src/features/promoters/lib/adjust-form';
+import { csvRowCount, readFilters, writeFilters } from '../src/features/promoters/lib/promoter-list';
 
 const ok = (amount: number) => ({ ok: true, amount });
 const fail = (error: string, digits = 2) => ({ ok: false, error, digits });

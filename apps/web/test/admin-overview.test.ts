@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { OverviewFigures, WorkQueue } from '@pa/shared';
 import {
   choiceOf, customRangeProblem, dayNumber, evenLabels, figuresOf, overviewSearch, QUEUE_LINKS, queueEntries, queueTotal, selectionFromParams,
-} from '../src/features/admin/lib/overview';
-import { parseHash } from '../src/lib/router';
+} from '../src/features/overview/lib/overview';
+import { parseHash } from '../src/lib/hash-router';
 
 const zero: OverviewFigures = { clicks: 0, uniqueClicks: 0, leads: 0, sales: 0, saleAmount: 0, refundAmount: 0, commission: { pending: 0, approved: 0, rejected: 0, reversed: 0 }, paidOut: 0, newPromoters: 0 };
 

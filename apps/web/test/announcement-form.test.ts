@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ANNOUNCEMENT_BODY_MAX, ANNOUNCEMENT_TITLE_MAX, type AdminAnnouncement } from '@pa/shared';
 import {
   BODY_MAX, TITLE_MAX, announcementBody, announcementTitle, clearLocale, emptyValues, localesWithErrors, sameValues, serverErrors, setText, toTexts, valuesFromAnnouncement, writtenLocales,
-} from '../src/features/admin/lib/announcement-form';
+} from '../src/features/announcements/lib/announcement-form';
 
 const saved = (texts: AdminAnnouncement['texts']): AdminAnnouncement => ({ id: 'a1', texts, status: 'draft', pinned: true, publishedAt: null, createdAt: 1, updatedAt: 1 });
 

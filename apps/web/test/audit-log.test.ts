@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toCsv } from '../src/lib/csv-export';
 import {
   auditDiff, csvRecordCount, daysInOrder, filtersFromParams, filtersToQuery, isInstantField, isMoneyField, jsonEqual, parseActionInput,
-} from '../src/features/admin/lib/audit';
+} from '../src/features/audit/lib/audit';
 
 const kinds = (rows: ReturnType<typeof auditDiff>) => rows.map((r) => `${r.key}:${r.kind}`);
 

@@ -3,8 +3,8 @@ import type { AdminCampaign } from '@pa/shared';
 import {
   campaignName, dateInputToEpoch, decimalSeparator, emptyValues, endDayToEpoch, endEpochToDateInput, epochToDateInput, localesWithErrors, newTier, parseHosts, rewardChanged, sameValues, serverErrors, toBody, valuesFromCampaign,
   type CampaignFormValues,
-} from '../src/features/admin/lib/campaign-form';
-import { termSentences } from '../src/features/promote/components/campaign-terms';
+} from '../src/features/campaigns/lib/campaign-form';
+import { termSentences } from '../src/features/campaigns/components/campaign-terms';
 
 const filled = (patch: Partial<CampaignFormValues> = {}): CampaignFormValues => {
   const v = emptyValues();

@@ -2,7 +2,7 @@
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Campaign } from '@pa/shared';
-import { termSentences } from '../src/features/promote/components/campaign-terms';
+import { termSentences } from '../src/features/campaigns/components/campaign-terms';
 import { readTexts } from './texts';
 
 const translators = new Map<string, TFunction>();

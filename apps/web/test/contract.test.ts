@@ -18,18 +18,18 @@ import type {
   AdminWithdrawalDetailSchema, CommissionBulkResultSchema, CommissionDetailSchema, EnrollmentActionParamsSchema, EnrollmentEnvelopeSchema, ImageUploadQuerySchema,
   NotificationListSchema, PayoutAccountEnvelopeSchema, UserActionParamsSchema, UserEnvelopeSchema, WithdrawalActionParamsSchema, WithdrawalDetailSchema, WithdrawalStatus, WithdrawalStatusSchema,
 } from '@pa/shared';
-import type { useCommissionBulk } from '../src/features/admin/api/commissions';
-import type { useEnrollmentAction } from '../src/features/admin/api/enrollments';
-import type { ImageKind } from '../src/features/admin/api/campaigns';
-import type { UserAction } from '../src/features/admin/api/user-action';
-import { nextActions as offeredActions, type adminWithdrawalQuery, type WithdrawalAction as AdminWithdrawalAction } from '../src/features/admin/api/withdrawals';
+import type { useCommissionBulk } from '../src/features/money/api/commission-review';
+import type { useEnrollmentAction } from '../src/features/campaigns/api/enrollments';
+import type { ImageKind } from '../src/features/campaigns/api/console-campaigns';
+import type { UserAction } from '../src/features/promoters/api/user-action';
+import { nextActions as offeredActions, type adminWithdrawalQuery, type WithdrawalAction as AdminWithdrawalAction } from '../src/features/withdrawals/api/withdrawal-queue';
 import type { login } from '../src/features/auth/api/login';
 import type { notificationsQuery } from '../src/features/notifications/api/notifications';
-import type { useJoinCampaign } from '../src/features/promote/api/join-campaign';
-import type { CommissionDetail } from '../src/features/wallet/api/wallet';
+import type { useJoinCampaign } from '../src/features/campaigns/api/join-campaign';
+import type { CommissionDetail } from '../src/features/money/api/wallet';
 import type { createPayoutAccount } from '../src/features/withdrawals/api/payout-accounts';
 import type { WithdrawalDetail } from '../src/features/withdrawals/api/withdrawals';
-import { PER_DAY, SETTING_MONEY_MAX } from '../src/features/admin/lib/withdrawal-settings';
+import { PER_DAY, SETTING_MONEY_MAX } from '../src/features/settings/lib/withdrawal-settings';
 
 const src = path.resolve(import.meta.dirname, '../src');
 

@@ -76,7 +76,7 @@ describe('walking the cursor pages', () => {
 
 describe('the console’s commissions export', () => {
   it('carries the order id (the conversion’s externalId) as text, under snake_case column names', async () => {
-    const { commissionCsvColumns } = await import('../src/features/admin/lib/commission-csv');
+    const { commissionCsvColumns } = await import('../src/features/money/lib/commission-csv');
     const t = ((key: string) => key) as unknown as Parameters<typeof commissionCsvColumns>[0];
     const columns = commissionCsvColumns(t, 'CNY');
     const row = {

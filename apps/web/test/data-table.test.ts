@@ -110,7 +110,7 @@ describe('the rendered table', () => {
     const markup = html({});
     expect(markup).toContain('<table class="data-table" data-testid="t">');
     expect(markup.match(/<th scope="col"/g)).toHaveLength(3);
-    expect(markup).toMatch(/<th scope="col" aria-sort="none"[^>]*><button type="button" class="dt-sort dt-sort-none"[^>]*data-testid="dt-sort-name"/);
+    expect(markup).toMatch(/<th scope="col" aria-sort="none"[^>]*><button type="button" class="data-table-sort data-table-sort-none"[^>]*data-testid="data-table-sort-name"/);
     // Without a sort value (and no server sort), a column is not sortable.
     expect(markup).toMatch(/<th scope="col">Status<\/th>/);
   });
@@ -135,10 +135,10 @@ describe('the rendered table', () => {
       bulkActions: (keys) => createElement('button', { type: 'button', 'data-testid': 'bulk' }, `Approve ${keys.join('+')}`),
       rowLabel: (p) => p.name,
     });
-    expect(markup).toContain('data-testid="dt-select-all"');
+    expect(markup).toContain('data-testid="data-table-select-all"');
     expect(markup).toContain('aria-label="Select émile"');
-    expect(markup).not.toContain('data-testid="dt-select-b"'); // active: not selectable
-    expect(markup).toMatch(/data-testid="dt-select-a" checked=""|checked="" [^>]*data-testid="dt-select-a"/);
+    expect(markup).not.toContain('data-testid="data-table-select-b"'); // active: not selectable
+    expect(markup).toMatch(/data-testid="data-table-select-a" checked=""|checked="" [^>]*data-testid="data-table-select-a"/);
     // "b" is selected but not selectable: it does not count.
     expect(markup).toContain('>2 selected<');
     expect(markup).toContain('Approve a+c');
@@ -146,12 +146,12 @@ describe('the rendered table', () => {
   });
 
   it('makes clickable rows focusable for the keyboard, and only those', () => {
-    expect(html({ onRowClick: () => undefined })).toMatch(/<tr data-row="" data-testid="row-a" class="dt-clickable" tabindex="0"/);
+    expect(html({ onRowClick: () => undefined })).toMatch(/<tr data-row="" data-testid="row-a" class="data-table-clickable" tabindex="0"/);
     expect(html({})).not.toContain('tabindex');
   });
 
   it('shows the empty state, the loading state and "Load more"', () => {
-    expect(html({ rows: [] })).toContain('data-testid="dt-empty"');
+    expect(html({ rows: [] })).toContain('data-testid="data-table-empty"');
     expect(html({ rows: [], empty: createElement('p', null, 'Nothing yet') })).toContain('Nothing yet');
     const loading = html({ loading: true, pagination: { hasNextPage: true, isFetchingNextPage: false, fetchNextPage: async () => undefined } });
     expect(loading).toContain('role="status"');

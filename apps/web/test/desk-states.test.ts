@@ -1,8 +1,8 @@
 /** The console's small state words (issue 28, item 16): Stripe's connection, a webhook endpoint's health. */
 import { describe, expect, it } from 'vitest';
-import { endpointHealth } from '../src/features/admin/lib/webhook-health';
-import { stripeState } from '../src/features/admin/lib/stripe-state';
-import { fitWithin, shrinkPlan } from '../src/features/admin/lib/shrink-image';
+import { endpointHealth } from '../src/features/integrations/lib/webhook-health';
+import { stripeState } from '../src/features/campaigns/lib/stripe-state';
+import { fitWithin, shrinkPlan } from '../src/features/campaigns/lib/shrink-image';
 
 const event = (receivedAt: number) => ({ eventId: `evt_${receivedAt}`, type: 'invoice.paid', outcome: 'recorded' as const, detail: null, conversionId: null, receivedAt });
 

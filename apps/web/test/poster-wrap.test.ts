@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CARD, CARD_TEXT, HEAD_TEXT, layoutPoster, layoutTexts, wrapText } from '../src/features/promote/lib/poster';
+import { CARD, CARD_TEXT, HEAD_TEXT, layoutPoster, layoutTexts, wrapText } from '../src/features/campaigns/lib/poster';
 
 /** One unit per character: CJK counts 2 (full width), everything else 1. */
 const measure = (s: string) => [...s].reduce((w, ch) => w + (/[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1), 0);

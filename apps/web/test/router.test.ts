@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchPath, parseHash } from '../src/lib/router';
+import { matchPath, parseHash } from '../src/lib/hash-router';
 
 describe('the hash router', () => {
   it('reads the path and query from the hash', () => {

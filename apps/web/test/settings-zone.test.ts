@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyLabel, offsetMinutes, searchZones, timeZones, utcOffset, zoneLabel } from '../src/features/admin/lib/settings-zone';
+import { currencyLabel, offsetMinutes, searchZones, timeZones, utcOffset, zoneLabel } from '../src/features/settings/lib/settings-zone';
 
 // A moment outside daylight saving in both hemispheres' usual zones under test (January).
 const JAN = Date.UTC(2026, 0, 15, 12);

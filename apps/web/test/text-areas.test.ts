@@ -1,7 +1,7 @@
 /**
  * The texts are split by area and loaded with the screens of that area (src/i18n/index.ts): a
  * screen may only use keys of the areas that are in when it shows, or it would show a key. This
- * reads the code: the route table (app/router.tsx: each route's layouts, among them the layouts
+ * reads the code: the route table (app/routes.tsx: each route's layouts, among them the layouts
  * that hold the page back until an area's texts are in) and every module a route's page or layouts
  * import, and checks the top-level keys each module names ('campaignAdmin.title', `languages.${l}`)
  * against the areas loaded by then:
@@ -30,8 +30,9 @@ const read = (file: string) => {
 };
 
 function resolve(from: string, spec: string): string | null {
-  if (!spec.startsWith('.')) return null;
-  const base = path.resolve(path.dirname(from), spec);
+  // `@/…` is src/… (the alias in tsconfig.json and vite.config.ts).
+  if (!spec.startsWith('.') && !spec.startsWith('@/')) return null;
+  const base = spec.startsWith('@/') ? path.join(SRC, spec.slice(2)) : path.resolve(path.dirname(from), spec);
   for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
     if (/\.tsx?$/.test(candidate) && fs.existsSync(candidate)) return candidate;
   }
@@ -84,8 +85,8 @@ function misplaced(files: Iterable<string>, allowed: readonly Area[]): string[] 
   return out.sort();
 }
 
-// The route table, read from app/router.tsx.
-const routerFile = path.join(SRC, 'app/router.tsx');
+// The route table, read from app/routes.tsx.
+const routerFile = path.join(SRC, 'app/routes.tsx');
 const router = read(routerFile);
 const lazyModule = (spec: string) => resolve(routerFile, spec)!;
 const parts = new Map<string, { module: string; areas: Area[] }>();
@@ -118,8 +119,8 @@ describe('texts by area: each screen names only keys of the areas loaded when it
 
   it('the entry (and so the sign-in page in it) names sign-in’s texts only', () => {
     expect(entry.has(path.join(SRC, 'features/auth/pages/login-page.tsx'))).toBe(true);
-    expect(entry.has(path.join(SRC, 'app/layouts/tab-layout.tsx')), 'the tab bar is loaded on demand').toBe(false);
-    expect(entry.has(path.join(SRC, 'app/layouts/staff-layout.tsx')), 'the staff layouts are loaded on demand').toBe(false);
+    expect(entry.has(path.join(SRC, 'app/shells/phone/tab-layout.tsx')), 'the tab bar is loaded on demand').toBe(false);
+    expect(entry.has(path.join(SRC, 'app/shells/staff-layout.tsx')), 'the staff layouts are loaded on demand').toBe(false);
     expect(misplaced(entry, [])).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@pa/shared';
-import { actionOf, canRetry, groupEvents, lastAttempt, objectOf, responseKind, ticked, toggle, WEBHOOK_OBJECTS } from '../src/features/admin/lib/webhook-events';
+import { actionOf, canRetry, groupEvents, lastAttempt, objectOf, responseKind, ticked, toggle, WEBHOOK_OBJECTS } from '../src/features/integrations/lib/webhook-events';
 
 describe('webhook events grouped by object', () => {
   it('puts every event in exactly one group, in the shared order', () => {

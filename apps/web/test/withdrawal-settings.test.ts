@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minimumPreview, settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings, type WithdrawalSettings } from '../src/features/admin/lib/withdrawal-settings';
+import { minimumPreview, settingsServerErrors, toSettingsPatch, unchanged, valuesFromSettings, type WithdrawalSettings } from '../src/features/settings/lib/withdrawal-settings';
 
 const defaults: WithdrawalSettings = { withdrawalMin: 1000, withdrawalMax: 5_000_000, withdrawalsPerDay: 3, withdrawalFeeBps: 0, withdrawalFeeFixed: 0 };
 

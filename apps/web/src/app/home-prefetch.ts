@@ -5,7 +5,7 @@
  * The announcements are below the fold: Home's lower part asks for them once the first screen
  * is shown, rather than sharing the network with what that screen needs.
  *
- * A module of its own, loaded when the app opens on Home (app/router.tsx): sign-in never needs it,
+ * A module of its own, loaded when the app opens on Home (app/routes.tsx): sign-in never needs it,
  * and a returning visitor's index.html preloads it (preload.json's `home` list).
  */
 import type { Locale } from '@pa/shared/locales';

@@ -1,13 +1,13 @@
 /**
  * What an address shows when it leads to no page, or to a page the reader's role cannot open
  * (staff pages for a promoter, admin pages for an operator): said plainly, with a way back,
- * rather than quietly showing Home as if the link had worked. Loaded on demand (app/router.tsx,
- * layouts/require-role.tsx): sign-in does not need it.
+ * rather than quietly showing Home as if the link had worked. Loaded on demand (app/routes.tsx,
+ * app/guards/require-role.tsx): sign-in does not need it.
  */
 import { Button } from 'antd-mobile';
 import { LockOutline, QuestionCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { navigate, useLocation } from '../lib/router';
+import { navigate, useLocation } from '../lib/hash-router';
 
 export function RouteStatusPage({ kind }: { kind: 'not-found' | 'not-allowed' }) {
   const { t } = useTranslation();

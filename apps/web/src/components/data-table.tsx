@@ -67,7 +67,7 @@ export interface DataTableProps<Row> {
 }
 
 /** A cell's classes: its alignment, and whether it is dropped when the table is narrow. */
-const cellClass = <Row,>(c: Column<Row>) => [c.align === 'end' ? 'dt-end' : '', c.priority === 'low' ? 'dt-low' : '', c.key === 'actions' ? 'dt-actions-cell' : ''].filter(Boolean).join(' ') || undefined;
+const cellClass = <Row,>(c: Column<Row>) => [c.align === 'end' ? 'data-table-end' : '', c.priority === 'low' ? 'data-table-low' : '', c.key === 'actions' ? 'data-table-actions-cell' : ''].filter(Boolean).join(' ') || undefined;
 
 /** Whether a click landed on something of its own inside the row (a checkbox, button or link). */
 const ownControl = (target: EventTarget | null, row: Element) => {
@@ -81,8 +81,8 @@ function HeaderCheckbox({ state, onChange, label }: { state: 'none' | 'some' | '
     if (ref.current) ref.current.indeterminate = state === 'some';
   }, [state]);
   return (
-    <label className="dt-check-label">
-      <input ref={ref} type="checkbox" checked={state === 'all'} onChange={onChange} aria-label={label} data-testid="dt-select-all" />
+    <label className="data-table-check-label">
+      <input ref={ref} type="checkbox" checked={state === 'all'} onChange={onChange} aria-label={label} data-testid="data-table-select-all" />
     </label>
   );
 }
@@ -131,14 +131,14 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
   let body: ReactNode;
   if (loading) {
     body = (
-      <tr className="dt-state-row">
+      <tr className="data-table-state-row">
         <td colSpan={width}>
-          <span className="dt-loading" role="status"><span className="dt-spinner" aria-hidden />{t('app.loading')}</span>
+          <span className="data-table-loading" role="status"><span className="data-table-spinner" aria-hidden />{t('app.loading')}</span>
         </td>
       </tr>
     );
   } else if (shown.length === 0) {
-    body = <tr className="dt-state-row"><td colSpan={width} data-testid="dt-empty">{empty ?? <p className="dt-empty-text">{t('console.table.empty')}</p>}</td></tr>;
+    body = <tr className="data-table-state-row"><td colSpan={width} data-testid="data-table-empty">{empty ?? <p className="data-table-empty-text">{t('console.table.empty')}</p>}</td></tr>;
   } else {
     body = shown.map((row) => {
       const key = rowKey(row);
@@ -150,17 +150,17 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
           key={key}
           data-row=""
           data-testid={props.rowTestId ? props.rowTestId(row) : `row-${key}`}
-          className={`${onRowClick ? 'dt-clickable' : ''}${isSelected ? ' dt-selected' : ''}`.trim() || undefined}
+          className={`${onRowClick ? 'data-table-clickable' : ''}${isSelected ? ' data-table-selected' : ''}`.trim() || undefined}
           tabIndex={onRowClick ? 0 : undefined}
           aria-selected={selecting ? isSelected : undefined}
           onClick={onRowClick ? (e) => onRowMouse(e, row) : undefined}
           onKeyDown={onRowClick ? (e) => onRowKeyDown(e, row) : undefined}
         >
           {selecting ? (
-            <td className="dt-check">
+            <td className="data-table-check">
               {canSelect ? (
-                <label className="dt-check-label">
-                  <input type="checkbox" checked={isSelected} onChange={(e) => onSelectedChange(toggleOne(selected, key, e.target.checked))} aria-label={t('console.table.selectRow', { name: label })} data-testid={`dt-select-${key}`} />
+                <label className="data-table-check-label">
+                  <input type="checkbox" checked={isSelected} onChange={(e) => onSelectedChange(toggleOne(selected, key, e.target.checked))} aria-label={t('console.table.selectRow', { name: label })} data-testid={`data-table-select-${key}`} />
                 </label>
               ) : null}
             </td>
@@ -173,23 +173,23 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
 
   return (
     <div className="dt">
-      {toolbar ? <div className="dt-toolbar">{toolbar}</div> : null}
+      {toolbar ? <div className="data-table-toolbar">{toolbar}</div> : null}
       {selecting && chosen.length > 0 ? (
-        <div className="dt-bulk" role="region" aria-label={t('console.table.bulk')} data-testid="dt-bulk">
-          <span className="dt-bulk-count" aria-live="polite" data-testid="dt-selected-count">{t('console.table.selected', { count: chosen.length })}</span>
-          <div className="dt-bulk-actions">{bulkActions?.(chosen)}</div>
-          <button type="button" className="dt-bulk-clear" onClick={() => onSelectedChange(selected.filter((k) => !chosen.includes(k)))} data-testid="dt-clear-selection">
+        <div className="data-table-bulk" role="region" aria-label={t('console.table.bulk')} data-testid="data-table-bulk">
+          <span className="data-table-bulk-count" aria-live="polite" data-testid="data-table-selected-count">{t('console.table.selected', { count: chosen.length })}</span>
+          <div className="data-table-bulk-actions">{bulkActions?.(chosen)}</div>
+          <button type="button" className="data-table-bulk-clear" onClick={() => onSelectedChange(selected.filter((k) => !chosen.includes(k)))} data-testid="data-table-clear-selection">
             {t('console.table.clearSelection')}
           </button>
         </div>
       ) : null}
-      <div className="dt-scroll">
+      <div className="data-table-scroll">
         <table className="data-table" data-testid={props['data-testid']} aria-busy={loading ? true : undefined}>
           {props.caption ? <caption className="visually-hidden">{props.caption}</caption> : null}
           <thead>
             <tr>
               {selecting ? (
-                <th scope="col" className="dt-check">
+                <th scope="col" className="data-table-check">
                   {selectableKeys.length > 0 ? <HeaderCheckbox state={headerState} onChange={() => onSelectedChange(toggleAll(selected, selectableKeys))} label={t('console.table.selectAll')} /> : null}
                 </th>
               ) : null}
@@ -199,9 +199,9 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
                 return (
                   <th key={c.key} scope="col" aria-sort={sortable ? dir : undefined} className={cellClass(c)} style={c.width ? { width: c.width } : undefined}>
                     {sortable ? (
-                      <button type="button" className={`dt-sort dt-sort-${dir}`} onClick={() => changeSort(c.key)} data-testid={`dt-sort-${c.key}`}>
-                        <span className="dt-sort-title">{c.title}</span>
-                        <span className="dt-sort-mark" aria-hidden>{dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '↕'}</span>
+                      <button type="button" className={`data-table-sort data-table-sort-${dir}`} onClick={() => changeSort(c.key)} data-testid={`data-table-sort-${c.key}`}>
+                        <span className="data-table-sort-title">{c.title}</span>
+                        <span className="data-table-sort-mark" aria-hidden>{dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '↕'}</span>
                       </button>
                     ) : c.title}
                   </th>
@@ -215,8 +215,8 @@ export function DataTable<Row>(props: DataTableProps<Row>): ReactNode {
       {pagination && !loading && pagination.hasNextPage ? (
         // As components/load-more.tsx (same test id), without the phone UI kit: the table stays light.
         <div className="load-more">
-          <button type="button" className="dt-load-more" disabled={pagination.isFetchingNextPage} aria-busy={pagination.isFetchingNextPage} onClick={() => void pagination.fetchNextPage()} data-testid="load-more">
-            {pagination.isFetchingNextPage ? <span className="dt-spinner" aria-hidden /> : null}
+          <button type="button" className="data-table-load-more" disabled={pagination.isFetchingNextPage} aria-busy={pagination.isFetchingNextPage} onClick={() => void pagination.fetchNextPage()} data-testid="load-more">
+            {pagination.isFetchingNextPage ? <span className="data-table-spinner" aria-hidden /> : null}
             {t('app.loadMore')}
           </button>
         </div>

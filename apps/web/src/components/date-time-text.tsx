@@ -6,8 +6,8 @@ import { formatDate, formatTime } from '../lib/format';
  */
 export function DateTimeText({ at, locale }: { at: number; locale: string }) {
   return (
-    <span className="dt-when">
-      <span className="dt-nowrap">{formatDate(at, locale)}</span> <span className="dt-nowrap">{formatTime(at, locale)}</span>
+    <span className="data-table-when">
+      <span className="data-table-nowrap">{formatDate(at, locale)}</span> <span className="data-table-nowrap">{formatTime(at, locale)}</span>
     </span>
   );
 }

@@ -1,6 +1,6 @@
 import { LeftOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { navigate } from '../lib/router';
+import { navigate } from '../lib/hash-router';
 
 /** The top bar of a sub-page: a back button (to `fallback` when there is no history) and the title. */
 export function PageNav({ title, fallback = '/' }: { title: string; fallback?: string }) {

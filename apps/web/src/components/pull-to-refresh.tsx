@@ -142,10 +142,10 @@ export function PullToRefresh({ onRefresh, children }: { onRefresh: () => Promis
   const text = status === 'idle' ? '' : t(`app.pullToRefresh.${status}`);
   return (
     <div ref={rootRef} className="ptr">
-      <div ref={headRef} className="ptr-head" role="status" data-testid="pull-to-refresh-status">
+      <div ref={headRef} className="pull-to-refresh-head" role="status" data-testid="pull-to-refresh-status">
         {text}
       </div>
-      <div ref={bodyRef} className="ptr-body">
+      <div ref={bodyRef} className="pull-to-refresh-body">
         {children}
       </div>
     </div>

@@ -8,7 +8,7 @@
  * - `app`: the promoter's app (also the signed-in person's own pages, and the figures the console
  *   shows about a promoter: the console needs it too), with antd-mobile's pack for the language
  *   (its texts — pickers, dialogs, lists — appear on signed-in screens only: the sign-in screens'
- *   Button and DotLoading have none; app/layouts/texts.tsx hands the pack to antd-mobile);
+ *   Button and DotLoading have none; app/guards/texts.tsx hands the pack to antd-mobile);
  * - `console`: the staff console.
  *
  * `app` and `console` are loaded when a screen of theirs is first shown (`useTexts`, which keeps

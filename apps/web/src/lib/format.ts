@@ -130,7 +130,7 @@ export function formatDay(day: string, locale: string, style: 'numeric' | 'short
 
 /**
  * Gets the formatters signed-in pages use first (numbers, dates, times) ready ahead of need, while
- * a page's code and data are still on their way (app/router.tsx). The first Intl.NumberFormat
+ * a page's code and data are still on their way (app/routes.tsx). The first Intl.NumberFormat
  * and Intl.DateTimeFormat a page creates are slow — tens of milliseconds each on a phone, one
  * long task in the page's first render — because Intl's locale data is set up then. In Chromium
  * that set-up is shared by the whole page process, whichever thread does it first: a throw-away

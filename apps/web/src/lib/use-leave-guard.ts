@@ -8,7 +8,7 @@
 import { Dialog } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { holdAddress } from './router';
+import { holdAddress } from './hash-router';
 
 export function useLeaveGuard(dirty: boolean) {
   const { t } = useTranslation();

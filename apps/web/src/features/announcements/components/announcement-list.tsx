@@ -2,7 +2,7 @@ import { Button } from 'antd-mobile';
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../../lib/format';
+import { formatDate } from '@/lib/format';
 import { HOME_ANNOUNCEMENTS, useAnnouncements, type Announcement } from '../api/get-announcements';
 import { SoundOutline } from './icons';
 import './announcement-list.css';
@@ -45,17 +45,17 @@ function AnnouncementCard({ a }: { a: Announcement }) {
   const bodyId = useId();
   return (
     // `lang`: the text may be a fallback language, not the reader's.
-    <li className={`an-card${a.pinned ? ' an-card-pinned' : ''}`} lang={a.locale} data-testid={`announcement-${a.id}`}>
-      <div className="an-card-head">
-        <h3 className="an-card-title">{a.title}</h3>
-        {a.pinned ? <span className="an-pin" lang={i18n.language} data-testid={`announcement-pinned-${a.id}`}>{t('announcements.pinned')}</span> : null}
+    <li className={`announcement-card${a.pinned ? ' announcement-card-pinned' : ''}`} lang={a.locale} data-testid={`announcement-${a.id}`}>
+      <div className="announcement-card-head">
+        <h3 className="announcement-card-title">{a.title}</h3>
+        {a.pinned ? <span className="announcement-pin" lang={i18n.language} data-testid={`announcement-pinned-${a.id}`}>{t('announcements.pinned')}</span> : null}
       </div>
       {/* Plain text: React escapes it; line breaks are kept by CSS (blank lines only when expanded, so 3 lines show 3 lines of text). */}
-      <p ref={ref} id={bodyId} className={`an-card-body${expanded ? '' : ' an-card-body-clamped'}`} data-testid={`announcement-body-${a.id}`}>{expanded ? a.body : a.body.replace(/\n\s*\n+/g, '\n')}</p>
-      <div className="an-card-foot" lang={i18n.language}>
-        <time className="an-card-date" dateTime={new Date(a.publishedAt).toISOString()}>{formatDate(a.publishedAt, i18n.language)}</time>
+      <p ref={ref} id={bodyId} className={`announcement-card-body${expanded ? '' : ' announcement-card-body-clamped'}`} data-testid={`announcement-body-${a.id}`}>{expanded ? a.body : a.body.replace(/\n\s*\n+/g, '\n')}</p>
+      <div className="announcement-card-foot" lang={i18n.language}>
+        <time className="announcement-card-date" dateTime={new Date(a.publishedAt).toISOString()}>{formatDate(a.publishedAt, i18n.language)}</time>
         {overflows ? (
-          <button type="button" className="text-button an-more" aria-expanded={expanded} aria-controls={bodyId} onClick={() => setExpanded((v) => !v)} data-testid={`announcement-more-${a.id}`}>
+          <button type="button" className="text-button announcement-more" aria-expanded={expanded} aria-controls={bodyId} onClick={() => setExpanded((v) => !v)} data-testid={`announcement-more-${a.id}`}>
             {expanded ? t('announcements.less') : t('announcements.more')}
           </button>
         ) : null}
@@ -76,8 +76,8 @@ export function AnnouncementList({ limit = HOME_ANNOUNCEMENTS }: { limit?: numbe
   if (!announcements.data) {
     if (!announcements.isError) return null;
     return (
-      <section className="card an-section an-error" role="alert" data-testid="announcements-error">
-        <p className="an-error-text">{t('announcements.loadFailed')}</p>
+      <section className="card announcement-section announcement-error" role="alert" data-testid="announcements-error">
+        <p className="announcement-error-text">{t('announcements.loadFailed')}</p>
         <Button size="small" loading={announcements.isFetching} onClick={() => void announcements.refetch()} data-testid="announcements-retry">
           {t('app.retry')}
         </Button>
@@ -89,9 +89,9 @@ export function AnnouncementList({ limit = HOME_ANNOUNCEMENTS }: { limit?: numbe
   // The server sends pinned first already; a stable sort keeps that true whatever it sends.
   const ordered = [...items].sort((x, y) => Number(y.pinned) - Number(x.pinned));
   return (
-    <section className="card an-section" aria-labelledby={titleId} data-testid="announcements">
-      <h2 id={titleId} className="an-title"><SoundOutline aria-hidden /> {t('announcements.title')}</h2>
-      <ul className="an-list">
+    <section className="card announcement-section" aria-labelledby={titleId} data-testid="announcements">
+      <h2 id={titleId} className="announcement-title"><SoundOutline aria-hidden /> {t('announcements.title')}</h2>
+      <ul className="announcement-list">
         {ordered.map((a) => <AnnouncementCard key={a.id} a={a} />)}
       </ul>
     </section>

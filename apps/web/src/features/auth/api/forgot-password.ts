@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ForgotPasswordBody, Ok } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /**
  * `POST api/auth/forgot-password`: e-mails a one-time link when the account is an e-mail address

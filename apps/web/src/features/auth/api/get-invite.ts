@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { InviteLookup } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** Whose invite a code is (the name masked); NOT_FOUND for an unknown code. Rate-limited like sign-in: asked once per code. */
 export const inviteQuery = (code: string) =>

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { LoginBody, Unsealed, UserEnvelope } from '@pa/shared';
-import { api, withSealing } from '../../../lib/api-client';
-import { seal } from '../../../lib/crypto';
-import { useRememberUser } from '../../../lib/me-query';
+import { api, withSealing } from '@/lib/api-client';
+import { seal } from '@/lib/crypto';
+import { useRememberUser } from '@/lib/me-query';
 
 /** The sign-in form's values: the password as typed, sealed here just before sending. */
 export type LoginInput = Unsealed<LoginBody, 'password'>;

@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RegisterBody, Unsealed, UserEnvelope } from '@pa/shared';
-import { api, withSealing } from '../../../lib/api-client';
-import { seal } from '../../../lib/crypto';
-import { useRememberUser } from '../../../lib/session';
+import { api, withSealing } from '@/lib/api-client';
+import { seal } from '@/lib/crypto';
+import { useRememberUser } from '@/lib/session';
 
 /** The register form's values: the password as typed, sealed here just before sending. */
 export type RegisterInput = Unsealed<RegisterBody, 'password'>;

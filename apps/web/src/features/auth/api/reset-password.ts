@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { ResetPasswordBody, ResetPasswordResult, Unsealed } from '@pa/shared';
-import { api, withSealing } from '../../../lib/api-client';
-import { seal } from '../../../lib/crypto';
+import { api, withSealing } from '@/lib/api-client';
+import { seal } from '@/lib/crypto';
 
 /** The token from the link and the new password as typed, sealed here just before sending. */
 export type ResetPasswordInput = Unsealed<ResetPasswordBody, 'password'>;

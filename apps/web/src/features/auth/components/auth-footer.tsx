@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from '../../../lib/router';
+import { Link } from '@/lib/hash-router';
 
 /** Below the sign-in and register forms: why the password is safe, and the way to the other form. */
 export function AuthFooter({ question, to, label }: { question: string; to: string; label: string }) {

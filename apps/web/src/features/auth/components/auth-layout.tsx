@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { appName } from '../../../i18n';
+import { appName } from '@/i18n';
 import type { Locale } from '@pa/shared/locales';
 import { LanguageQuickSwitch } from './language-quick-switch';
 

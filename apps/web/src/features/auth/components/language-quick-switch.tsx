@@ -1,7 +1,7 @@
 import { GlobalOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@pa/shared/locales';
-import { useChangeLocale } from '../../../lib/locale';
+import { useChangeLocale } from '@/lib/locale';
 
 /** Language picker on the sign-in screens, before anyone has an account. */
 export function LanguageQuickSwitch() {

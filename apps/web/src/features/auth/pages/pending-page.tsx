@@ -1,7 +1,7 @@
 import { Button } from 'antd-mobile';
 import { ClockCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from '../../../lib/router';
+import { useNavigate } from '@/lib/hash-router';
 import { AuthLayout } from '../components/auth-layout';
 
 export default function PendingPage() {

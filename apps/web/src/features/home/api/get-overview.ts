@@ -1,8 +1,8 @@
 import { hashKey, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import type { StatsOverview } from '@pa/shared';
-import { api } from '../../../lib/api-client';
-import { LIVE } from '../../../lib/query-client';
+import { api } from '@/lib/api-client';
+import { LIVE } from '@/lib/query-client';
 import type { HomeRange } from '../lib/range';
 import { readCachedOverview, writeCachedOverview } from '../lib/overview-cache';
 
@@ -35,7 +35,7 @@ export const overviewQuery = (userId: string, range: HomeRange, locale: string) 
     refetchOnMount: (query) => query.queryHash !== askedForOpening,
   });
 
-/** Asks for the figures Home opens on while its code loads (app/router.tsx); Home's first mount then does not ask again. */
+/** Asks for the figures Home opens on while its code loads (app/routes.tsx); Home's first mount then does not ask again. */
 export function prefetchOverview(client: QueryClient, userId: string, range: HomeRange, locale: string) {
   const options = overviewQuery(userId, range, locale);
   askedForOpening = hashKey(options.queryKey);

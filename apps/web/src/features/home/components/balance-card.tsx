@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { formatMoney } from '../../../lib/format';
-import { Link } from '../../../lib/router';
+import { formatMoney } from '@/lib/format';
+import { Link } from '@/lib/hash-router';
 import { RightOutline } from './icons';
 
 /** Available balance, big; pending and withdrawing below. The whole card opens the wallet. */

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { Link } from '../../../lib/router';
+import { Link } from '@/lib/hash-router';
 import { RightOutline } from './icons';
 
 type Steps = StatsOverview['firstSteps'];

@@ -15,7 +15,7 @@ export function FiguresSkeleton() {
     <div className="home-skeleton" role="status" data-testid="home-skeleton">
       <span className="visually-hidden">{t('app.loading')}</span>
       <div className="kpi-grid">
-        {Array.from({ length: 7 }, (_, i) => <Skeleton key={i} className={`sk-tile${i === 0 ? ' kpi-earnings' : ''}`} />)}
+        {Array.from({ length: 7 }, (_, i) => <Skeleton key={i} className={`skeleton-tile${i === 0 ? ' kpi-earnings' : ''}`} />)}
       </div>
     </div>
   );

@@ -4,7 +4,7 @@
  * their 48-unit grid. Drawn here they come in Home's own file instead of one shared file each
  * (components/outline-icon.tsx).
  */
-import { outlineIcon } from '../../../components/outline-icon';
+import { outlineIcon } from '@/components/outline-icon';
 
 export const RightOutline = outlineIcon([
   'M17.4,5.1L35.6,22.7L35.6,22.7C36.1,23.2 36.2,24.1 35.7,24.7L35.6,24.8L17.4,42.9C17.3,43 17.2,43 17.1,43L14,43C13.8,43 13.6,42.8 13.6,42.6C13.6,42.5 13.6,42.4 13.7,42.3L32.3,23.8L32.3,23.8L13.7,5.7C13.6,5.5 13.6,5.3 13.7,5.1C13.8,5 13.9,5 14,5L17.1,5C17.2,5 17.3,5 17.4,5.1Z',

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from '../../../lib/router';
+import { Link } from '@/lib/hash-router';
 import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
 
 /** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard. */

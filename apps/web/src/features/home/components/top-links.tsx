@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { formatMoney, formatNumber } from '../../../lib/format';
-import { Link } from '../../../lib/router';
+import { formatMoney, formatNumber } from '@/lib/format';
+import { Link } from '@/lib/hash-router';
 
 /** The range's best links (by earnings, then clicks); each opens the link's page. */
 export function TopLinks({ links, currency }: { links: StatsOverview['topLinks']; currency: string }) {

@@ -7,8 +7,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StatsOverview } from '@pa/shared';
-import { formatDay, formatMoney, formatNumber, minorUnitDigits, numberFormat, withCurrencyMark } from '../../../lib/format';
-import { axisTicks, barLayout, labelIndexes } from '../../../lib/chart-scale';
+import { formatDay, formatMoney, formatNumber, minorUnitDigits, numberFormat, withCurrencyMark } from '@/lib/format';
+import { axisTicks, barLayout, labelIndexes } from '@/lib/chart-scale';
 
 export type TrendMetric = 'earnings' | 'clicks';
 

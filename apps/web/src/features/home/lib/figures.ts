@@ -1,7 +1,7 @@
 /** Home's figures: the change against the previous period, and how each figure is written. */
-import { formatMoney, formatNumber, numberFormat } from '../../../lib/format';
+import { formatMoney, formatNumber, numberFormat } from '@/lib/format';
 
-export { changeOf, formatChange, type Change } from '../../../lib/change';
+export { changeOf, formatChange, type Change } from '@/lib/change';
 
 export const KPIS = ['earnings', 'clicks', 'uniqueClicks', 'leads', 'sales', 'conversionRate', 'epc'] as const;
 export type Kpi = (typeof KPIS)[number];

@@ -5,7 +5,7 @@
  * them all (lib/user-cache).
  */
 import type { StatsOverview } from '@pa/shared';
-import { clearUserCaches, deviceStorage, USER_CACHE_PREFIX, type KeyValueStorage } from '../../../lib/user-cache';
+import { clearUserCaches, deviceStorage, USER_CACHE_PREFIX, type KeyValueStorage } from '@/lib/user-cache';
 
 // 2: the overview carries firstSteps.
 const OVERVIEW_CACHE_VERSION = 2;

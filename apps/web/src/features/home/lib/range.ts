@@ -1,6 +1,6 @@
 /**
  * Home's periods, and the one last picked in this browser tab (coming back from a link's page
- * keeps it). Kept apart from the figures' formatting: app/router.tsx reads the range to start
+ * keeps it). Kept apart from the figures' formatting: app/routes.tsx reads the range to start
  * loading Home's figures with the page code, and this is all it needs.
  */
 export const HOME_RANGES = ['today', '7d', '30d', 'month'] as const;

@@ -3,14 +3,14 @@ import { lazy, startTransition, Suspense, useEffect, useState, type ReactNode } 
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@pa/shared/locales';
 import type { User } from '@pa/shared';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { PullToRefresh } from '../../../components/pull-to-refresh';
-import { appName } from '../../../i18n';
-import { formatDateTime, formatTime } from '../../../lib/format';
-import { Link } from '../../../lib/router';
-import { badgeText, useUnreadCount } from '../../../lib/unread';
-import { useMe } from '../../../lib/session';
-import { useAppStore } from '../../../stores/app-store';
+import { PageError, PageLoading } from '@/components/page-status';
+import { PullToRefresh } from '@/components/pull-to-refresh';
+import { appName } from '@/i18n';
+import { formatDateTime, formatTime } from '@/lib/format';
+import { Link } from '@/lib/hash-router';
+import { badgeText, useUnreadCount } from '@/lib/unread';
+import { useMe } from '@/lib/session';
+import { useAppStore } from '@/stores/app-store';
 import { useOverview } from '../api/get-overview';
 import { BalanceCard } from '../components/balance-card';
 import { FiguresSkeleton, Skeleton } from '../components/home-skeleton';
@@ -18,7 +18,7 @@ import { FirstSteps } from '../components/first-steps';
 import { BellOutline } from '../components/icons';
 import { KpiGrid } from '../components/kpi-grid';
 import { QuickActions } from '../components/quick-actions';
-import { SegmentedSwitch } from '../../../components/segmented-switch';
+import { SegmentedSwitch } from '@/components/segmented-switch';
 import { HOME_RANGES, lastRange, rememberRange, type HomeRange } from '../lib/range';
 import '../home.css';
 
@@ -79,7 +79,7 @@ function PromoterFigures({ user, announcements }: { user: User; announcements?: 
     <PullToRefresh onRefresh={async () => { await query.refetch(); }}>
       {/* Until the first click the figures are all zero: what to do first comes before them. */}
       {data?.firstSteps && !data.firstSteps.clicked ? <FirstSteps steps={data.firstSteps} /> : null}
-      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="sk-balance" />}
+      {data ? <BalanceCard wallet={data.wallet} currency={data.currency} /> : query.isError ? null : <Skeleton className="skeleton-balance" />}
       <QuickActions posterLinkId={data?.topLinks[0]?.key ?? null} />
       <section className="card stats-card" aria-labelledby="stats-title">
         {/* The leaderboard is one of the quick actions above: no second link here. */}

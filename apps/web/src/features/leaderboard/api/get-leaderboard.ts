@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Leaderboard } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type LeaderboardPeriod = Leaderboard['period'];
 export type LeaderboardMetric = Leaderboard['by'];

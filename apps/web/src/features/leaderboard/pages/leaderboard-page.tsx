@@ -3,13 +3,13 @@ import { StarOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Leaderboard } from '@pa/shared';
-import { EmptyState } from '../../../components/empty-state';
-import { PageNav } from '../../../components/page-nav';
-import { PullToRefresh } from '../../../components/pull-to-refresh';
-import { SegmentedSwitch } from '../../../components/segmented-switch';
-import { PageError } from '../../../components/page-status';
-import { formatDateTime, formatDay, formatMoney, formatNumber } from '../../../lib/format';
-import { Link } from '../../../lib/router';
+import { EmptyState } from '@/components/empty-state';
+import { PageNav } from '@/components/page-nav';
+import { PullToRefresh } from '@/components/pull-to-refresh';
+import { SegmentedSwitch } from '@/components/segmented-switch';
+import { PageError } from '@/components/page-status';
+import { formatDateTime, formatDay, formatMoney, formatNumber } from '@/lib/format';
+import { Link } from '@/lib/hash-router';
 import { useLeaderboard, type LeaderboardMetric, type LeaderboardPeriod } from '../api/get-leaderboard';
 import '../leaderboard.css';
 
@@ -23,21 +23,21 @@ function Ranking({ board }: { board: Leaderboard }) {
       {board.entries.length === 0 ? (
         <EmptyState icon={<StarOutline />} title={t('leaderboard.emptyTitle')} body={t('leaderboard.emptyBody')} />
       ) : (
-        <ol className="lb-list" data-testid="leaderboard-list">
+        <ol className="leaderboard-list" data-testid="leaderboard-list">
           {board.entries.map((e, i) => (
-            <li key={`${e.rank}-${i}`} className={`lb-row${e.me ? ' is-me' : ''}`} data-testid={e.me ? 'leaderboard-me' : 'leaderboard-entry'} aria-current={e.me ? 'true' : undefined}>
-              <span className={`lb-rank${e.rank <= 3 ? ` lb-medal lb-medal-${e.rank}` : ''}`} aria-label={t('leaderboard.rank', { rank: e.rank })}>{e.rank}</span>
-              <span className="lb-name">
+            <li key={`${e.rank}-${i}`} className={`leaderboard-row${e.me ? ' is-me' : ''}`} data-testid={e.me ? 'leaderboard-me' : 'leaderboard-entry'} aria-current={e.me ? 'true' : undefined}>
+              <span className={`leaderboard-rank${e.rank <= 3 ? ` leaderboard-medal leaderboard-medal-${e.rank}` : ''}`} aria-label={t('leaderboard.rank', { rank: e.rank })}>{e.rank}</span>
+              <span className="leaderboard-name">
                 {e.name}
-                {e.me ? <span className="lb-you">{t('leaderboard.you')}</span> : null}
+                {e.me ? <span className="leaderboard-you">{t('leaderboard.you')}</span> : null}
               </span>
-              <span className="lb-value">{value(e.value)}</span>
+              <span className="leaderboard-value">{value(e.value)}</span>
             </li>
           ))}
         </ol>
       )}
       {!meListed ? (
-        <div className="lb-mine" data-testid="leaderboard-my-rank">
+        <div className="leaderboard-mine" data-testid="leaderboard-my-rank">
           {board.me.optedOut ? (
             <>
               <strong>{t('leaderboard.optedOut')}</strong>
@@ -74,27 +74,27 @@ export default function LeaderboardPage() {
         <EmptyState icon={<StarOutline />} title={t('leaderboard.disabledTitle')} body={t('leaderboard.disabledBody')} />
       ) : (
         <PullToRefresh onRefresh={async () => { await board.refetch(); }}>
-          <div className="lb-switches">
+          <div className="leaderboard-switches">
             <SegmentedSwitch<LeaderboardPeriod>
               block
               label={t('leaderboard.periodLabel')}
               value={period}
               onChange={setPeriod}
-              options={(['week', 'month'] as const).map((p) => ({ value: p, label: t(`leaderboard.period.${p}`), testId: `lb-period-${p}` }))}
+              options={(['week', 'month'] as const).map((p) => ({ value: p, label: t(`leaderboard.period.${p}`), testId: `leaderboard-period-${p}` }))}
             />
             <SegmentedSwitch<LeaderboardMetric>
               block
               label={t('leaderboard.byLabel')}
               value={by}
               onChange={setBy}
-              options={(['earnings', 'conversions'] as const).map((m) => ({ value: m, label: t(`leaderboard.by.${m}`), testId: `lb-by-${m}` }))}
+              options={(['earnings', 'conversions'] as const).map((m) => ({ value: m, label: t(`leaderboard.by.${m}`), testId: `leaderboard-by-${m}` }))}
             />
           </div>
-          <section className="card lb-card" aria-labelledby="lb-title" aria-busy={board.isFetching}>
-            <h2 id="lb-title" className="visually-hidden">{t('leaderboard.title')}</h2>
+          <section className="card leaderboard-card" aria-labelledby="leaderboard-title" aria-busy={board.isFetching}>
+            <h2 id="leaderboard-title" className="visually-hidden">{t('leaderboard.title')}</h2>
             {data ? (
               <>
-                <p className="lb-meta">
+                <p className="leaderboard-meta">
                   {data.from && data.to ? <span data-testid="leaderboard-period">{t('leaderboard.dates', { from: formatDay(data.from, locale, 'short'), to: formatDay(data.to, locale, 'short') })}</span> : null}
                   <span data-testid="leaderboard-updated">{t('leaderboard.updatedAt', { time: formatDateTime(data.updatedAt, locale) })}</span>
                 </p>

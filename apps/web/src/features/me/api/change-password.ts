@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordBody, Ok, Unsealed } from '@pa/shared';
-import { api, withSealing } from '../../../lib/api-client';
-import { seal } from '../../../lib/crypto';
+import { api, withSealing } from '@/lib/api-client';
+import { seal } from '@/lib/crypto';
 import { sessionsQuery } from './get-sessions';
 
 export function changePassword(input: Unsealed<ChangePasswordBody, 'current' | 'next'>) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionList } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export const sessionsQuery = queryOptions({
   queryKey: ['me', 'sessions'] as const,

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MailPreferencePatch, MailPreferences } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 export type { MailPreferences };
 

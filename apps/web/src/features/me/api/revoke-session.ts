@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Ok } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 import { sessionsQuery } from './get-sessions';
 
 export function useRevokeSession() {

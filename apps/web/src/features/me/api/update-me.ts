@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MePatch, UserEnvelope } from '@pa/shared';
-import { api } from '../../../lib/api-client';
-import { useRememberUser } from '../../../lib/session';
+import { api } from '@/lib/api-client';
+import { useRememberUser } from '@/lib/session';
 
 export function useUpdateMe() {
   const remember = useRememberUser();

@@ -1,8 +1,8 @@
 import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@pa/shared/locales';
-import { PageNav } from '../../../components/page-nav';
-import { appName } from '../../../i18n';
+import { PageNav } from '@/components/page-nav';
+import { appName } from '@/i18n';
 
 export default function AboutPage() {
   const { t, i18n } = useTranslation();

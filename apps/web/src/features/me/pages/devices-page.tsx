@@ -1,9 +1,9 @@
 import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { PageNav } from '../../../components/page-nav';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { errorText } from '../../../lib/errors';
-import { formatDateTime, keepTogether } from '../../../lib/format';
+import { PageNav } from '@/components/page-nav';
+import { PageError, PageLoading } from '@/components/page-status';
+import { errorText } from '@/lib/errors';
+import { formatDateTime, keepTogether } from '@/lib/format';
 import { useSessions } from '../api/get-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 

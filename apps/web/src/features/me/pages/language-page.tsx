@@ -1,10 +1,10 @@
 import { CheckList, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@pa/shared/locales';
-import { PageNav } from '../../../components/page-nav';
-import { useChangeLocale } from '../../../lib/locale';
+import { PageNav } from '@/components/page-nav';
+import { useChangeLocale } from '@/lib/locale';
 import { useQueryClient } from '@tanstack/react-query';
-import { meQuery } from '../../../lib/session';
+import { meQuery } from '@/lib/session';
 
 export default function LanguagePage() {
   const { t, i18n } = useTranslation();

@@ -7,9 +7,9 @@ import { List, Switch, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MailCategory } from '@pa/shared';
-import { PageNav } from '../../../components/page-nav';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { errorText } from '../../../lib/errors';
+import { PageNav } from '@/components/page-nav';
+import { PageError, PageLoading } from '@/components/page-status';
+import { errorText } from '@/lib/errors';
 import { useMailPreferences, useSetMailPreference } from '../api/mail-preferences';
 
 export default function MailPreferencesPage() {

@@ -2,13 +2,13 @@ import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
 import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { accountKind } from '@pa/shared/rules';
-import { useTexts } from '../../../i18n';
-import { errorText } from '../../../lib/errors';
-import { useNavigate } from '../../../lib/router';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { useMe, useSignOut } from '../../../lib/session';
+import { useTexts } from '@/i18n';
+import { errorText } from '@/lib/errors';
+import { useNavigate } from '@/lib/hash-router';
+import { PageError, PageLoading } from '@/components/page-status';
+import { useMe, useSignOut } from '@/lib/session';
 import { MeHeader } from '../components/me-header';
-import { badgeText, useUnreadCount } from '../../../lib/unread';
+import { badgeText, useUnreadCount } from '@/lib/unread';
 import { useUpdateMe } from '../api/update-me';
 
 export default function MePage() {

@@ -2,14 +2,14 @@ import { Button, Toast } from 'antd-mobile';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkPassword } from '@pa/shared/rules';
-import { Field } from '../../../components/field';
-import { PageNav } from '../../../components/page-nav';
-import { PasswordInput } from '../../../components/password-input';
-import { ApiError } from '../../../lib/api-client';
-import { errorText } from '../../../lib/errors';
-import { useNavigate } from '../../../lib/router';
-import { useMe } from '../../../lib/session';
-import { useForm, type Rules } from '../../../lib/use-form';
+import { Field } from '@/components/field';
+import { PageNav } from '@/components/page-nav';
+import { PasswordInput } from '@/components/password-input';
+import { ApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/errors';
+import { useNavigate } from '@/lib/hash-router';
+import { useMe } from '@/lib/session';
+import { useForm, type Rules } from '@/lib/use-form';
 import { useChangePassword } from '../api/change-password';
 
 interface Values {

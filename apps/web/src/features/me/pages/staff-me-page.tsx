@@ -7,9 +7,9 @@
 import { Button, Dialog, List } from 'antd-mobile';
 import { GlobalOutline, LockOutline, MailOutline, PhonebookOutline, UserOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { useNavigate } from '../../../lib/router';
-import { useMe, useSignOut } from '../../../lib/session';
+import { PageError, PageLoading } from '@/components/page-status';
+import { useNavigate } from '@/lib/hash-router';
+import { useMe, useSignOut } from '@/lib/session';
 import { MeHeader } from '../components/me-header';
 
 export default function StaffMePage() {

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import type { NotificationList, Ok } from '@pa/shared';
-import { api } from '../../../lib/api-client';
-import { NOTIFICATIONS_KEY, unreadCountQuery } from '../../../lib/unread';
+import { api } from '@/lib/api-client';
+import { NOTIFICATIONS_KEY, unreadCountQuery } from '@/lib/unread';
 
 export const notificationsQuery = (unreadOnly: boolean) =>
   infiniteQueryOptions({

@@ -5,7 +5,7 @@
  */
 import type { TFunction } from 'i18next';
 import { LOCALES } from '@pa/shared/locales';
-import { formatMoney } from '../../../lib/format';
+import { formatMoney } from '@/lib/format';
 
 export interface NotificationMessage {
   title: string;

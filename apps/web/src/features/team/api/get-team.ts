@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { Team } from '@pa/shared';
-import { api } from '../../../lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** My team: invite code, counts, this month's figures and the direct members, a page at a time. */
 export const teamQuery = () =>

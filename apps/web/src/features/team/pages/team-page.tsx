@@ -2,15 +2,15 @@ import { Button, Skeleton, Tag } from 'antd-mobile';
 import { PictureOutline, TeamOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import type { Team, TeamMember } from '@pa/shared';
-import { CopyField } from '../../../components/copy-field';
-import { EmptyState } from '../../../components/empty-state';
-import { LoadMore } from '../../../components/load-more';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { PullToRefresh } from '../../../components/pull-to-refresh';
-import { formatDate, formatMoney, formatNumber } from '../../../lib/format';
-import { inviteLink } from '../../../lib/links';
-import { navigate } from '../../../lib/router';
-import { useMe } from '../../../lib/session';
+import { CopyField } from '@/components/copy-field';
+import { EmptyState } from '@/components/empty-state';
+import { LoadMore } from '@/components/load-more';
+import { PageError, PageLoading } from '@/components/page-status';
+import { PullToRefresh } from '@/components/pull-to-refresh';
+import { formatDate, formatMoney, formatNumber } from '@/lib/format';
+import { inviteLink } from '@/lib/links';
+import { navigate } from '@/lib/hash-router';
+import { useMe } from '@/lib/session';
 import { useTeam } from '../api/get-team';
 import '../team.css';
 
@@ -94,8 +94,8 @@ export default function TeamPage() {
         {team.isPending ? (
           <div role="status" className="team-skeleton">
             <span className="visually-hidden">{t('app.loading')}</span>
-            <Skeleton animated className="sk-team" />
-            <Skeleton animated className="sk-team" />
+            <Skeleton animated className="skeleton-team" />
+            <Skeleton animated className="skeleton-team" />
           </div>
         ) : team.isError ? (
           <PageError error={team.error} onRetry={() => team.refetch()} />

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Ok, PayoutAccountCreate, PayoutAccountEnvelope, PayoutAccountList, PayoutAccountPatch, Unsealed } from '@pa/shared';
 import { normalizePayoutNumber } from '@pa/shared/rules';
-import { api, withSealing } from '../../../lib/api-client';
-import { seal } from '../../../lib/crypto';
+import { api, withSealing } from '@/lib/api-client';
+import { seal } from '@/lib/crypto';
 
 export const payoutAccountsQuery = queryOptions({
   queryKey: ['payout-accounts'] as const,

@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { WithdrawalCreate, WithdrawalDetail, WithdrawalEnvelope, WithdrawalEvent, WithdrawalList, WithdrawalStatus, WithdrawalTermsView } from '@pa/shared';
-import { api, type Idempotent } from '../../../lib/api-client';
-import { FOLLOWED } from '../../../lib/query-client';
-import { NOTIFICATIONS_KEY } from '../../../lib/unread';
+import { api, type Idempotent } from '@/lib/api-client';
+import { FOLLOWED } from '@/lib/query-client';
+import { NOTIFICATIONS_KEY } from '@/lib/unread';
 
 /** Money is shown from cache at once and always refetched when a screen opens (staleTime 0). */
 const FRESH = { staleTime: 0 } as const;

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { shownPayoutNumber, type PayoutMethod } from '@pa/shared/rules';
-import { formatMoney, formatPercent } from '../../../lib/format';
+import { formatMoney, formatPercent } from '@/lib/format';
 
 /** "Alipay •••• 6789", "PayPal l***@example.com": the method and what is kept of the number, never more. */
 export function accountLabel(account: { method: PayoutMethod; last4: string }, t: TFunction): string {

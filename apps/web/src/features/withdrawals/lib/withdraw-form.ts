@@ -5,8 +5,8 @@
  */
 import { checkWithdrawal, withdrawalFee, type WithdrawalProblem } from '@pa/shared/rules';
 import type { WithdrawalTermsView } from '@pa/shared';
-import { keyedAttempt, outcomeUnknown, randomKey, type Attempt } from '../../../lib/idempotency-key';
-import { parseMoneyInput, type AmountError } from '../../../lib/money-input';
+import { keyedAttempt, outcomeUnknown, randomKey, type Attempt } from '@/lib/idempotency-key';
+import { parseMoneyInput, type AmountError } from '@/lib/money-input';
 
 export type AmountCheck =
   | { state: 'empty' }

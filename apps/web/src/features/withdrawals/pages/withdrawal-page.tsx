@@ -1,15 +1,15 @@
 import { Button, Dialog, List, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { canMoveWithdrawal, shownPayoutNumber, withdrawalCanReach } from '@pa/shared/rules';
-import { PageNav } from '../../../components/page-nav';
-import { PageError, PageLoading } from '../../../components/page-status';
-import { StatusTimeline } from '../../../components/status-timeline';
-import { errorText } from '../../../lib/errors';
-import { formatDate, formatDateTime, formatMoney } from '../../../lib/format';
-import { useParams } from '../../../lib/router';
+import { PageNav } from '@/components/page-nav';
+import { PageError, PageLoading } from '@/components/page-status';
+import { StatusTimeline } from '@/components/status-timeline';
+import { errorText } from '@/lib/errors';
+import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
+import { useParams } from '@/lib/hash-router';
 import { useCancelWithdrawal, useWithdrawal, type WithdrawalDetail } from '../api/withdrawals';
 import { MethodIcon } from '../components/method-icon';
-import { WithdrawalStatusTag } from '../components/withdrawal-status-tag';
+import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
 
 function Detail({ data }: { data: WithdrawalDetail }) {
   const { t, i18n } = useTranslation();

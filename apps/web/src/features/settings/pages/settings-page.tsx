@@ -1,0 +1,76 @@
+import { Radio, Space, Switch, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import type { RegistrationMode } from '@pa/shared';
+import { PageNav } from '@/components/page-nav';
+import { PageError, PageLoading } from '@/components/page-status';
+import { errorText } from '@/lib/errors';
+import { useSettings, useUpdateSettings } from '../api/settings';
+import { CurrencySetting, TimeZoneSetting } from '../components/region-settings';
+import { WithdrawalSettingsForm } from '../components/withdrawal-settings-form';
+import '../settings.css';
+
+const MODES: RegistrationMode[] = ['open', 'approval', 'invite-only'];
+
+export default function SettingsPage() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const update = useUpdateSettings();
+  return (
+    <div className="sub-page settings-page">
+      <PageNav title={t('admin.settings')} fallback="/me" />
+      {settings.isPending ? <PageLoading /> : settings.isError ? <PageError error={settings.error} onRetry={() => settings.refetch()} /> : (
+        <>
+          <section className="card">
+            <h2>{t('admin.registrationMode')}</h2>
+            <Radio.Group
+              value={settings.data.registrationMode}
+              onChange={async (value) => {
+                try {
+                  await update.mutateAsync({ registrationMode: value as RegistrationMode });
+                  Toast.show({ icon: 'success', content: t('app.saved') });
+                } catch (error) {
+                  Toast.show({ content: errorText(t, error) });
+                }
+              }}
+            >
+              <Space direction="vertical" block>
+                {MODES.map((mode) => (
+                  <Radio key={mode} value={mode} block data-testid={`mode-${mode}`}>
+                    <span className="radio-title">{t(`admin.modes.${mode}`)}</span>
+                    <span className="radio-desc">{t(`admin.modeHelp.${mode}`)}</span>
+                  </Radio>
+                ))}
+              </Space>
+            </Radio.Group>
+          </section>
+          <CurrencySetting key={`currency-${settings.data.currency}`} settings={settings.data} />
+          <TimeZoneSetting settings={settings.data} />
+          {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm key={`withdrawals-${settings.data.currency}`} settings={settings.data} /> : null}
+          <section className="card" aria-labelledby="settings-leaderboard-title">
+            <h2 id="settings-leaderboard-title">{t('leaderboard.adminTitle')}</h2>
+            <div className="settings-switch-row">
+              <div className="settings-switch-text">
+                <p id="settings-leaderboard-label" className="radio-title">{t('leaderboard.adminSwitch')}</p>
+                <p className="radio-desc">{t('leaderboard.adminHelp')}</p>
+              </div>
+              <Switch
+                checked={settings.data.leaderboardEnabled}
+                loading={update.isPending && update.variables?.leaderboardEnabled !== undefined}
+                aria-labelledby="settings-leaderboard-label"
+                data-testid="settings-leaderboard"
+                onChange={async (enabled) => {
+                  try {
+                    await update.mutateAsync({ leaderboardEnabled: enabled });
+                    Toast.show({ icon: 'success', content: t('app.saved') });
+                  } catch (error) {
+                    Toast.show({ content: errorText(t, error) });
+                  }
+                }}
+              />
+            </div>
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
