@@ -5,7 +5,7 @@
 import { AUDIT_SYSTEM_ACTOR, type AuditEntry, type AuditQuery, type Locale } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
-import { csvId, toCsv } from '../../platform/csv';
+import { csvId, toCsv } from '@pa/shared/csv';
 import { AppError } from '../../platform/errors';
 import { pageOf } from '../../platform/listing';
 import { zoneOf } from '../../platform/settings';

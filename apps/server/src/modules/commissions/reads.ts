@@ -9,7 +9,7 @@ import type {
 } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, decimalAmount, toCsv } from '@pa/shared/csv';
 import { AppError } from '../../platform/errors';
 import { COMMISSION_CSV, COMMISSION_CSV_HEADER } from '../../platform/i18n/csv';
 import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
@@ -114,7 +114,6 @@ export async function myCommissions(ctx: AppContext, userId: string, query: z.in
 export async function exportMyCommissions(ctx: AppContext, userId: string, query: CommissionQuery, locale: Locale): Promise<{ csv: string; filename: string }> {
   const texts = COMMISSION_CSV[locale];
   const { currency } = await readSettings(ctx.db);
-  const digits = currencyDigits(currency);
   const rows = await promoterCommissionsExport(ctx.db, userId, filtersOf(ctx, query), 50_000);
   const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
   const csv = toCsv(COMMISSION_CSV_HEADER, rows.map((r) => [
@@ -123,10 +122,10 @@ export async function exportMyCommissions(ctx: AppContext, userId: string, query
     texts.kind[r.kind],
     texts.level[r.level as 1 | 2],
     csvId(r.external_id),
-    csvAmount(Number(r.base), digits),
+    csvAmount(Number(r.base), currency),
     r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
-    csvAmount(Number(r.amount), digits),
-    csvAmount(Number(r.reversed_amount), digits),
+    csvAmount(Number(r.amount), currency),
+    csvAmount(Number(r.reversed_amount), currency),
     texts.status[r.status],
     dayKey(Number(r.available_at), zoneOf(ctx)),
     csvId(r.link_code),

@@ -9,7 +9,7 @@
  */
 import type { Locale, MailTemplate } from '@pa/shared';
 import { DEFAULT_APP_NAME } from '@pa/shared';
-import { currencyDigits } from '../csv';
+import { minorUnitDigits } from '@pa/shared/format';
 
 export type MailValue = string | number | { minor: number; currency: string } | { day: string } | { localized: Record<Locale, string> };
 export type MailParams = Record<string, MailValue>;
@@ -236,7 +236,7 @@ function formatValue(value: MailValue, locale: Locale): string {
     const [y, m, d] = value.day.split('-').map(Number);
     return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(y!, m! - 1, d!));
   }
-  const digits = currencyDigits(value.currency);
+  const digits = minorUnitDigits(value.currency);
   return new Intl.NumberFormat(locale, { style: 'currency', currency: value.currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value.minor / 10 ** digits);
 }
 
