@@ -127,11 +127,12 @@ export function formatTime(epochMs: number, locale: string, timeZone?: string): 
 /**
  * A day key (YYYY-MM-DD, already in the installation's zone) as a date in the reader's locale:
  * `numeric` "11/22", `short` "Nov 22", `weekday` "Sun, Nov 22" (Chinese: "11月22日 周日" — run
- * together it reads "11月22日周日").
+ * together it reads "11月22日周日"), `long` "November 22, 2026" (the mails' days).
  */
-export function formatDay(day: string, locale: string, style: 'numeric' | 'short' | 'weekday'): string {
+export function formatDay(day: string, locale: string, style: 'numeric' | 'short' | 'weekday' | 'long'): string {
   const date = new Date(`${day}T12:00:00Z`);
   const f = (o: Intl.DateTimeFormatOptions) => dateTimeFormat(locale, { ...o, timeZone: 'UTC' }).format(date);
+  if (style === 'long') return f({ dateStyle: 'long' });
   if (style === 'numeric') return f({ month: 'numeric', day: 'numeric' });
   if (style === 'short') return f({ month: 'short', day: 'numeric' });
   if (locale.startsWith('zh')) return `${f({ month: 'long', day: 'numeric' })} ${f({ weekday: 'short' })}`;
