@@ -13,6 +13,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Locale } from '@pa/shared';
+import { COMMON_TEXTS } from '@pa/shared/texts';
 import { buildApp } from '../apps/server/src/app';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig, type Config } from '../apps/server/src/config';
@@ -230,9 +232,13 @@ export async function itemsPerRow(page: Page, selector: string): Promise<number[
   }), selector);
 }
 
-/** The web app's texts in `locale`: its three areas (sign-in's, the promoter app's, the console's) merged, as the app holds them once all are loaded. */
+/**
+ * The web app's texts in `locale`: its three areas (sign-in's, the promoter app's, the console's)
+ * and the shared catalogue's error and field texts merged, as the app holds them once all are loaded.
+ */
 export function readLocale(locale: string): Record<string, unknown> {
-  return Object.assign({}, ...['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${area}/${locale}.json`), 'utf8'))));
+  const areas = ['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${area}/${locale}.json`), 'utf8')) as Record<string, unknown>);
+  return Object.assign({}, ...areas, COMMON_TEXTS[locale as Locale]) as Record<string, unknown>;
 }
 
 export function tr(messages: Record<string, unknown>, key: string, vars: Record<string, string> = {}): string {

@@ -56,7 +56,9 @@ function preloadLists(): Plugin {
         return [...out];
       };
       const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${area}/${locale}\\.json$`);
-      const locales = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('common', locale))]));
+      // Sign-in's texts come with the shared catalogue's error and field texts (src/i18n/index.ts).
+      const catalogue = (locale: string) => new RegExp(`/packages/shared/src/texts/common/${locale}\\.ts$`);
+      const locales = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('common', locale), catalogue(locale))]));
       // Home's first screen: preloaded for a visitor who comes back signed in (the app opens on Home).
       const home = files(
         /\/src\/app\/home-with-announcements\.tsx$/,
@@ -128,10 +130,12 @@ export default defineConfig(({ mode }) => {
     build: {
       rollupOptions: {
         output: {
-          // Texts by area and locale (src/i18n/locales/<area>/<locale>.json) named so in reports: texts-app-fr-….js.
+          // Texts by area and locale (src/i18n/locales/<area>/<locale>.json, and the shared catalogue's
+          // packages/shared/src/texts/common/<locale>.ts) named so in reports: texts-app-fr-….js, texts-catalogue-fr-….js.
           chunkFileNames: (chunk) => {
             const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/(\w+)\/([\w-]+)\.json$/);
-            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : 'assets/[name]-[hash].js';
+            const catalogue = chunk.facadeModuleId?.match(/\/packages\/shared\/src\/texts\/common\/([\w-]+)\.ts$/);
+            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-[hash].js` : 'assets/[name]-[hash].js';
           },
         },
       },

@@ -11,6 +11,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_APP_NAME, LOCALES, shownPayoutNumber, type Locale } from '@pa/shared';
+import { formatMoney } from '@pa/shared/format';
 import { dispatchMail, startMailDispatcher, writeDailyMails } from '../src/modules/mail/service';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { SmtpSender } from '../src/platform/mail/send';
@@ -337,7 +338,9 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect((await operator.request('POST', `/api/admin/withdrawals/${rejected}/reject`, { reason: 'Doublon' })).statusCode).toBe(200);
     await drain();
     const mails = smtp.take(user.account);
-    const amount = (minor: number) => new Intl.NumberFormat('fr', { style: 'currency', currency: 'CNY' }).format(minor / 100);
+    // The app's own money format (one currency mark in every language: "123,45 CN¥", where Intl alone writes "123,45 CNY").
+    const amount = (minor: number) => formatMoney(minor, 'CNY', 'fr');
+    expect(amount(12_345).replace(/\s/g, ' ')).toBe('123,45 CN¥');
     expect(mails.map((m) => m.subject).sort()).toEqual([
       `Votre retrait est payé : ${amount(12_345 - 230)}`,
       `Votre retrait de ${amount(20_000)} n’a pas pu être payé`,
@@ -348,7 +351,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(paidMail.text).toContain('Référence du versement : BANK-9');
     // Each request told staff; the first one's notification is still unread, so the admin got one mail, not three.
     const staffMails = smtp.take(adminUser.account);
-    expect(staffMails.map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: withdrawal requested: ${new Intl.NumberFormat('en', { style: 'currency', currency: 'CNY' }).format(123.45)}`]);
+    expect(staffMails.map((m) => m.subject)).toEqual([`${DEFAULT_APP_NAME.en}: withdrawal requested: CN¥123.45`]);
     expect(staffMails[0]!.text).toContain(`${PUBLIC}#/admin/withdrawals/${paid}`);
     expect((await admin.request('PATCH', '/api/admin/settings', { withdrawalFeeFixed: 0 })).statusCode).toBe(200);
     expect(mails.find((m) => m.subject.includes('refusé'))!.text).toContain('Doublon');
@@ -400,7 +403,7 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(twice).toHaveLength(0);
     const today = new Intl.DateTimeFormat('es', { dateStyle: 'long', timeZone: 'UTC' }).format(dayStart(dayKey(Date.now(), zone), zone));
     expect(digest!.subject).toBe(`2 comisiones aprobadas el ${today}`);
-    expect(digest!.text).toContain(new Intl.NumberFormat('es', { style: 'currency', currency: 'CNY' }).format(31));
+    expect(digest!.text).toContain(formatMoney(3_100, 'CNY', 'es'));
     expect(digest!.text).toContain(`${PUBLIC}#/commissions`);
     const [summary, ...more] = smtp.take(adminUser.account);
     expect(more.map((m) => m.subject), summary?.subject).toHaveLength(0);
@@ -411,6 +414,64 @@ describe.each(DIALECTS)('e-mail on %s', (dialect) => {
     expect(summary!.text).toContain(`${plural(queue.registrations, 'registration', 'registrations')}, ${plural(queue.enrollments, 'campaign application', 'campaign applications')}, `
       + `${plural(queue.commissions, 'commission to approve', 'commissions to approve')}, ${plural(queue.withdrawalsToApprove, 'withdrawal to approve', 'withdrawals to approve')} `
       + `and ${plural(queue.withdrawalsToPay, 'withdrawal to pay', 'withdrawals to pay')}.`);
+  });
+
+  it('the digest counts in each language’s plural forms and writes money as the app does (CN¥27.10, 27,10 CN¥), in all five languages', async () => {
+    const key = (await admin.request('POST', '/api/admin/api-keys', { name: 'Plurals', scopes: ['conversions:write'] })).json().secret as string;
+    const campaign = async (reward: number) => {
+      const id = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: `Plural ${reward}` }, approvalMode: 'manual', saleRewardType: 'fixed', saleReward: reward, leadReward: 0, holdDays: 0 }))).json().campaign.id as string;
+      await admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' });
+      return id;
+    };
+    // One commission of 27.10, or two of 13.55: 27.10 either way.
+    const single = await campaign(2_710);
+    const half = await campaign(1_355);
+    const operator = (await signedIn(env, 'operator')).client;
+    const approvedSales = async (promoter: Client, campaignId: string, n: number) => {
+      await promoter.request('POST', `/api/campaigns/${campaignId}/join`);
+      const link = ((await promoter.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === campaignId)!;
+      for (let i = 0; i < n; i++) {
+        const sale = await env.app.inject({ method: 'POST', url: '/api/v1/conversions', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify({ campaignId, kind: 'sale', externalId: `plural-${link.code}-${i}`, amount: 10_000, linkCode: link.code }) });
+        expect(sale.statusCode, sale.body).toBe(201);
+        expect((await operator.request('POST', `/api/admin/commissions/${sale.json().commissions[0].id}/approve`)).statusCode).toBe(200);
+      }
+    };
+    const readers: { locale: Locale; count: 1 | 2; account: string }[] = [];
+    for (const locale of LOCALES) {
+      for (const count of [1, 2] as const) {
+        const { client, user } = await signedIn(env, 'promoter');
+        await setLocale(client, locale);
+        await approvedSales(client, count === 1 ? single : half, count);
+        readers.push({ locale, count, account: user.account });
+      }
+    }
+    const zone = 'UTC';
+    const tomorrow = dayKey(dayStart(dayKey(Date.now(), zone), zone) + 36 * 3_600_000, zone);
+    await writeDailyMails(env.ctx, dayStart(tomorrow, zone) + 9 * 3_600_000);
+    await drain();
+    // What the received mails say, and what the app shows for the same amount (lib/format.ts is packages/shared's format.ts).
+    const phrase: Record<Locale, Record<1 | 2, string>> = {
+      en: { 1: '1 commission', 2: '2 commissions' },
+      fr: { 1: '1 commission approuvée', 2: '2 commissions approuvées' },
+      es: { 1: '1 comisión aprobada', 2: '2 comisiones aprobadas' },
+      'zh-Hans': { 1: '1 笔佣金', 2: '2 笔佣金' },
+      'zh-Hant': { 1: '1 筆佣金', 2: '2 筆佣金' },
+    };
+    const money: Record<Locale, string> = { en: 'CN¥27.10', 'zh-Hans': 'CN¥27.10', 'zh-Hant': 'CN¥27.10', fr: '27,10 CN¥', es: '27,10 CN¥' };
+    const spaces = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+    for (const { locale, count, account } of readers) {
+      const mails = smtp.take(account);
+      expect(mails, `${locale} ${count}`).toHaveLength(1);
+      const [mail] = mails;
+      expect(spaces(mail!.subject), locale).toContain(phrase[locale][count]);
+      expect(spaces(mail!.text), locale).toContain(phrase[locale][count]);
+      if (count === 1 && locale !== 'zh-Hans' && locale !== 'zh-Hant') expect(mail!.subject, locale).not.toContain(phrase[locale][2].slice(2));
+      expect(spaces(mail!.text), locale).toContain(money[locale]);
+      expect(mail!.text, locale).toContain(formatMoney(2_710, 'CNY', locale));
+      expect(spaces(mail!.html), locale).toContain(money[locale]);
+      // Never the bare "¥" of Intl's Simplified Chinese, nor the "CNY" of its French and Spanish.
+      expect(mail!.text, locale).not.toMatch(/(^|[^N])¥|CNY/);
+    }
   });
 
   it('a webhook endpoint disabled by a 410 mails every active admin who keeps "system" on, once', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_TEXTS } from '../src/platform/i18n/messages';
+import { SERVER_TEXTS } from '@pa/shared/texts';
 import { Client, DIALECTS, makeEnv, type TestEnv } from './helpers';
 import { rawExchange } from './raw-http';
 
@@ -113,7 +113,7 @@ describe.each(DIALECTS)('serving the app, health and the API reference on %s', (
     expect(page.body).toContain('lang="fr"');
     const api = await new Client(env.app, { locale: 'zh-TW' }).request('GET', '/api/nope');
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ error: { code: 'NOT_FOUND', message: '找不到。' } });
+    expect(api.json()).toEqual({ error: { code: 'NOT_FOUND', message: '找不到此項目。' } });
   });
 
   it('reports liveness and readiness', async () => {
@@ -188,7 +188,7 @@ describe('paths with a .. segment (issue 28, item 6)', () => {
         const answer = await get(target);
         expect(answer.status, target).toBe(404);
         expect(answer.headers['content-type'], target).toContain('text/html');
-        expect(answer.body, target).toContain(PAGE_TEXTS.en.notFoundTitle);
+        expect(answer.body, target).toContain(SERVER_TEXTS.en.pages.notFoundTitle);
       }
       // The API reference's own files (another static server) too.
       for (const target of ['/api/%2e%2e/%2e%2e/x', '/api/../../x', '/api/images/..%2f..%2fx', '/api/docs/static/..%2f..%2fpackage.json', '/api/docs/static/%2e%2e/x', '/api/docs/static/..%5c..%5cx']) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '../src/lib/csv-export';
+import { toCsv } from '@pa/shared/csv';
 import {
   auditDiff, csvRecordCount, daysInOrder, filtersFromParams, filtersToQuery, isInstantField, isMoneyField, jsonEqual, parseActionInput,
 } from '../src/features/audit/lib/audit';

@@ -1,41 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { collectPages, csvAmount, csvField, csvFilename, csvId, csvTime, decimalAmount, toCsv, type Page } from '../src/lib/csv-export';
+import { toCsv } from '@pa/shared/csv';
+import { collectPages, csvFilename, csvTime, type Page } from '../src/lib/csv-export';
 
-describe('CSV cells, as the server’s exports write them', () => {
-  it('starts with a byte-order mark and ends lines with CRLF, so spreadsheets read Chinese', () => {
-    const csv = toCsv(['name', 'amount'], [['张三', csvAmount(123_450, 'CNY')], ['Zoë, "Z"', csvAmount(-5, 'CNY')]]);
-    expect(csv.startsWith('\uFEFFname,amount\r\n')).toBe(true);
-    expect(csv).toBe('\uFEFFname,amount\r\n张三,1234.50\r\n"Zoë, ""Z""",-0.05\r\n');
-    // One header style for every export, the server's too (issue 28): snake_case English in every language.
-    for (const bad of ['名字', 'Montant', 'orderId', 'order id']) expect(() => toCsv(['id', bad], []), bad).toThrow(/snake_case/);
-    expect(new TextEncoder().encode(csv).slice(0, 3)).toEqual(new Uint8Array([0xef, 0xbb, 0xbf]));
-  });
-
-  it('writes money as a plain decimal by the currency’s minor units', () => {
-    expect(decimalAmount(1234, 'CNY')).toBe('12.34');
-    expect(decimalAmount(7, 'EUR')).toBe('0.07');
-    expect(decimalAmount(-1200, 'USD')).toBe('-12.00');
-    expect(decimalAmount(1500, 'JPY')).toBe('1500');
-    expect(decimalAmount(1234, 'KWD')).toBe('1.234');
-    expect(() => decimalAmount(1.5, 'CNY')).toThrow();
-    expect(csvField(csvAmount(null, 'CNY'))).toBe('');
-  });
-
-  it('never lets text start a formula, and keeps identifiers as text', () => {
-    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvField('+8613800000000')).toBe("'+8613800000000");
-    expect(csvField('-1')).toBe("'-1");
-    expect(csvField('@me')).toBe("'@me");
-    // ="00123" is a formula whose only content is a string literal; the field quotes its quotes.
-    expect(csvField(csvId('00123'))).toBe('"=""00123"""');
-    expect(csvField(csvId('+8613800000000'))).toBe('"=""+8613800000000"""');
-    expect(csvField(csvId('a"b'))).toBe('"=""a""""b"""');
-    expect(csvField(csvId('x'.repeat(300)))).toBe('x'.repeat(300));
-    expect(csvField(csvId(null))).toBe('');
-    expect(csvField(12)).toBe('12');
-    expect(csvField(null)).toBe('');
-  });
-
+// The encoder itself (cells, quoting, formulas, money) is tested once, in packages/shared/test/csv.test.ts.
+describe('the console’s side of an export', () => {
   it('writes times as local YYYY-MM-DD HH:mm and names the file with today', () => {
     const at = new Date(2026, 0, 5, 9, 7).getTime();
     expect(csvTime(at)).toBe('2026-01-05 09:07');

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_STATUS, FIELD_CODES, negotiateLocale, parseAcceptLanguage, type ErrorCode, type FieldCode, type Locale } from '@pa/shared';
-import { ERROR_MESSAGES } from './i18n/messages';
+import { COMMON_TEXTS } from '@pa/shared/texts';
 import { renderErrorPage } from './html-pages';
 import { isDatabaseUnavailable } from '../db/unavailable';
 
@@ -34,7 +34,7 @@ export function requestLocale(request: FastifyRequest): Locale {
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, fields?: Record<string, string>) {
   const body: { error: { code: ErrorCode; message: string; fields?: Record<string, string> } } = {
-    error: { code, message: ERROR_MESSAGES[requestLocale(request)][code] },
+    error: { code, message: COMMON_TEXTS[requestLocale(request)].errors[code] },
   };
   if (fields && Object.keys(fields).length > 0) body.error.fields = fields;
   return reply.status(ERROR_STATUS[code]).type('application/json; charset=utf-8').send(body);
@@ -165,7 +165,7 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
   // As Node does: answer only when no response has started on this connection.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !inFlight?.headersSent) {
-    const body = JSON.stringify({ error: { code, message: ERROR_MESSAGES.en[code] } });
+    const body = JSON.stringify({ error: { code, message: COMMON_TEXTS.en.errors[code] } });
     const status = ERROR_STATUS[code];
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

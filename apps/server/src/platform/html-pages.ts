@@ -1,6 +1,6 @@
 /** Small, self-contained, localized HTML pages for errors outside the single-page app. */
 import type { Locale } from '@pa/shared';
-import { PAGE_TEXTS } from './i18n/messages';
+import { SERVER_TEXTS } from '@pa/shared/texts';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -13,7 +13,7 @@ const STYLE =
 export const ERROR_PAGE_STYLE = STYLE;
 
 export function renderErrorPage(locale: Locale, kind: 'not_found' | 'error' | 'link_not_found', homeHref = './'): string {
-  const t = PAGE_TEXTS[locale];
+  const t = SERVER_TEXTS[locale].pages;
   const title = kind === 'not_found' ? t.notFoundTitle : kind === 'link_not_found' ? t.linkNotFoundTitle : t.errorTitle;
   const body = kind === 'not_found' ? t.notFoundBody : kind === 'link_not_found' ? t.linkNotFoundBody : t.errorBody;
   // A visitor of a missing tracked link is not a user of the app: no link into it.

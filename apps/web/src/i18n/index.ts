@@ -3,8 +3,9 @@
  * (`locales/<area>/<locale>.json`, identical key sets across locales, tested):
  *
  * - `common`: sign-in and its sister pages (register, forgot/reset password, e-mail link) and
- *   what every screen shares (errors, field messages, language names, loading, retry) — loaded
- *   before the first render;
+ *   what every screen shares (language names, loading, retry), with the error and field-code texts
+ *   of the shared catalogue (`errors`, `fields`: packages/shared/src/texts/common/<locale>.ts, the
+ *   very texts the server answers with) — loaded before the first render;
  * - `app`: the promoter's app (also the signed-in person's own pages, and the figures the console
  *   shows about a promoter: the console needs it too), with antd-mobile's pack for the language
  *   (its texts — pickers, dialogs, lists — appear on signed-in screens only: the sign-in screens'
@@ -21,6 +22,7 @@ import i18next from 'i18next';
 import { use } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { DEFAULT_APP_NAME, negotiateLocale, type Locale } from '@pa/shared/locales';
+import type { CommonTexts } from '@pa/shared/texts';
 import type { Locale as AntdLocale } from 'antd-mobile/es/locales/base';
 
 export type TextArea = 'common' | 'app' | 'console';
@@ -28,6 +30,15 @@ type Messages = Record<string, unknown>;
 
 /** Each area's file per locale, one chunk each (`./locales/app/fr.json` → its loader). */
 const files = import.meta.glob<Messages>('./locales/*/*.json', { import: 'default' });
+
+/** The shared catalogue's error and field texts, one chunk per locale, added to `common`. */
+const catalogue: Record<Locale, () => Promise<{ default: CommonTexts }>> = {
+  'zh-Hans': () => import('@pa/shared/texts/common/zh-Hans'),
+  'zh-Hant': () => import('@pa/shared/texts/common/zh-Hant'),
+  en: () => import('@pa/shared/texts/common/en'),
+  fr: () => import('@pa/shared/texts/common/fr'),
+  es: () => import('@pa/shared/texts/common/es'),
+};
 
 const antdPacks: Record<Locale, () => Promise<{ default: AntdLocale }>> = {
   'zh-Hans': () => import('antd-mobile/es/locales/zh-CN'),
@@ -64,12 +75,19 @@ function once<T>(key: string, load: () => Promise<T>): Promise<T> {
   return pending;
 }
 
-/** An area's file; with `app`, antd-mobile's pack for the language (kept in `antdLocales`). */
+/**
+ * An area's file; with `common`, the catalogue's error and field texts; with `app`, antd-mobile's
+ * pack for the language (kept in `antdLocales`).
+ */
 function download(locale: Locale, area: TextArea): Promise<Messages> {
   const file = `./locales/${area}/${locale}.json`;
   const load = files[file];
   if (!load) return Promise.reject(new Error(`no texts for ${area} in ${locale}`));
   const messages = once(file, load);
+  if (area === 'common') {
+    const shared = once(`catalogue/${locale}`, () => catalogue[locale]().then((m) => m.default));
+    return Promise.all([messages, shared]).then(([m, s]) => ({ ...m, ...s }));
+  }
   if (area !== 'app') return messages;
   const antd = once(`antd/${locale}`, () => antdPacks[locale]().then((m) => void antdLocales.set(locale, m.default)));
   return Promise.all([messages, antd]).then(([m]) => m);

@@ -1,44 +1,23 @@
 /**
  * CSV export of what a console list shows under its filters: every matching row, not only the
  * loaded ones. Where the server has an export for the list, the page uses it; otherwise this walks
- * the list API's cursor pages with the same filters and builds the file here, by the rules of the
- * server's exports (apps/server/src/platform/csv.ts, docs/api.md "CSV exports"): UTF-8 with a
- * byte-order mark (spreadsheets then read Chinese), CRLF line ends, text that can never start a
- * formula, identifiers that stay text, and money as a plain decimal from the currency's minor units.
+ * the list API's cursor pages with the same filters and builds the file here with the server's own
+ * encoder (packages/shared/src/csv.ts, docs/api.md "CSV exports"): UTF-8 with a byte-order mark
+ * (spreadsheets then read Chinese), CRLF line ends, text that can never start a formula,
+ * identifiers that stay text, and money as a plain decimal from the currency's minor units. What is
+ * here is the browser's part: the cursor walk, local times, the file name and the download.
  */
 import type { Page } from '@pa/shared';
+import { toCsv, type CsvValue } from '@pa/shared/csv';
 import { api } from './api-client';
-import { minorUnitDigits } from './format';
 import { downloadBlob } from './share';
 
-const BOM = '\uFEFF';
-/** Excel refuses a string literal longer than this in a formula. */
-const LITERAL_MAX = 255;
+export { csvAmount, csvId, type CsvValue } from '@pa/shared/csv';
+
 /** The list API's largest page. */
 export const PAGE_LIMIT = 100;
 /** A bound on one export (the server's own exports stop at 50,000 rows too). */
 export const EXPORT_MAX_ROWS = 50_000;
-
-class CsvCell {
-  constructor(readonly kind: 'id' | 'number', readonly text: string) {}
-}
-export type CsvValue = string | number | null | undefined | CsvCell;
-
-/** An identifier (account, phone, code, reference, id) that must open as text, exactly as written. */
-export const csvId = (value: string | null | undefined): CsvValue => (value === null || value === undefined ? null : new CsvCell('id', value));
-
-/** An amount of minor units as a plain decimal number in the currency's unit ("1234.50", "-5", "0.005"). */
-export function decimalAmount(minor: number, currency: string): string {
-  if (!Number.isSafeInteger(minor)) throw new Error('money must be an integer of minor units');
-  const digits = minorUnitDigits(currency);
-  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
-  const text = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
-  return minor < 0 ? `-${text}` : text;
-}
-
-/** A money cell: a number a spreadsheet can add up. */
-export const csvAmount = (minor: number | null | undefined, currency: string): CsvValue =>
-  minor === null || minor === undefined ? null : new CsvCell('number', decimalAmount(minor, currency));
 
 /** A moment as the reader's local "YYYY-MM-DD HH:mm" (sorts as text, reads in every language). */
 export function csvTime(epochMs: number | null | undefined): string {
@@ -46,34 +25,6 @@ export function csvTime(epochMs: number | null | undefined): string {
   const d = new Date(epochMs);
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-const quoted = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-const asText = (s: string) => quoted(FORMULA_START.test(s) ? `'${s}` : s);
-
-export function csvField(value: CsvValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'string') return asText(value);
-  if (value.kind === 'number') return /^-?\d+(\.\d+)?$/.test(value.text) ? value.text : asText(value.text);
-  if (value.text === '') return '';
-  if (value.text.length > LITERAL_MAX || /[\r\n]/.test(value.text)) return asText(value.text);
-  return quoted(`="${value.text.replace(/"/g, '""')}"`);
-}
-
-/**
- * Column names: one style for every export, server's and console's — snake_case English
- * (`external_id`, `occurred_at`), the same whatever the reader's language, so a spreadsheet
- * formula or an import script keeps working (docs/api.md, CSV exports). Anything else is a
- * programming error.
- */
-export const CSV_HEADER = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
-
-export function toCsv(header: string[], rows: CsvValue[][]): string {
-  const bad = header.find((h) => !CSV_HEADER.test(h));
-  if (bad !== undefined) throw new Error(`CSV column name "${bad}" is not snake_case`);
-  return BOM + [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
 export interface CsvColumn<Row> {

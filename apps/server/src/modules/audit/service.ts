@@ -5,12 +5,12 @@
 import { AUDIT_SYSTEM_ACTOR, type AuditEntry, type AuditQuery, type Locale } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
-import { csvId, toCsv } from '../../platform/csv';
+import { csvId, toCsv } from '@pa/shared/csv';
+import { SERVER_TEXTS } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { pageOf } from '../../platform/listing';
 import { zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
-import { AUDIT_CSV_HEADER, AUDIT_CSV_SYSTEM } from './csv-texts';
 import { pickLocalized } from '../../platform/localized';
 import { auditPage, auditRows, entityNames, type AuditFilters, type AuditRow } from './repository';
 
@@ -18,6 +18,9 @@ import { auditPage, auditRows, entityNames, type AuditFilters, type AuditRow } f
 export const AUDIT_EXPORT_MAX = 50_000;
 
 type Filters = Omit<AuditQuery, 'cursor' | 'limit'>;
+
+/** The export's column names: one snake_case English set in every language, like every CSV export (docs/api.md). */
+const AUDIT_CSV_HEADER = ['at', 'actor', 'actor_account', 'actor_role', 'action', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id'];
 
 /** Offset of a zone from UTC at an instant, in ms. */
 function offsetAt(instant: number, zone: string): number {
@@ -101,7 +104,7 @@ export async function exportAudit(ctx: AppContext, actor: Actor, q: Filters, loc
   const rows = await auditRows(ctx.db, toFilters(ctx, q), AUDIT_EXPORT_MAX);
   const csv = toCsv(AUDIT_CSV_HEADER, rows.map((r) => [
     new Date(Number(r.at)).toISOString(),
-    r.actor_id ? (r.actor_name ?? r.actor_id) : AUDIT_CSV_SYSTEM[locale],
+    r.actor_id ? (r.actor_name ?? r.actor_id) : SERVER_TEXTS[locale].auditCsv.system,
     csvId(r.actor_account),
     r.actor_role,
     r.action,

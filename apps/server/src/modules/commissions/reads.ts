@@ -9,9 +9,9 @@ import type {
 } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { csvAmount, csvId, currencyDigits, decimalAmount, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, decimalAmount, toCsv } from '@pa/shared/csv';
+import { SERVER_TEXTS } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
-import { COMMISSION_CSV, COMMISSION_CSV_HEADER } from '../../platform/i18n/csv';
 import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
 import type { AuthState } from '../../platform/session';
@@ -110,23 +110,28 @@ export async function myCommissions(ctx: AppContext, userId: string, query: z.in
   return { items: rows.map((r) => toCommission(r, locale)), nextCursor };
 }
 
+/**
+ * The promoter's commission export's column names: one snake_case English set whatever the
+ * language, like every CSV export's (docs/api.md, CSV exports); the values are in the reader's.
+ */
+const COMMISSION_CSV_HEADER = ['occurred_at', 'campaign', 'kind', 'level', 'external_id', 'base', 'rate', 'amount', 'reversed_amount', 'status', 'available_at', 'link_code', 'currency'];
+
 /** The promoter's commissions as CSV in their language (at most 50,000 rows, latest first). */
 export async function exportMyCommissions(ctx: AppContext, userId: string, query: CommissionQuery, locale: Locale): Promise<{ csv: string; filename: string }> {
-  const texts = COMMISSION_CSV[locale];
+  const texts = SERVER_TEXTS[locale].commissionCsv;
   const { currency } = await readSettings(ctx.db);
-  const digits = currencyDigits(currency);
   const rows = await promoterCommissionsExport(ctx.db, userId, filtersOf(ctx, query), 50_000);
   const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
   const csv = toCsv(COMMISSION_CSV_HEADER, rows.map((r) => [
     time(Number(r.occurred_at)),
     pickLocalized(r.names_json, locale),
     texts.kind[r.kind],
-    texts.level[r.level as 1 | 2],
+    r.level === 1 ? texts.level.direct : texts.level.team,
     csvId(r.external_id),
-    csvAmount(Number(r.base), digits),
+    csvAmount(Number(r.base), currency),
     r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
-    csvAmount(Number(r.amount), digits),
-    csvAmount(Number(r.reversed_amount), digits),
+    csvAmount(Number(r.amount), currency),
+    csvAmount(Number(r.reversed_amount), currency),
     texts.status[r.status],
     dayKey(Number(r.available_at), zoneOf(ctx)),
     csvId(r.link_code),

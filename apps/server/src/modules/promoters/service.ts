@@ -12,7 +12,7 @@ import type { Adjustment, AdminPromoterDetail, AdminPromoterRow, PromoterAction 
 import type { AppContext } from '../../context';
 import type { AdjustmentsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
-import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, toCsv } from '@pa/shared/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { ledgerPage, lockBalance, postJournal, promoterAccount, walletOf } from '../../platform/ledger';
@@ -135,7 +135,6 @@ export async function exportPromoters(ctx: AppContext, actorId: string, filters:
   const [rows, settings] = await Promise.all([allPromoters(ctx.db, filters, EXPORT_CAP), readSettings(ctx.db)]);
   await audit(ctx.db, { actorId, action: 'promoter.export', entity: 'promoter', after: { filters, count: rows.length }, ip });
   const { currency } = settings;
-  const digits = currencyDigits(currency);
   const csv = toCsv(
     ['promoter_id', 'account', 'display_name', 'status', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
     rows.map((r) => [
@@ -146,8 +145,8 @@ export async function exportPromoters(ctx: AppContext, actorId: string, filters:
       csvId(r.invite_code),
       new Date(Number(r.created_at)).toISOString(),
       csvId(r.inviter_account),
-      csvAmount(Number(r.available), digits),
-      csvAmount(Number(r.pending), digits),
+      csvAmount(Number(r.available), currency),
+      csvAmount(Number(r.pending), currency),
       currency,
     ]),
   );

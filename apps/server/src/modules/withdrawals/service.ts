@@ -20,7 +20,7 @@ import type { AppContext } from '../../context';
 import type { PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
 import type { Tx } from '../../db/unit-of-work';
 import { audit, type Actor } from '../../platform/audit';
-import { csvAmount, csvId, currencyDigits, toCsv } from '../../platform/csv';
+import { csvAmount, csvId, toCsv } from '@pa/shared/csv';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emitEvent } from '../../platform/webhooks/outbox';
@@ -380,7 +380,6 @@ const EXPORT_CAP = 10_000;
  */
 export async function exportApprovedWithdrawals(ctx: AppContext, actor: Actor): Promise<{ csv: string; filename: string }> {
   const rows = await approvedWithdrawals(ctx.db, EXPORT_CAP);
-  const digits = currencyDigits(rows[0]?.currency ?? 'CNY');
   const csv = toCsv(
     ['withdrawal_id', 'requested_at', 'promoter_account', 'promoter_name', 'method', 'holder_name', 'account_number', 'amount', 'fee', 'net', 'currency'],
     rows.map((r) => [
@@ -391,9 +390,9 @@ export async function exportApprovedWithdrawals(ctx: AppContext, actor: Actor): 
       r.account_method,
       r.account_holder,
       csvId(withdrawalAccountNumber(ctx, r)),
-      csvAmount(Number(r.amount), digits),
-      csvAmount(Number(r.fee), digits),
-      csvAmount(Number(r.net), digits),
+      csvAmount(Number(r.amount), r.currency),
+      csvAmount(Number(r.fee), r.currency),
+      csvAmount(Number(r.net), r.currency),
       r.currency,
     ]),
   );
