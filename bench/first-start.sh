@@ -26,10 +26,13 @@ for run in $(seq 1 "$runs"); do
     sleep 0.25
   done
   built_line="$(grep -E '^build: (web|server) done' "$work/start.log" | tr '\n' ' ')"
+  # The Node the server runs on: the executable of the process serving (npm start's child).
+  pid="$(pgrep -g "$server" -f 'apps/server/dist/main.js' | head -1 || true)"
+  runtime="$( [ -n "$pid" ] && exe="$(readlink "/proc/$pid/exe")" && echo "$("$exe" --version) from ${exe#"$work/app/"}" || echo unknown)"
   kill -TERM -- "-$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   if [ -z "$served" ]; then tail -30 "$work/start.log"; echo "run $run: the sign-in page was not served" >&2; exit 1; fi
-  awk -v r="$run" -v s="$start" -v i="$installed" -v d="$served" -v b="$built_line" -v node="$(cd "$work/app" && npm exec --no -- node --version)" \
+  awk -v r="$run" -v s="$start" -v i="$installed" -v d="$served" -v b="$built_line" -v node="$runtime" \
     'BEGIN { printf "run %d: npm ci %.1f s, npm start to the sign-in page %.1f s, total %.1f s (server on Node %s; %s)\n", r, i - s, d - i, d - s, node, b }'
   cd /
   rm -rf "$work"
