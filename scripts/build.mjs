@@ -27,9 +27,9 @@ const SKIP_NAMES = new Set(['node_modules', 'dist', '.vite', 'coverage', 'test-r
 const SKIP_PATHS = new Set(['e2e/artifacts', 'bench/results', 'bench/reports']);
 const skipped = (dir, name) => SKIP_NAMES.has(name) || SKIP_PATHS.has(path.relative(root, path.join(dir, name)).split(path.sep).join('/'));
 
-function npm(args) {
+function npm(args, env = process.env) {
   // npm is a script on Windows and a program elsewhere; the shell finds either.
-  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32', env });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed`);
 }
 
@@ -54,7 +54,8 @@ export const STEPS = [
     extra: (env) => [version(), ...Object.keys(env).filter((k) => k.startsWith('VITE_')).sort().map((k) => `${k}=${env[k]}`)],
     output: 'apps/web/dist',
     run: () => {
-      npm(['run', 'build', '-w', '@pa/web']);
+      // Production React whatever NODE_ENV the caller has (vitest sets `test`, which Vite would keep).
+      npm(['run', 'build', '-w', '@pa/web'], { ...process.env, NODE_ENV: 'production' });
       node(path.join(root, 'scripts/bundle-size.mjs'));
     },
   },
