@@ -12,8 +12,6 @@ import { toCsv, type CsvValue } from '@pa/shared/csv';
 import { api } from './api-client';
 import { downloadBlob } from './share';
 
-export { csvAmount, csvId, type CsvValue } from '@pa/shared/csv';
-
 /** The list API's largest page. */
 export const PAGE_LIMIT = 100;
 /** A bound on one export (the server's own exports stop at 50,000 rows too). */
