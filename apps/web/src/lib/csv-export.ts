@@ -13,9 +13,9 @@ import { api } from './api-client';
 import { downloadBlob } from './share';
 
 /** The list API's largest page. */
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 /** A bound on one export (the server's own exports stop at 50,000 rows too). */
-export const EXPORT_MAX_ROWS = 50_000;
+const EXPORT_MAX_ROWS = 50_000;
 
 /** A moment as the reader's local "YYYY-MM-DD HH:mm" (sorts as text, reads in every language). */
 export function csvTime(epochMs: number | null | undefined): string {
