@@ -385,7 +385,7 @@ try {
   receiver.url = await new Promise<string>((resolve) => receiver.child!.once('message', (m: { url: string }) => resolve(m.url)));
   // The receiver stands for the merchant's server, elsewhere in a real deployment; here it shares
   // the machine's two cores. BENCH_RECEIVER_NICE runs it at a lower priority (default 0: as the
-  // rest; 10 measured no different, docs/benchmarks.md).
+  // rest; 10 measured no different, docs/benchmarks-history.md).
   const receiverNice = Number(process.env.BENCH_RECEIVER_NICE ?? 0);
   try {
     if (receiverNice) os.setPriority(receiver.child.pid!, receiverNice);

@@ -49,7 +49,7 @@ export interface Config {
   version: string;
 }
 
-export interface MetricsConfig {
+interface MetricsConfig {
   /** Asked for as `Authorization: Bearer <token>` wherever /metrics is served (null: none asked). */
   token: string | null;
   /** A listener of its own for /metrics (null: on the main one, which then needs the token). */

@@ -36,7 +36,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
 export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit'] as const;
-export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';
@@ -60,7 +59,7 @@ export const AuditExportQuerySchema = z.strictObject(auditFilters);
 /** A JSON value as stored in an entry's before and after. */
 const JsonValueSchema: z.ZodType<unknown> = z.unknown();
 
-export const AuditEntrySchema = z.object({
+const AuditEntrySchema = z.object({
   id: z.string(),
   at: z.number().int(),
   /** null: the server itself (the scheduler, the command line). */

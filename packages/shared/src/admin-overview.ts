@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DayParamSchema, SettingsSchema, StatsPeriodSchema } from './schemas';
 
 export const OVERVIEW_RANGES = ['today', '7d', '30d', 'month'] as const;
-export const OverviewRangeSchema = z.enum(OVERVIEW_RANGES);
+const OverviewRangeSchema = z.enum(OVERVIEW_RANGES);
 export type OverviewRange = z.infer<typeof OverviewRangeSchema>;
 
 /** `range` (default 7d), or `from` and `to` (calendar days, both included, at most 366 days) instead. */
@@ -16,7 +16,7 @@ export type OverviewQuery = z.infer<typeof OverviewQuerySchema>;
 
 const int = z.number().int();
 /** The program's figures over a period. Money in minor units. */
-export const OverviewFiguresSchema = z.object({
+const OverviewFiguresSchema = z.object({
   /** People's visits (bots and link previews are not counted). */
   clicks: int,
   uniqueClicks: int,
@@ -33,7 +33,7 @@ export const OverviewFiguresSchema = z.object({
 });
 export type OverviewFigures = z.infer<typeof OverviewFiguresSchema>;
 
-export const OverviewTrendPointSchema = z.object({
+const OverviewTrendPointSchema = z.object({
   day: z.string(),
   clicks: int,
   uniqueClicks: int,
@@ -43,7 +43,7 @@ export const OverviewTrendPointSchema = z.object({
   /** Pending plus approved commission. */
   commission: int,
 });
-export const OverviewTopItemSchema = z.object({
+const OverviewTopItemSchema = z.object({
   id: z.string(),
   /** Campaign name in the reader's language, or the promoter's display name. */
   name: z.string(),
@@ -57,7 +57,7 @@ export const OverviewTopItemSchema = z.object({
 export type OverviewTopItem = z.infer<typeof OverviewTopItemSchema>;
 
 /** What waits for staff, each linking to its list. */
-export const WorkQueueSchema = z.object({
+const WorkQueueSchema = z.object({
   /** Promoters waiting for approval (registration mode "approval"). */
   registrations: int,
   /** Enrollments waiting for a decision (campaigns that join by approval). */

@@ -19,13 +19,12 @@ const promoterFilters = {
   dir: z.enum(['asc', 'desc']).default('desc'),
 };
 export const AdminPromoterQuerySchema = PageQuerySchema.extend(promoterFilters);
-export type AdminPromoterQuery = z.input<typeof AdminPromoterQuerySchema>;
 /** The export takes the list's filters and order, without the page. */
 export const AdminPromoterExportQuerySchema = z.strictObject(promoterFilters);
 
 const PersonRefSchema = z.object({ id: z.string(), displayName: z.string(), account: z.string() });
 
-export const AdminPromoterRowSchema = z.object({
+const AdminPromoterRowSchema = z.object({
   id: z.string(),
   displayName: z.string(),
   account: z.string(),
@@ -40,7 +39,7 @@ export type AdminPromoterRow = z.infer<typeof AdminPromoterRowSchema>;
 export const AdminPromoterListSchema = z.object({ items: z.array(AdminPromoterRowSchema), nextCursor: z.string().nullable(), currency: z.string() });
 export type AdminPromoterList = z.infer<typeof AdminPromoterListSchema>;
 
-export const PROMOTER_ACTIONS = ['approve', 'reject', 'suspend', 'reactivate'] as const;
+const PROMOTER_ACTIONS = ['approve', 'reject', 'suspend', 'reactivate'] as const;
 export type PromoterAction = (typeof PROMOTER_ACTIONS)[number];
 
 export const AdminPromoterDetailSchema = z.object({
@@ -69,7 +68,7 @@ const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), 
 
 export const AdminPromoterLedgerSchema = page(LedgerLineSchema);
 export type AdminPromoterLedger = z.infer<typeof AdminPromoterLedgerSchema>;
-export const AdminPromoterCommissionSchema = z.object({
+const AdminPromoterCommissionSchema = z.object({
   id: z.string(),
   campaignId: z.string(),
   campaignName: z.string(),
@@ -86,7 +85,7 @@ export const AdminPromoterCommissionListSchema = page(AdminPromoterCommissionSch
 export type AdminPromoterCommissionList = z.infer<typeof AdminPromoterCommissionListSchema>;
 export const AdminPromoterWithdrawalListSchema = page(WithdrawalSchema);
 export type AdminPromoterWithdrawalList = z.infer<typeof AdminPromoterWithdrawalListSchema>;
-export const AdminPromoterLinkSchema = z.object({
+const AdminPromoterLinkSchema = z.object({
   id: z.string(),
   code: z.string(),
   campaignId: z.string(),
@@ -101,12 +100,12 @@ export type AdminPromoterLink = z.infer<typeof AdminPromoterLinkSchema>;
 export const AdminPromoterLinkListSchema = page(AdminPromoterLinkSchema);
 export type AdminPromoterLinkList = z.infer<typeof AdminPromoterLinkListSchema>;
 /** Method, holder and the last four characters only: never the number, sealed or not. */
-export const AdminPromoterPayoutAccountSchema = z.object({ id: z.string(), method: PayoutMethodSchema, holderName: z.string(), last4: z.string(), isDefault: z.boolean(), createdAt: z.number().int() });
+const AdminPromoterPayoutAccountSchema = z.object({ id: z.string(), method: PayoutMethodSchema, holderName: z.string(), last4: z.string(), isDefault: z.boolean(), createdAt: z.number().int() });
 export type AdminPromoterPayoutAccount = z.infer<typeof AdminPromoterPayoutAccountSchema>;
 export const AdminPromoterPayoutAccountListSchema = page(AdminPromoterPayoutAccountSchema);
 export type AdminPromoterPayoutAccountList = z.infer<typeof AdminPromoterPayoutAccountListSchema>;
 /** Signed-in devices (sessions neither revoked nor expired); never a token or its digest. */
-export const AdminPromoterSessionSchema = z.object({ id: z.string(), device: z.string(), createdAt: z.number().int(), lastSeenAt: z.number().int(), expiresAt: z.number().int() });
+const AdminPromoterSessionSchema = z.object({ id: z.string(), device: z.string(), createdAt: z.number().int(), lastSeenAt: z.number().int(), expiresAt: z.number().int() });
 export type AdminPromoterSession = z.infer<typeof AdminPromoterSessionSchema>;
 export const AdminPromoterSessionListSchema = page(AdminPromoterSessionSchema);
 export type AdminPromoterSessionList = z.infer<typeof AdminPromoterSessionListSchema>;
@@ -122,7 +121,7 @@ export const AdjustmentCreateSchema = z.strictObject({
 export type AdjustmentCreate = z.input<typeof AdjustmentCreateSchema>;
 /** `Idempotency-Key` is required: a retried adjustment must never move money twice. */
 export const AdjustmentHeadersSchema = z.looseObject({ 'idempotency-key': z.string().trim().min(1).max(100) });
-export const AdjustmentSchema = z.object({
+const AdjustmentSchema = z.object({
   id: z.string(),
   promoterId: z.string(),
   amount: z.number().int(),

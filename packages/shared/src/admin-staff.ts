@@ -6,15 +6,15 @@ import { z } from 'zod';
 import { AccountSchema, DisplayNameSchema, SealedSchema, UserStatusSchema } from './schemas';
 
 /** Staff roles: promoters are not staff and are never listed or changed here. */
-export const StaffRoleSchema = z.enum(['operator', 'admin']);
+const StaffRoleSchema = z.enum(['operator', 'admin']);
 export type StaffRole = z.infer<typeof StaffRoleSchema>;
 export const STAFF_ROLES = StaffRoleSchema.options;
 
 /** The statuses an admin may set on a staff member. */
-export const StaffStatusSchema = z.enum(['active', 'suspended']);
+const StaffStatusSchema = z.enum(['active', 'suspended']);
 export type StaffStatus = z.infer<typeof StaffStatusSchema>;
 
-export const StaffMemberSchema = z.object({
+const StaffMemberSchema = z.object({
   id: z.string(),
   account: z.string(),
   displayName: z.string(),

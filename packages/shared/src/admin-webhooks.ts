@@ -12,7 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'promoter.registered', 'promoter.approved', 'promoter.suspended',
   'enrollment.created', 'enrollment.approved', 'enrollment.rejected',
 ] as const;
-export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 /** Sent by "send a test" only, whatever the endpoint subscribes to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
@@ -34,7 +34,7 @@ export type WebhookEndpointPatch = z.input<typeof WebhookEndpointPatchSchema>;
 /** How long the previous secret still signs after a rotation (both signatures are sent). */
 export const WEBHOOK_PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
-export const WebhookEndpointSchema = z.object({
+const WebhookEndpointSchema = z.object({
   id: z.string(),
   url: z.string(),
   description: z.string().nullable(),
@@ -58,13 +58,13 @@ export type WebhookEndpointEnvelope = z.infer<typeof WebhookEndpointEnvelopeSche
 export type WebhookDeliveryEnvelope = z.infer<typeof WebhookDeliveryEnvelopeSchema>;
 export type WebhookEndpointList = z.infer<typeof WebhookEndpointListSchema>;
 
-export const WebhookAttemptSchema = z.object({
+const WebhookAttemptSchema = z.object({
   at: z.number().int(),
   statusCode: z.number().int().nullable(),
   durationMs: z.number().int(),
   error: z.string().nullable(),
 });
-export const WebhookDeliverySchema = z.object({
+const WebhookDeliverySchema = z.object({
   id: z.string(),
   eventId: z.string(),
   type: z.string(),

@@ -52,7 +52,7 @@ export function csvField(value: CsvValue): string {
  * formula or an import script keeps working (docs/api.md, CSV exports). Anything else is a
  * programming error.
  */
-export const CSV_HEADER = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+const CSV_HEADER = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
 export function toCsv(header: readonly string[], rows: CsvValue[][]): string {
   const bad = header.find((h) => !CSV_HEADER.test(h));

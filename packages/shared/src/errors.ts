@@ -73,10 +73,6 @@ export const FIELD_CODES = [
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; fields?: Record<string, string> };
-}
-
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && value in ERROR_STATUS;
 }

@@ -1,6 +1,6 @@
 export const LOCALES = ['zh-Hans', 'zh-Hant', 'en', 'fr', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en';
+const DEFAULT_LOCALE: Locale = 'en';
 
 /** The localized default product name, used when VITE_APP_NAME is not set. */
 export const DEFAULT_APP_NAME: Record<Locale, string> = {

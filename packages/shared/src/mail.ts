@@ -15,8 +15,8 @@ import { PageQuerySchema } from './schemas';
  * `ledger` (a ledger check found a breach). Invitations and password links are always sent: they
  * are what the person asked for.
  */
-export const MAIL_CATEGORIES = ['account', 'commissions', 'withdrawals', 'work_queue', 'registrations', 'enrollments', 'withdrawal_requests', 'system', 'mail_failing', 'ledger'] as const;
-export const MailCategorySchema = z.enum(MAIL_CATEGORIES);
+const MAIL_CATEGORIES = ['account', 'commissions', 'withdrawals', 'work_queue', 'registrations', 'enrollments', 'withdrawal_requests', 'system', 'mail_failing', 'ledger'] as const;
+const MailCategorySchema = z.enum(MAIL_CATEGORIES);
 export type MailCategory = z.infer<typeof MailCategorySchema>;
 export const PROMOTER_MAIL_CATEGORIES: readonly MailCategory[] = ['account', 'commissions', 'withdrawals'];
 /** An operator's: the work queue. */
@@ -53,10 +53,10 @@ export const MAIL_TEMPLATES = [
   'staff_registration', 'staff_enrollment', 'staff_withdrawal', 'mail_failing', 'ledger_breach',
   'verify_email',
 ] as const;
-export const MailTemplateSchema = z.enum(MAIL_TEMPLATES);
+const MailTemplateSchema = z.enum(MAIL_TEMPLATES);
 export type MailTemplate = z.infer<typeof MailTemplateSchema>;
 
-export const MailMessageSchema = z.object({
+const MailMessageSchema = z.object({
   id: z.string(),
   to: z.string(),
   template: MailTemplateSchema,

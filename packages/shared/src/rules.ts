@@ -12,10 +12,10 @@ import { ACCOUNT_MAX, accountKind, normalizeAccount } from './account';
 export * from './account';
 export * from './withdrawals';
 
-export const DISPLAY_NAME_MIN = 2;
-export const DISPLAY_NAME_MAX = 32;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 72;
+const DISPLAY_NAME_MIN = 2;
+const DISPLAY_NAME_MAX = 32;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 72;
 export const INVITE_CODE_LENGTH = 8;
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -66,9 +66,9 @@ export function checkInviteCode(raw: string): FieldCode | null {
   return null;
 }
 
-export const LINK_CODE_MIN = 4;
+const LINK_CODE_MIN = 4;
 export const LINK_CODE_MAX = 32;
-export const CHANNEL_MAX = 24;
+const CHANNEL_MAX = 24;
 export const RESERVED_CODES = ['api', 'r', 'admin', 'assets', 'docs', 'static', 'login', 'register', 'pending', 'app', 'www', 'help', 'about', 'health', 'ready', 'manifest', 'icon', 'images', 'me', 'team', 'promote', 'links', 'poster'];
 
 export function checkLinkCode(raw: string): FieldCode | null {
@@ -152,7 +152,7 @@ export function checkHolderName(raw: string): FieldCode | null {
 }
 
 /** What a promoter sees of an account number: its last four characters. */
-export const payoutLast4 = (normalized: string) => [...normalized].slice(-4).join('');
+const payoutLast4 = (normalized: string) => [...normalized].slice(-4).join('');
 
 /**
  * What is kept and shown of an account number (the `last4` field): an e-mail address (PayPal,
@@ -168,7 +168,7 @@ export function payoutShown(normalized: string): string {
 /** The kept part as people read it: a masked e-mail as it is, last four characters after "•••• ". */
 export const shownPayoutNumber = (last4: string): string => (last4.includes('@') ? last4 : `••••\u00a0${last4}`);
 
-export interface WithdrawalTerms {
+interface WithdrawalTerms {
   /** Minor units. */
   min: number;
   max: number;

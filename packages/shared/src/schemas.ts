@@ -30,7 +30,7 @@ export const RoleSchema = z.enum(['promoter', 'operator', 'admin']);
 export type Role = z.infer<typeof RoleSchema>;
 export const UserStatusSchema = z.enum(['pending', 'active', 'rejected', 'suspended']);
 export type UserStatus = z.infer<typeof UserStatusSchema>;
-export const RegistrationModeSchema = z.enum(['open', 'approval', 'invite-only']);
+const RegistrationModeSchema = z.enum(['open', 'approval', 'invite-only']);
 export type RegistrationMode = z.infer<typeof RegistrationModeSchema>;
 
 export const SealedSchema = z.strictObject({
@@ -50,7 +50,7 @@ export type PublicKey = z.infer<typeof PublicKeySchema>;
 
 export const AccountSchema = z.string().max(ACCOUNT_MAX + 16).superRefine(rule(checkAccount)).transform(normalizeAccount);
 export const DisplayNameSchema = z.string().max(200).superRefine(rule(checkDisplayName)).transform((v) => v.trim());
-export const InviteCodeSchema = z.string().max(32).superRefine(rule(checkInviteCode)).transform(normalizeInviteCode);
+const InviteCodeSchema = z.string().max(32).superRefine(rule(checkInviteCode)).transform(normalizeInviteCode);
 
 export const UserSchema = z.object({
   id: z.string(),
@@ -115,7 +115,7 @@ export type VerifyEmailResult = z.infer<typeof VerifyEmailResultSchema>;
 export const ChangePasswordBodySchema = z.strictObject({ current: SealedSchema, next: SealedSchema });
 export type ChangePasswordBody = z.input<typeof ChangePasswordBodySchema>;
 
-export const SessionInfoSchema = z.object({
+const SessionInfoSchema = z.object({
   id: z.string(),
   device: z.string(),
   createdAt: z.number().int(),
@@ -135,7 +135,7 @@ export type Revoked = z.infer<typeof RevokedSchema>;
 export const HealthSchema = z.object({ status: z.literal('ok'), version: z.string() });
 export const ReadySchema = z.object({ status: z.literal('ready'), database: z.literal('ok') });
 
-export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/);
+const CurrencySchema = z.string().regex(/^[A-Z]{3}$/);
 const MoneySettingSchema = z.number().int().min(0).max(WITHDRAWAL_SETTING_MONEY_MAX);
 export const SettingsSchema = z.object({
   registrationMode: RegistrationModeSchema,
@@ -153,7 +153,7 @@ export const SettingsSchema = z.object({
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 /** An IANA time zone this runtime knows (Intl), e.g. Asia/Shanghai or UTC. */
-export function isTimeZone(value: string): boolean {
+function isTimeZone(value: string): boolean {
   if (value.length === 0 || value.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: value });
@@ -163,7 +163,7 @@ export function isTimeZone(value: string): boolean {
   }
 }
 /** An ISO 4217 code this runtime can format (Intl), e.g. CNY. */
-export const isCurrencyCode = (value: string): boolean => /^[A-Z]{3}$/.test(value) && Intl.supportedValuesOf('currency').includes(value);
+const isCurrencyCode = (value: string): boolean => /^[A-Z]{3}$/.test(value) && Intl.supportedValuesOf('currency').includes(value);
 export const SettingsPatchSchema = z.strictObject({
   registrationMode: RegistrationModeSchema.optional(),
   currency: CurrencySchema.refine(isCurrencyCode, { params: { fieldCode: 'invalid' } }).optional(),
@@ -182,7 +182,7 @@ export type SettingsPatch = z.input<typeof SettingsPatchSchema>;
 /** A day parameter (`YYYY-MM-DD`, a real calendar day): the one rule for every date in a query. */
 export const DayParamSchema = z.string().max(10).refine(isCalendarDay, { params: { fieldCode: 'invalid' } });
 /** An instant in epoch milliseconds that a date can hold (1970 to the end of year 9999). */
-export const InstantSchema = z.number().int().min(0).max(MAX_INSTANT);
+const InstantSchema = z.number().int().min(0).max(MAX_INSTANT);
 
 export const PageQuerySchema = z.strictObject({
   cursor: z.string().max(200).optional(),
@@ -197,7 +197,7 @@ export const AdminUserQuerySchema = PageQuerySchema.extend({
   q: z.string().max(100).optional(),
 });
 
-export const AdminUserSchema = UserSchema.extend({ inviterId: z.string().nullable() });
+const AdminUserSchema = UserSchema.extend({ inviterId: z.string().nullable() });
 export const AdminUserListSchema = z.object({ items: z.array(AdminUserSchema), nextCursor: z.string().nullable() });
 export type AdminUserList = z.infer<typeof AdminUserListSchema>;
 
@@ -227,16 +227,16 @@ export const WebManifestSchema = z.object({
 const localized = (max: number) => z.partialRecord(LocaleSchema, z.string().trim().max(max));
 const HOST_RE = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
-export const CampaignStatusSchema = z.enum(['draft', 'active', 'paused', 'ended']);
+const CampaignStatusSchema = z.enum(['draft', 'active', 'paused', 'ended']);
 export type CampaignStatus = z.infer<typeof CampaignStatusSchema>;
-export const HttpsUrlSchema = z.string().trim().max(2000).refine((v) => {
+const HttpsUrlSchema = z.string().trim().max(2000).refine((v) => {
   try {
     return new URL(v).protocol === 'https:';
   } catch {
     return false;
   }
 }, { params: { fieldCode: 'invalid' } });
-export const TierSchema = z.strictObject({ minSales: z.number().int().min(1).max(1_000_000), bps: z.number().int().min(0).max(10_000) });
+const TierSchema = z.strictObject({ minSales: z.number().int().min(1).max(1_000_000), bps: z.number().int().min(0).max(10_000) });
 
 /**
  * The schedule as the API documents it (issue 28): `endsAt` is the first instant after the
@@ -316,7 +316,7 @@ const campaignTerms = {
   posters: z.array(ImageSchema),
 };
 
-export const AdminCampaignSchema = z.object({
+const AdminCampaignSchema = z.object({
   ...campaignTerms,
   names: z.record(z.string(), z.string()),
   descriptions: z.record(z.string(), z.string()),
@@ -332,14 +332,13 @@ export type AdminCampaignEnvelope = z.infer<typeof AdminCampaignEnvelopeSchema>;
 export const AdminCampaignListSchema = z.object({ items: z.array(AdminCampaignSchema), nextCursor: z.string().nullable() });
 export type AdminCampaignList = z.infer<typeof AdminCampaignListSchema>;
 /** `POST api/admin/campaigns/:id/images?kind=`: a cover or a poster template. */
-export const ImageKindSchema = z.enum(['cover', 'poster']);
+const ImageKindSchema = z.enum(['cover', 'poster']);
 export type ImageKind = z.infer<typeof ImageKindSchema>;
 export const ImageUploadQuerySchema = z.strictObject({ kind: ImageKindSchema });
 
 export const EnrollmentStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 export type EnrollmentStatus = z.infer<typeof EnrollmentStatusSchema>;
 export const EnrollmentSchema = z.object({ id: z.string(), campaignId: z.string(), status: EnrollmentStatusSchema, createdAt: z.number().int(), couponCode: z.string().nullable() });
-export type Enrollment = z.infer<typeof EnrollmentSchema>;
 /** `POST api/campaigns/:id/join`: 201 when it enrolled, 200 when already enrolled. */
 export const EnrollmentEnvelopeSchema = z.object({ enrollment: EnrollmentSchema });
 export type EnrollmentEnvelope = z.infer<typeof EnrollmentEnvelopeSchema>;
@@ -349,7 +348,7 @@ export const EnrollmentPatchSchema = z.strictObject({
 });
 export type EnrollmentPatch = z.input<typeof EnrollmentPatchSchema>;
 
-export const CampaignSchema = z.object({
+const CampaignSchema = z.object({
   ...campaignTerms,
   name: z.string(),
   description: z.string(),
@@ -364,14 +363,14 @@ export const CampaignEnvelopeSchema = z.object({ campaign: CampaignSchema });
 export type CampaignEnvelope = z.infer<typeof CampaignEnvelopeSchema>;
 export const CampaignQuerySchema = PageQuerySchema.extend({ q: z.string().trim().max(100).optional(), joined: z.enum(['true', 'false']).optional() });
 
-export const AdminEnrollmentSchema = EnrollmentSchema.extend({ promoterId: z.string(), promoterName: z.string(), promoterAccount: z.string(), campaignName: z.string() });
+const AdminEnrollmentSchema = EnrollmentSchema.extend({ promoterId: z.string(), promoterName: z.string(), promoterAccount: z.string(), campaignName: z.string() });
 export type AdminEnrollment = z.infer<typeof AdminEnrollmentSchema>;
 export const AdminEnrollmentListSchema = z.object({ items: z.array(AdminEnrollmentSchema), nextCursor: z.string().nullable() });
 export type AdminEnrollmentList = z.infer<typeof AdminEnrollmentListSchema>;
 export const EnrollmentActionParamsSchema = z.strictObject({ id: z.string().min(1).max(64), action: z.enum(['approve', 'reject']) });
 export type EnrollmentAction = z.infer<typeof EnrollmentActionParamsSchema>['action'];
 
-export const LinkCodeSchema = z.string().max(64).superRefine(rule(checkLinkCode)).transform((v) => v.trim());
+const LinkCodeSchema = z.string().max(64).superRefine(rule(checkLinkCode)).transform((v) => v.trim());
 export const LinkCreateSchema = z.strictObject({
   campaignId: z.string().min(1).max(64),
   code: LinkCodeSchema.optional(),
@@ -386,7 +385,7 @@ export const LinkPatchSchema = z.strictObject({
   status: z.enum(['active', 'disabled']).optional(),
 });
 export type LinkPatch = z.input<typeof LinkPatchSchema>;
-export const LinkSchema = z.object({
+const LinkSchema = z.object({
   id: z.string(),
   code: z.string(),
   campaignId: z.string(),
@@ -432,7 +431,7 @@ export const ApiKeyCreateSchema = z.strictObject({
   requireSignature: z.boolean().default(false),
 });
 export type ApiKeyCreate = z.input<typeof ApiKeyCreateSchema>;
-export const ApiKeySchema = z.object({
+const ApiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string(),
@@ -451,9 +450,9 @@ export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
 /** A campaign's Stripe signing secret (`whsec_…`, from the Stripe dashboard's webhook endpoint). */
 export const StripeSecretSchema = z.strictObject({ signingSecret: z.string().trim().regex(/^whsec_[A-Za-z0-9+/=_-]{8,200}$/) });
 export type StripeSecret = z.input<typeof StripeSecretSchema>;
-export const StripeEventOutcomeSchema = z.enum(['recorded', 'ignored', 'rejected']);
+const StripeEventOutcomeSchema = z.enum(['recorded', 'ignored', 'rejected']);
 /** A Stripe event as received and what came of it (`detail`: why it was ignored or rejected). */
-export const StripeEventSchema = z.object({
+const StripeEventSchema = z.object({
   eventId: z.string(),
   type: z.string(),
   outcome: StripeEventOutcomeSchema,
@@ -495,13 +494,12 @@ export const ConversionCreateSchema = z
     if (v.kind === 'refund' && !v.refundOf) ctx.addIssue({ code: 'custom', path: ['refundOf'], message: 'required', params: { fieldCode: 'required' } });
     if (v.kind !== 'refund' && v.refundOf) ctx.addIssue({ code: 'custom', path: ['refundOf'], message: 'not allowed', params: { fieldCode: 'not_allowed' } });
   });
-export type ConversionCreate = z.input<typeof ConversionCreateSchema>;
 
 export const ConversionStatusSchema = z.enum(['attributed', 'unattributed', 'rejected']);
 export type ConversionStatus = z.infer<typeof ConversionStatusSchema>;
 /** Why a conversion earns nothing: unattributed (no match, outside the campaign's schedule) or rejected. */
 export const CONVERSION_REASONS = ['no_match', 'campaign_not_started', 'campaign_ended', 'self_referral', 'promoter_inactive', 'not_enrolled'] as const;
-export const ConversionReasonSchema = z.enum(CONVERSION_REASONS);
+const ConversionReasonSchema = z.enum(CONVERSION_REASONS);
 export type ConversionReason = z.infer<typeof ConversionReasonSchema>;
 export const CommissionStatusSchema = z.enum(['pending', 'approved', 'rejected', 'reversed']);
 export type CommissionStatus = z.infer<typeof CommissionStatusSchema>;
@@ -558,8 +556,7 @@ export type Commission = z.infer<typeof CommissionSchema>;
 export const ConversionResultSchema = z.object({ conversion: ConversionSchema, commissions: z.array(CommissionSchema) });
 export type ConversionResult = z.infer<typeof ConversionResultSchema>;
 
-export const CommissionEventSchema = z.object({ status: z.string(), amount: z.number().int(), reason: z.string().nullable(), at: z.number().int() });
-export type CommissionEvent = z.infer<typeof CommissionEventSchema>;
+const CommissionEventSchema = z.object({ status: z.string(), amount: z.number().int(), reason: z.string().nullable(), at: z.number().int() });
 export const CommissionDetailSchema = z.object({
   commission: CommissionSchema,
   conversion: z.object({ kind: ConversionKindSchema, externalId: z.string(), amount: z.number().int(), refundedAmount: z.number().int(), attributedBy: z.string().nullable(), occurredAt: z.number().int() }),
@@ -594,12 +591,12 @@ export type LedgerLine = z.infer<typeof LedgerLineSchema>;
 export const LedgerListSchema = z.object({ items: z.array(LedgerLineSchema), nextCursor: z.string().nullable() });
 export type LedgerList = z.infer<typeof LedgerListSchema>;
 
-export const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.string().nullable(), campaignName: z.string() });
+const AdminConversionSchema = ConversionSchema.extend({ promoterName: z.string().nullable(), campaignName: z.string() });
 export type AdminConversion = z.infer<typeof AdminConversionSchema>;
 export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
 export type AdminConversionList = z.infer<typeof AdminConversionListSchema>;
 /** `externalId`: the shop's order (or lead) id of the commission's conversion. */
-export const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), externalId: z.string() });
+const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), externalId: z.string() });
 export type AdminCommission = z.infer<typeof AdminCommissionSchema>;
 export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
 export type AdminCommissionList = z.infer<typeof AdminCommissionListSchema>;
@@ -628,7 +625,7 @@ export const PayoutAccountCreateSchema = z.strictObject({
   isDefault: z.boolean().optional(),
 });
 export type PayoutAccountCreate = z.input<typeof PayoutAccountCreateSchema>;
-export const PayoutAccountSchema = z.object({
+const PayoutAccountSchema = z.object({
   id: z.string(),
   method: PayoutMethodSchema,
   holderName: z.string(),
@@ -692,7 +689,7 @@ export const WithdrawalTermsSchema = z.object({
 });
 export type WithdrawalTermsView = z.infer<typeof WithdrawalTermsSchema>;
 
-export const AdminWithdrawalSchema = WithdrawalSchema.extend({
+const AdminWithdrawalSchema = WithdrawalSchema.extend({
   promoterId: z.string(),
   promoterName: z.string(),
   promoterAccount: z.string(),
@@ -732,9 +729,9 @@ export const NOTIFICATION_TYPES = [
   /** mail failing (`error`), once per failing spell; a ledger check breach (`count`), once per set of breaches. */
   'staff.mail_failing', 'staff.ledger_breach',
 ] as const;
-export const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
+const NotificationTypeSchema = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof NotificationTypeSchema>;
-export const NotificationSchema = z.object({
+const NotificationSchema = z.object({
   id: z.string(),
   type: NotificationTypeSchema,
   /** Parameters for the message: amounts in minor units, `campaign` as names per locale, ids to link to. */
@@ -751,14 +748,14 @@ export type UnreadCount = z.infer<typeof UnreadCountSchema>;
 
 // ——— Statistics, team, leaderboard, announcements (issue 6) ———
 
-export const STATS_RANGES = ['today', 'yesterday', '7d', '30d', 'month', 'custom'] as const;
-export const StatsRangeSchema = z.enum(STATS_RANGES);
+const STATS_RANGES = ['today', 'yesterday', '7d', '30d', 'month', 'custom'] as const;
+const StatsRangeSchema = z.enum(STATS_RANGES);
 export type StatsRange = z.infer<typeof StatsRangeSchema>;
 /** Figures a time series can show. Money in minor units; `conversionRate` a fraction; `epc` minor units per click. */
-export const STATS_METRICS = ['clicks', 'uniqueClicks', 'leads', 'sales', 'saleAmount', 'earnings', 'conversionRate', 'epc'] as const;
-export const StatsMetricSchema = z.enum(STATS_METRICS);
+const STATS_METRICS = ['clicks', 'uniqueClicks', 'leads', 'sales', 'saleAmount', 'earnings', 'conversionRate', 'epc'] as const;
+const StatsMetricSchema = z.enum(STATS_METRICS);
 export type StatsMetric = z.infer<typeof StatsMetricSchema>;
-export const STATS_BREAKDOWNS = ['campaign', 'link', 'channel'] as const;
+const STATS_BREAKDOWNS = ['campaign', 'link', 'channel'] as const;
 export const MAX_STATS_RANGE_DAYS = 366;
 /** `range` (default 7d) or `from`/`to` (ISO dates, both included; `custom` needs both). */
 export const StatsRangeQuerySchema = z.strictObject({
@@ -770,7 +767,7 @@ export type StatsRangeQuery = z.infer<typeof StatsRangeQuerySchema>;
 export const StatsTimeseriesQuerySchema = z.strictObject({ ...StatsRangeQuerySchema.shape, metric: StatsMetricSchema.default('earnings') });
 export const StatsBreakdownQuerySchema = z.strictObject({ ...StatsRangeQuerySchema.shape, by: z.enum(STATS_BREAKDOWNS), limit: z.coerce.number().int().min(1).max(100).default(20) });
 
-export const StatsFiguresSchema = z.object({
+const StatsFiguresSchema = z.object({
   clicks: z.number().int(),
   uniqueClicks: z.number().int(),
   leads: z.number().int(),
@@ -795,15 +792,13 @@ export const StatsSummarySchema = z.object({
   current: StatsFiguresSchema,
   previous: StatsFiguresSchema,
 });
-export type StatsSummary = z.infer<typeof StatsSummarySchema>;
 export const StatsTimeseriesSchema = z.object({
   currency: z.string(),
   metric: StatsMetricSchema,
   period: StatsPeriodSchema,
   points: z.array(z.object({ day: z.string(), value: z.number() })),
 });
-export type StatsTimeseries = z.infer<typeof StatsTimeseriesSchema>;
-export const StatsBreakdownItemSchema = z.object({
+const StatsBreakdownItemSchema = z.object({
   /** campaign id, link id, or the channel tag ('' for links without one). */
   key: z.string(),
   /** Campaign name in the reader's language; for links also the code and label. */
@@ -813,7 +808,6 @@ export const StatsBreakdownItemSchema = z.object({
   figures: StatsFiguresSchema,
 });
 export const StatsBreakdownSchema = z.object({ currency: z.string(), by: z.enum(STATS_BREAKDOWNS), period: StatsPeriodSchema, items: z.array(StatsBreakdownItemSchema) });
-export type StatsBreakdown = z.infer<typeof StatsBreakdownSchema>;
 /** Everything Home shows, in one call: balances, the range's figures and the previous period's, a daily series and top links. */
 export const StatsOverviewSchema = z.object({
   currency: z.string(),
@@ -832,7 +826,7 @@ export const StatsOverviewSchema = z.object({
 export type StatsOverview = z.infer<typeof StatsOverviewSchema>;
 
 export const TeamQuerySchema = PageQuerySchema;
-export const TeamMemberSchema = z.object({
+const TeamMemberSchema = z.object({
   id: z.string(),
   /** The direct member's display name in full (the viewer invited them); the second level is only counted. */
   name: z.string(),
@@ -856,10 +850,10 @@ export const TeamSchema = z.object({
 });
 export type Team = z.infer<typeof TeamSchema>;
 
-export const LEADERBOARD_PERIODS = ['week', 'month'] as const;
-export const LEADERBOARD_METRICS = ['earnings', 'conversions'] as const;
+const LEADERBOARD_PERIODS = ['week', 'month'] as const;
+const LEADERBOARD_METRICS = ['earnings', 'conversions'] as const;
 export const LeaderboardQuerySchema = z.strictObject({ period: z.enum(LEADERBOARD_PERIODS).default('week'), by: z.enum(LEADERBOARD_METRICS).default('earnings') });
-export const LeaderboardEntrySchema = z.object({ rank: z.number().int(), name: z.string(), value: z.number().int(), me: z.boolean() });
+const LeaderboardEntrySchema = z.object({ rank: z.number().int(), name: z.string(), value: z.number().int(), me: z.boolean() });
 export const LeaderboardSchema = z.object({
   /** false when an admin turned the leaderboard off: no entries. */
   enabled: z.boolean(),
@@ -884,20 +878,20 @@ export const AnnouncementTextSchema = z.strictObject({
   body: z.string().trim().min(1).max(ANNOUNCEMENT_BODY_MAX),
 });
 /** `{ locale: { title, body } }`, at least one language; the order given is kept ("the first one written"). */
-export const AnnouncementTextsSchema = z
+const AnnouncementTextsSchema = z
   .partialRecord(LocaleSchema, AnnouncementTextSchema)
   .refine((t) => Object.keys(t).length > 0, { message: 'required', params: { fieldCode: 'required' } });
-export const ANNOUNCEMENT_STATUSES = ['draft', 'published', 'archived'] as const;
-export const AnnouncementStatusSchema = z.enum(ANNOUNCEMENT_STATUSES);
+const ANNOUNCEMENT_STATUSES = ['draft', 'published', 'archived'] as const;
+const AnnouncementStatusSchema = z.enum(ANNOUNCEMENT_STATUSES);
 export type AnnouncementStatus = z.infer<typeof AnnouncementStatusSchema>;
 /** What a promoter sees: the text in their language, else English, else the first one written; `locale` says which. */
-export const AnnouncementSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), locale: LocaleSchema, pinned: z.boolean(), publishedAt: z.number().int() });
+const AnnouncementSchema = z.object({ id: z.string(), title: z.string(), body: z.string(), locale: LocaleSchema, pinned: z.boolean(), publishedAt: z.number().int() });
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 export const AnnouncementListSchema = z.object({ items: z.array(AnnouncementSchema) });
 export type AnnouncementList = z.infer<typeof AnnouncementListSchema>;
 /** GET api/announcements: pinned first, then newest published first. */
 export const AnnouncementQuerySchema = z.strictObject({ limit: z.coerce.number().int().min(1).max(20).default(5) });
-export const AdminAnnouncementSchema = z.object({
+const AdminAnnouncementSchema = z.object({
   id: z.string(),
   texts: z.record(z.string(), z.object({ title: z.string(), body: z.string() })),
   status: AnnouncementStatusSchema,

@@ -13,7 +13,7 @@ export function canMoveCampaign(from: CampaignStatus, to: CampaignStatus): boole
 }
 
 /** The campaign fields its schedule is read from (epoch ms). */
-export interface CampaignSchedule {
+interface CampaignSchedule {
   status: CampaignStatus;
   starts_at: number | null;
   ends_at: number | null;
@@ -25,7 +25,7 @@ export interface CampaignSchedule {
 const endedOnSchedule = (c: CampaignSchedule) => c.status === 'ended' && c.ends_at !== null && Number(c.ends_at) <= Number(c.updated_at);
 
 /** Why a lead or sale that happened at `occurredAt` counts for nothing: outside the campaign's schedule. */
-export type ScheduleReason = 'campaign_not_started' | 'campaign_ended';
+type ScheduleReason = 'campaign_not_started' | 'campaign_ended';
 
 /**
  * Whether a lead or sale is recorded at all: while the campaign is active, and after it has ended

@@ -6,11 +6,11 @@
  * Pure: no I/O.
  */
 export type CommissionStatus = 'pending' | 'approved' | 'rejected' | 'reversed';
-export type CommissionStep = 'create' | 'approve' | 'reject' | 'reverse';
+type CommissionStep = 'create' | 'approve' | 'reject' | 'reverse';
 
 /** Where an entry goes: one of the promoter's buckets, or the program's commission expense. */
 export type EntrySide = 'pending' | 'available' | 'program';
-export type StepFigure = 'commission_pending' | 'commission_approved' | 'commission_rejected' | 'commission_reversed';
+type StepFigure = 'commission_pending' | 'commission_approved' | 'commission_rejected' | 'commission_reversed';
 
 export interface StepEffect {
   /** The status afterwards. */
@@ -32,7 +32,7 @@ export const TRANSITIONS: Readonly<Record<CommissionStep, readonly (CommissionSt
   reverse: ['pending', 'approved'],
 };
 
-export function canStep(step: CommissionStep, from: CommissionStatus | null): boolean {
+function canStep(step: CommissionStep, from: CommissionStatus | null): boolean {
   return TRANSITIONS[step].includes(from);
 }
 

@@ -16,9 +16,9 @@ function assertCount(name: string, value: number): void {
 }
 
 /** A monthly volume tier: from the `minSales`-th sale of the calendar month on, pay `bps`. */
-export type Tier = { minSales: number; bps: number };
+type Tier = { minSales: number; bps: number };
 
-export type SaleRateTerms = { saleRewardType: 'bps' | 'fixed'; saleReward: number; tiers: readonly Tier[] };
+type SaleRateTerms = { saleRewardType: 'bps' | 'fixed'; saleReward: number; tiers: readonly Tier[] };
 
 /**
  * The tier reached by the sale numbered `saleNumber` this month: the highest `minSales` ≤ saleNumber
@@ -48,8 +48,8 @@ export function saleRateBps(terms: SaleRateTerms, salesThisMonth: number): numbe
 
 export type CommissionTerms = SaleRateTerms & { leadReward: number };
 export type Conversion = { kind: 'lead' | 'sale'; amount: number };
-export type CommissionRule = 'lead_fixed' | 'sale_fixed' | 'sale_rate' | 'sale_tier';
-export type Level1Commission = { base: number; rateBps: number | null; amount: number; rule: CommissionRule };
+type CommissionRule = 'lead_fixed' | 'sale_fixed' | 'sale_rate' | 'sale_tier';
+type Level1Commission = { base: number; rateBps: number | null; amount: number; rule: CommissionRule };
 
 /**
  * The direct (level-1) promoter's commission for one conversion, or null when nothing is earned
@@ -94,7 +94,7 @@ export type RefundInput = {
   /** Sum of this commission's earlier reversals. */
   reversedBefore: number;
 };
-export type RefundResult = { reversal: number; refundedAfter: number };
+type RefundResult = { reversal: number; refundedAfter: number };
 
 /**
  * How much of a commission a (partial) refund reverses.

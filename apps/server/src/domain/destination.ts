@@ -2,9 +2,9 @@
  * Where a link may send a visitor: the campaign's landing page, or a deep link on the landing
  * host or one of the campaign's allowed hosts — never anywhere else (no open redirect).
  */
-export type DestinationResult = { ok: true; url: string } | { ok: false; reason: 'invalid' | 'not_allowed' };
+type DestinationResult = { ok: true; url: string } | { ok: false; reason: 'invalid' | 'not_allowed' };
 
-export function allowedHostsOf(landingUrl: string, allowedHosts: readonly string[]): Set<string> {
+function allowedHostsOf(landingUrl: string, allowedHosts: readonly string[]): Set<string> {
   return new Set([new URL(landingUrl).hostname.toLowerCase(), ...allowedHosts.map((h) => h.toLowerCase())]);
 }
 

@@ -2,7 +2,7 @@
  * Identifies PNG, JPEG and WebP images from their bytes (never from the declared type) and reads
  * their pixel size. Anything else, or a damaged header, is null.
  */
-export interface SniffedImage {
+interface SniffedImage {
   contentType: 'image/png' | 'image/jpeg' | 'image/webp';
   width: number;
   height: number;

@@ -13,13 +13,13 @@ import type { MasterKey } from './crypto/master-key';
 import { AppError } from './errors';
 
 /** What API-key checks need of the app (platform/ never imports the app's own context type). */
-export interface ApiKeyContext {
+interface ApiKeyContext {
   db: Db;
   master: Pick<MasterKey, 'encrypt' | 'decrypt'>;
 }
 
 export type ApiScope = z.infer<typeof ApiScopeSchema>;
-export const SIGNATURE_TOLERANCE_S = 300;
+const SIGNATURE_TOLERANCE_S = 300;
 const SECRET_AAD = 'api-key-secret';
 
 declare module 'fastify' {
@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-export const hashApiKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const hashApiKey = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A new secret ("pa_" + 40 base64url characters), its display prefix, hash and sealed copy. */
 export function newApiKeySecret(ctx: Pick<ApiKeyContext, 'master'>) {

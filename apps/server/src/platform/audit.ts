@@ -10,7 +10,7 @@ import type { Db } from '../db/types';
 import { newId } from './ids';
 import { requireAuth } from './session';
 
-export interface AuditInput {
+interface AuditInput {
   /** null: the server itself (the scheduler, the command line). */
   actorId: string | null;
   action: AuditAction;

@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
+function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
   const header = request.headers['content-digest'];
   const value = Array.isArray(header) ? header.join(',') : header;
   const optional = request.url.startsWith('/api/v1/');
@@ -25,7 +25,7 @@ export function verifyBodyDigest(request: FastifyRequest, body: Buffer) {
 }
 
 export const IMAGE_BODY_LIMIT = 2 * 1024 * 1024;
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 
 export function registerBodyParsers(app: FastifyInstance) {
   // Image uploads arrive as the raw bytes; what they really are is decided from the bytes later.

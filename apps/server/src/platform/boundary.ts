@@ -31,7 +31,7 @@ const NUL = '\u0000';
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Whether `s` holds a character no field may hold. */
-export const isUnstorable = (s: string) => s.includes(NUL) || LONE_SURROGATE.test(s);
+const isUnstorable = (s: string) => s.includes(NUL) || LONE_SURROGATE.test(s);
 
 /**
  * The dotted path of a string value or key holding a NUL or a lone surrogate, or null
@@ -94,7 +94,7 @@ const UP_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
  * `/assets/..%2f..`, `..%5c`. No route of ours has one; a path that cannot be decoded is left to
  * Fastify, which answers it (`frameworkErrors`).
  */
-export function hasUpSegment(url: string): boolean {
+function hasUpSegment(url: string): boolean {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   if (!/\.\.|%2e/i.test(path)) return false;
@@ -106,12 +106,12 @@ export function hasUpSegment(url: string): boolean {
 }
 
 /** onRequest: a path with a `..` segment names nothing (rather than the static servers' 403, a 500 here). */
-export async function refuseUpSegments(request: FastifyRequest, reply: FastifyReply) {
+async function refuseUpSegments(request: FastifyRequest, reply: FastifyReply) {
   if (hasUpSegment(request.url)) return sendNotFound(request, reply);
 }
 
 /** preValidation: params → NOT_FOUND, query and body → VALIDATION_FAILED naming the field. */
-export async function refuseUnstorable(request: FastifyRequest) {
+async function refuseUnstorable(request: FastifyRequest) {
   if (findUnstorable(request.params)) throw new AppError('NOT_FOUND');
   const inQuery = findUnstorable(request.query);
   if (inQuery) throw new AppError('VALIDATION_FAILED', { [`querystring.${inQuery}`]: 'invalid' });

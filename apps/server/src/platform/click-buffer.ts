@@ -11,7 +11,7 @@ import type { Collector, CollectorKind, UnitOfWork } from '../db/unit-of-work';
 import { applyRollups, clickDelta, Rollups, type RollupDelta } from './rollups';
 import { dayKey } from './time';
 
-export interface PendingClick {
+interface PendingClick {
   id: string;
   linkId: string;
   campaignId: string;

@@ -77,7 +77,7 @@ export function addressKey(peer: string): string {
   return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
 }
 
-export interface ConnectionLimit {
+interface ConnectionLimit {
   /** Connections open per counted address (exempt ones are not counted). */
   readonly open: Map<string, number>;
   /** Connections closed for being past the limit, since the start. */

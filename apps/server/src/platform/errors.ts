@@ -32,7 +32,7 @@ export function requestLocale(request: FastifyRequest): Locale {
   return negotiateLocale(parseAcceptLanguage(Array.isArray(header) ? header[0] : header));
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, fields?: Record<string, string>) {
+function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, fields?: Record<string, string>) {
   const body: { error: { code: ErrorCode; message: string; fields?: Record<string, string> } } = {
     error: { code, message: COMMON_TEXTS[requestLocale(request)].errors[code] },
   };
@@ -69,7 +69,7 @@ function isMissing(issue: ZodLikeIssue) {
 /** zod issues → `{ "field.path": "code" }`. */
 const KNOWN_FIELD_CODES = new Set<string>(FIELD_CODES);
 
-export function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<string, FieldCode> {
+function issuesToFields(issues: ZodLikeIssue[], prefix?: string): Record<string, FieldCode> {
   const fields: Record<string, FieldCode> = {};
   for (const issue of issues) {
     const base = [...(prefix ? [prefix] : []), ...(issue.path ?? [])].join('.');

@@ -63,7 +63,7 @@ export function newId(now = Date.now()): string {
 }
 
 /** Random Crockford base32 string (rejection-free: 256 is a multiple of 32). */
-export function randomCode(length: number): string {
+function randomCode(length: number): string {
   const bytes = randomBytes(length);
   let out = '';
   for (const byte of bytes) out += CROCKFORD_ALPHABET[byte % 32];

@@ -5,7 +5,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import { AppError } from './errors';
 
-export function encodeCursor(at: number, id: string): string {
+function encodeCursor(at: number, id: string): string {
   return Buffer.from(`${at}:${id}`).toString('base64url');
 }
 

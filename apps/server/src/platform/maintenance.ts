@@ -7,7 +7,7 @@ import type { Db } from '../db/types';
 
 const LOCKOUT_WINDOW_MS = 15 * 60_000;
 const SESSION_RETENTION_MS = 30 * 24 * 3600_000;
-export const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
 export async function purgeExpired(db: Db, now = Date.now()) {
   const count = (r: { numDeletedRows: bigint }) => Number(r.numDeletedRows);

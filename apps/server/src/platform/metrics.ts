@@ -5,7 +5,7 @@
  * The hot paths (the redirect, the conversions API, the group commit) only add to plain numbers:
  * a `Count` is a field incremented in place, a `Buckets` a few typed-array slots — nothing is
  * allocated per request and no label set is hashed (prom-client's own labelled `observe` took
- * ~4 µs a call on this machine, a redirect's whole CPU time being 27–100 µs; docs/benchmarks.md,
+ * ~4 µs a call on this machine, a redirect's whole CPU time being 27–100 µs; docs/benchmarks-history.md,
  * "Metrics"). The registry
  * reads these numbers when it is scraped, through families that present them in prom-client's
  * metric shape. Gauges of state (queue depths, the database pool) are read when scraped.
@@ -13,19 +13,19 @@
 import { collectDefaultMetrics, Registry, type Metric, type MetricValue } from 'prom-client';
 
 /** Request latency bounds (seconds). */
-export const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Group-commit duration bounds (seconds). */
 const COMMIT_SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 /** Group-commit size bounds (items). */
 const COMMIT_ITEMS_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500];
 
 /** A counter as a plain number: `n++` on the hot path. */
-export class Count {
+class Count {
   n = 0;
 }
 
 /** A histogram's observations as plain numbers: per-bucket counts (not cumulative), sum and count. */
-export class Buckets {
+class Buckets {
   count = 0;
   sum = 0;
   readonly counts: Float64Array;
@@ -127,18 +127,18 @@ class HistogramFamily extends Family<Buckets> {
   }
 }
 
-export const CONVERSION_KINDS = ['lead', 'sale', 'refund'] as const;
+const CONVERSION_KINDS = ['lead', 'sale', 'refund'] as const;
 /** created: stored (201); repeat: stored before (200); refused: a catalogue error (an ended campaign, a bad refund…); failed: anything else (the database unavailable included). */
-export const CONVERSION_OUTCOMES = ['created', 'repeat', 'refused', 'failed'] as const;
+const CONVERSION_OUTCOMES = ['created', 'repeat', 'refused', 'failed'] as const;
 /** An attempt at a webhook delivery: succeeded (2xx), retry (another attempt is scheduled), failed (no more attempts). */
-export const DELIVERY_OUTCOMES = ['succeeded', 'retry', 'failed'] as const;
+const DELIVERY_OUTCOMES = ['succeeded', 'retry', 'failed'] as const;
 /** An attempt at a mail: sent, retry (another attempt is scheduled), failed (refused for good, or no more attempts). */
-export const MAIL_OUTCOMES = ['sent', 'retry', 'failed'] as const;
+const MAIL_OUTCOMES = ['sent', 'retry', 'failed'] as const;
 
 type Table<K extends string, O extends string> = Record<K, Record<O, Count>>;
 
 /** Requests by route pattern (never the raw address: bounded cardinality), method and status. */
-export class RouteSeries {
+class RouteSeries {
   /** method → status → latency buckets; made on first use (the routes × methods × statuses a server answers with). */
   private readonly byMethod = new Map<string, Map<number, Buckets>>();
   constructor(private readonly family: HistogramFamily, private readonly route: string) {}
@@ -151,7 +151,7 @@ export class RouteSeries {
   }
 }
 
-export interface MetricsOptions {
+interface MetricsOptions {
   /** prom-client's process metrics (memory, CPU, event-loop lag, GC): only when /metrics is served. */
   process: boolean;
 }

@@ -12,7 +12,7 @@ import type { Collector, CollectorKind } from '../db/unit-of-work';
 
 export type NotificationParams = Record<string, string | number | boolean | null>;
 
-export interface NotificationInput {
+interface NotificationInput {
   userId: string;
   type: NotificationType;
   params: NotificationParams;
@@ -26,7 +26,7 @@ export async function notify(q: Db, items: NotificationInput[], now: number): Pr
 }
 
 /** Notifications collected over a unit of work (a whole group commit), inserted together before its commit. */
-export class NotificationBatch implements Collector {
+class NotificationBatch implements Collector {
   readonly rows: NotificationsTable[] = [];
   add(items: NotificationInput[], now: number) {
     for (const n of items) this.rows.push({ id: newId(now), user_id: n.userId, type: n.type, params_json: JSON.stringify(n.params), read_at: null, created_at: now });

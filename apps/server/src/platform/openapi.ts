@@ -57,7 +57,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
  * /api/admin/webhooks/{id}/deliveries` → `getAdminWebhooksByIdDeliveries`, `POST /api/v1/conversions`
  * → `postV1Conversions`. Paths are unique per method, so the names are too.
  */
-export function operationIdOf(method: string, path: string): string {
+function operationIdOf(method: string, path: string): string {
   const words = path.split('/').filter((s) => s && s !== 'api').map((segment) => {
     const param = /^\{(.+)\}$/.exec(segment);
     return param ? `by-${param[1]}` : segment;

@@ -22,7 +22,7 @@ import net from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
 
-export type AddressVerdict = 'public' | 'private' | 'forbidden';
+type AddressVerdict = 'public' | 'private' | 'forbidden';
 
 /** IPv4 ranges (ipaddr.js's names) that WEBHOOK_ALLOW_PRIVATE opens; every other one but `unicast` is forbidden. */
 const PRIVATE_V4 = new Set(['loopback', 'private', 'carrierGradeNat']);

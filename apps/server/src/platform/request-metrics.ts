@@ -7,7 +7,7 @@ import type { FastifyInstance, onResponseHookHandler, preHandlerHookHandler } fr
 import type { Metrics } from './metrics';
 
 /** The route label of requests no route matched. */
-export const UNMATCHED = 'unmatched';
+const UNMATCHED = 'unmatched';
 
 /** Counts the requests of every route registered after this call (call it before any route). */
 export function recordRequests(app: FastifyInstance, metrics: Metrics): void {

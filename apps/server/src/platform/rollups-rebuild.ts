@@ -10,7 +10,7 @@ import type { Db, Dialect } from '../db/types';
 import { figures, ROLLUP_COLUMNS, Rollups, clickDelta, commissionColumn, commissionLink, type CommissionState, type RollupColumn } from './rollups';
 import { dayResolver } from './time';
 
-export interface RollupDifference {
+interface RollupDifference {
   table: 'daily_stats' | 'period_stats' | 'program_daily_stats' | 'promoter_day_sales';
   key: string;
   column: string;
@@ -18,7 +18,7 @@ export interface RollupDifference {
   computed: number;
 }
 
-export interface RebuildReport {
+interface RebuildReport {
   scanned: { clicks: number; conversions: number; commissions: number };
   rows: { daily: number; periods: number };
   differences: RollupDifference[];

@@ -13,16 +13,16 @@ import { AppError } from './errors';
 import { newId } from './ids';
 
 /** What sessions need of the app (platform/ never imports the app's own context type). */
-export interface SessionContext {
+interface SessionContext {
   config: { cookieSecure: boolean | 'auto'; cookiePath: string };
   db: Db;
   master: Pick<MasterKey, 'derive'>;
 }
 
 export const SESSION_COOKIE = 'pa_session';
-export const CSRF_COOKIE = 'pa_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
-export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+const CSRF_COOKIE = 'pa_csrf';
+const CSRF_HEADER = 'x-csrf-token';
+const SESSION_TTL_MS = 30 * 24 * 3600_000;
 const SLIDE_AFTER_MS = 5 * 60_000;
 
 export interface AuthState {
@@ -64,11 +64,11 @@ function cookieOptions(ctx: SessionContext, request: FastifyRequest) {
  * not pass for a session it was not made for. Before signing in, a random double-submit token
  * serves sign-in and registration.
  */
-export function csrfTokenFor(ctx: SessionContext, sessionId: string): string {
+function csrfTokenFor(ctx: SessionContext, sessionId: string): string {
   return createHmac('sha256', ctx.master.derive('csrf-v1')).update(sessionId).digest('base64url');
 }
 
-export function setCsrfCookie(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply, token = randomBytes(24).toString('base64url')) {
+function setCsrfCookie(ctx: SessionContext, request: FastifyRequest, reply: FastifyReply, token = randomBytes(24).toString('base64url')) {
   reply.setCookie(CSRF_COOKIE, token, { ...cookieOptions(ctx, request), httpOnly: false, sameSite: 'strict' });
   return token;
 }

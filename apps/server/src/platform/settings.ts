@@ -2,7 +2,7 @@
 import type { Settings } from '@pa/shared';
 import type { Db } from '../db/types';
 
-export const DEFAULT_SETTINGS: Omit<Settings, 'timeZone'> = {
+const DEFAULT_SETTINGS: Omit<Settings, 'timeZone'> = {
   registrationMode: 'open',
   currency: 'CNY',
   withdrawalMin: 1_000,
@@ -27,7 +27,7 @@ export async function readSettings(db: Db, defaultZone = 'UTC'): Promise<Setting
  * again when 5 s old — in the background, the caller gets the one at hand — so a change on one
  * instance reaches the others within seconds. The instance that changes it knows at once.
  */
-export const ZONE_TTL_MS = 5_000;
+const ZONE_TTL_MS = 5_000;
 interface ZoneEntry { zone: string | null; at: number; loading: Promise<void> | null }
 const zones = new WeakMap<Db, ZoneEntry>();
 

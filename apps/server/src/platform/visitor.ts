@@ -48,7 +48,7 @@ export class VisitorHasher {
   }
 }
 
-export interface UaInfo {
+interface UaInfo {
   bot: boolean;
   device: 'mobile' | 'tablet' | 'desktop' | 'bot' | 'other';
 }

@@ -14,7 +14,7 @@ export const WITHDRAWAL_VIEW_COLUMNS = [
   'requested_at', 'decided_at', 'paid_at', 'payout_reference', 'reason',
 ] as const;
 
-export type WithdrawalViewRow = Pick<WithdrawalsTable, (typeof WITHDRAWAL_VIEW_COLUMNS)[number]>;
+type WithdrawalViewRow = Pick<WithdrawalsTable, (typeof WITHDRAWAL_VIEW_COLUMNS)[number]>;
 
 export function toWithdrawal(r: WithdrawalViewRow): Withdrawal {
   return {

@@ -9,7 +9,7 @@ import { LockOutline, QuestionCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { navigate, useLocation } from '../lib/hash-router';
 
-export function RouteStatusPage({ kind }: { kind: 'not-found' | 'not-allowed' }) {
+function RouteStatusPage({ kind }: { kind: 'not-found' | 'not-allowed' }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const notFound = kind === 'not-found';

@@ -251,7 +251,7 @@ function prepareRoute(route: RouteDef) {
  * timers set, so they run before main.tsx's start-up; main.tsx has configured the API client by
  * then), rather than lengthening the entry's task, which the code request would wait for.
  */
-export function preloadOpeningPage(opening: string) {
+function preloadOpeningPage(opening: string) {
   // Staff opening Home are sent on to the overview: fetch that instead.
   const remembered = useAppStore.getState().user;
   const pathname = opening === '/' && remembered && remembered.role !== 'promoter' ? '/admin' : opening;

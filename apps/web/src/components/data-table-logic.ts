@@ -5,7 +5,7 @@
  */
 export type SortDir = 'asc' | 'desc';
 export interface SortState { key: string; dir: SortDir }
-export type SortValue = string | number | null;
+type SortValue = string | number | null;
 
 /** A header click: none → ascending → descending → none; another column starts at ascending. */
 export function nextSort(current: SortState | null | undefined, key: string): SortState | null {
@@ -68,7 +68,7 @@ export function toggleOne(selected: readonly string[], key: string, on: boolean)
   return on ? [...rest, key] : rest;
 }
 
-export type RowKeyAction = 'open' | 'next' | 'prev' | 'first' | 'last';
+type RowKeyAction = 'open' | 'next' | 'prev' | 'first' | 'last';
 
 /** A key pressed on a focused row: Enter or Space opens it, the arrows, Home and End move between rows. */
 export function rowKeyAction(key: string): RowKeyAction | null {

@@ -10,7 +10,7 @@ import { errorText } from '../lib/errors';
 import './data-table.css';
 import './desk.css';
 
-export interface FilterOption<T extends string> { value: T; label: string }
+interface FilterOption<T extends string> { value: T; label: string }
 
 export function StatusFilter<T extends string>({ label, value, options, onChange, testId = 'desk-filter' }: {
   label: string;
@@ -74,7 +74,7 @@ export function DeskToolbar({ filters, actions }: { filters?: ReactNode; actions
  * Runs one call per selected row in turn (lists without a bulk endpoint) and sums the outcome:
  * how many changed and, of those refused, the first reason.
  */
-export async function eachSelected(ids: string[], call: (id: string) => Promise<unknown>): Promise<{ done: number; failed: number; firstError: unknown }> {
+async function eachSelected(ids: string[], call: (id: string) => Promise<unknown>): Promise<{ done: number; failed: number; firstError: unknown }> {
   let done = 0;
   let failed = 0;
   let firstError: unknown = null;
@@ -91,7 +91,7 @@ export async function eachSelected(ids: string[], call: (id: string) => Promise<
 }
 
 /** The toast after a bulk run. */
-export function useBulkToast() {
+function useBulkToast() {
   const { t } = useTranslation();
   return ({ done, failed, firstError }: { done: number; failed: number; firstError: unknown }) => {
     if (failed === 0) Toast.show({ icon: 'success', content: t('console.bulk.done', { done }) });
@@ -116,7 +116,7 @@ export function useBulkRun() {
   return { selected, setSelected, busy, runEach };
 }
 
-export type BulkDecision = 'approve' | 'reject';
+type BulkDecision = 'approve' | 'reject';
 
 /**
  * Approve or reject every selected row (registrations, join requests): `bulkActions` gives the

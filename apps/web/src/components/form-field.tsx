@@ -5,7 +5,7 @@ import { Field } from './field';
 import type { FieldError } from '@/lib/form-errors';
 
 /** A field error in words: the editor's own messages first, then the shared field codes. */
-export function fieldErrorText(t: TFunction, error: FieldError): string {
+function fieldErrorText(t: TFunction, error: FieldError): string {
   return t([`campaignAdmin.errors.${error.code}`, `fields.${error.code}`, 'fields.invalid'], error.values ?? {});
 }
 

@@ -6,7 +6,7 @@ import type { SVGProps } from 'react';
  * few files as possible (Home): imported from antd-mobile-icons, each icon shared with other
  * pages becomes a file of its own.
  */
-export function OutlineIcon({ paths, className, style, ...props }: { paths: readonly string[] } & SVGProps<SVGSVGElement>) {
+function OutlineIcon({ paths, className, style, ...props }: { paths: readonly string[] } & SVGProps<SVGSVGElement>) {
   return (
     <svg width="1em" height="1em" viewBox="0 0 48 48" fill="currentColor" xmlns="http://www.w3.org/2000/svg" {...props} className={className ? `antd-mobile-icon ${className}` : 'antd-mobile-icon'} style={{ verticalAlign: '-0.125em', ...style }}>
       {paths.map((d) => <path key={d} d={d} />)}

@@ -12,7 +12,7 @@ export function radioKeyTarget(key: string, index: number, count: number): numbe
   return next > last ? 0 : next < 0 ? last : next;
 }
 
-export interface SegmentedOption<T extends string> {
+interface SegmentedOption<T extends string> {
   value: T;
   label: ReactNode;
   testId?: string;

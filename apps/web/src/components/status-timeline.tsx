@@ -1,7 +1,7 @@
 import { Steps } from 'antd-mobile';
 import type { ReactNode } from 'react';
 
-export interface TimelineStep {
+interface TimelineStep {
   key: string;
   title: ReactNode;
   description?: ReactNode;

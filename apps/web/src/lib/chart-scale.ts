@@ -19,7 +19,7 @@ export function axisTicks(max: number, count = 3): number[] {
   return Array.from({ length: steps + 1 }, (_, i) => i * step);
 }
 
-export interface Bar {
+interface Bar {
   x: number;
   y: number;
   width: number;

@@ -12,12 +12,10 @@ import { toCsv, type CsvValue } from '@pa/shared/csv';
 import { api } from './api-client';
 import { downloadBlob } from './share';
 
-export { csvAmount, csvId, type CsvValue } from '@pa/shared/csv';
-
 /** The list API's largest page. */
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 /** A bound on one export (the server's own exports stop at 50,000 rows too). */
-export const EXPORT_MAX_ROWS = 50_000;
+const EXPORT_MAX_ROWS = 50_000;
 
 /** A moment as the reader's local "YYYY-MM-DD HH:mm" (sorts as text, reads in every language). */
 export function csvTime(epochMs: number | null | undefined): string {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /** The staff console's desk layout starts at this width (side navigation, data tables). */
-export const DESK_MIN_WIDTH = 1024;
+const DESK_MIN_WIDTH = 1024;
 const query = `(min-width: ${DESK_MIN_WIDTH}px)`;
 
 function subscribe(onChange: () => void) {

@@ -5,7 +5,7 @@
  */
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type AnchorHTMLAttributes, type ReactNode } from 'react';
 
-export interface Location {
+interface Location {
   pathname: string;
   search: string;
 }

@@ -7,7 +7,7 @@ import { ApiError } from './api-client';
  * the front, and every 20 s while it is in front (never in the background). Other queries keep the
  * defaults below (no refetch on focus).
  */
-export const LIVE_REFRESH_MS = 20_000;
+const LIVE_REFRESH_MS = 20_000;
 export const LIVE = { refetchOnWindowFocus: true, refetchInterval: LIVE_REFRESH_MS } as const;
 /** Money and statuses: shown from cache at once, asked again whenever a screen opens, and followed while it stays open. */
 export const FOLLOWED = { staleTime: 0, ...LIVE } as const;

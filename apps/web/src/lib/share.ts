@@ -2,7 +2,7 @@
  * The system share sheet where the browser has one (with a file where it may carry files),
  * reported as what happened so the caller can fall back to copy or download.
  */
-export type ShareOutcome = 'shared' | 'cancelled' | 'unsupported';
+type ShareOutcome = 'shared' | 'cancelled' | 'unsupported';
 
 export async function shareNatively(data: { title?: string; text?: string; url?: string; files?: File[] }): Promise<ShareOutcome> {
   if (typeof navigator.share !== 'function') return 'unsupported';

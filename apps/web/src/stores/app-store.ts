@@ -8,16 +8,16 @@ import { persist, createJSONStorage } from 'zustand/middleware';
 import type { Locale, Role } from '@pa/shared';
 import { isLocale } from '@pa/shared/locales';
 
-export const STORE_KEY = 'pa-store';
+const STORE_KEY = 'pa-store';
 export const STORE_VERSION = 2;
 
-export interface UserSummary {
+interface UserSummary {
   id: string;
   displayName: string;
   role: Role;
 }
 
-export interface Preferences {
+interface Preferences {
   /** Keep the account typed on the sign-in screen for next time (a shared phone turns this off). */
   rememberAccount: boolean;
 }
@@ -25,14 +25,14 @@ export interface Preferences {
 /** Unsent form input, by form id. Only non-secret fields are ever put here. */
 export type Drafts = Record<string, Record<string, string>>;
 
-export interface PersistedState {
+interface PersistedState {
   locale: Locale | null;
   user: UserSummary | null;
   preferences: Preferences;
   drafts: Drafts;
 }
 
-export interface AppState extends PersistedState {
+interface AppState extends PersistedState {
   setLocale(locale: Locale): void;
   setUser(user: UserSummary | null): void;
   setPreference<K extends keyof Preferences>(key: K, value: Preferences[K]): void;

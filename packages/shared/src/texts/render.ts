@@ -21,7 +21,7 @@ export function pluralCategory(locale: string, count: number): Intl.LDMLPluralRu
 }
 
 /** The form of `name` for `count` among `entries` (`name_one`, `name_other`, … or `name`), if there is one. */
-export function pluralForm(entries: Readonly<Record<string, string>>, name: string, count: number, locale: string): string | undefined {
+function pluralForm(entries: Readonly<Record<string, string>>, name: string, count: number, locale: string): string | undefined {
   return entries[`${name}_${pluralCategory(locale, count)}`] ?? entries[name];
 }
 
@@ -40,7 +40,7 @@ export const placeholdersOf = (template: string): string[] => [...template.match
  */
 export type TextValue = string | number | { minor: number; currency: string } | { day: string } | { localized: Record<Locale, string> };
 
-export function formatTextValue(value: TextValue, locale: Locale): string {
+function formatTextValue(value: TextValue, locale: Locale): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return formatNumber(value, locale);
   if ('localized' in value) return value.localized[locale];

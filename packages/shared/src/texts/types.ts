@@ -9,7 +9,7 @@ export interface CommonTexts {
   fields: Record<FieldCode, string>;
 }
 
-export interface MailText {
+interface MailText {
   subject: string;
   /** Paragraphs. */
   body: string[];

@@ -23,7 +23,7 @@ import { deleteDraft, findAnnouncement, insertAnnouncement, listAnnouncements, l
 
 type CreateBody = z.output<typeof AnnouncementCreateSchema>;
 type PatchBody = z.output<typeof AnnouncementPatchSchema>;
-export type AnnouncementTexts = Partial<Record<Locale, { title: string; body: string }>>;
+type AnnouncementTexts = Partial<Record<Locale, { title: string; body: string }>>;
 
 const NEXT: Record<AnnouncementStatus, AnnouncementStatus[]> = {
   draft: ['published'],
@@ -31,11 +31,11 @@ const NEXT: Record<AnnouncementStatus, AnnouncementStatus[]> = {
   archived: ['published'],
 };
 
-export const canMoveAnnouncement = (from: AnnouncementStatus, to: AnnouncementStatus) => NEXT[from].includes(to);
+const canMoveAnnouncement = (from: AnnouncementStatus, to: AnnouncementStatus) => NEXT[from].includes(to);
 
 const textsOf = (row: Pick<AnnouncementsTable, 'texts_json'>): AnnouncementTexts => JSON.parse(row.texts_json) as AnnouncementTexts;
 
-export function toAdminAnnouncement(r: AnnouncementRow): AdminAnnouncement {
+function toAdminAnnouncement(r: AnnouncementRow): AdminAnnouncement {
   return {
     id: r.id,
     texts: textsOf(r) as AdminAnnouncement['texts'],
@@ -48,7 +48,7 @@ export function toAdminAnnouncement(r: AnnouncementRow): AdminAnnouncement {
 }
 
 /** The reader's text: their language, else English, else the first one written. */
-export function pickText(texts: AnnouncementTexts, locale: Locale): { locale: Locale; title: string; body: string } | null {
+function pickText(texts: AnnouncementTexts, locale: Locale): { locale: Locale; title: string; body: string } | null {
   const chosen = ([locale, 'en', ...Object.keys(texts)] as string[]).find((l): l is Locale => isLocale(l) && !!texts[l]?.title);
   if (!chosen) return null;
   const text = texts[chosen]!;

@@ -15,7 +15,7 @@ import { pickLocalized } from '../../platform/localized';
 import { auditPage, auditRows, entityNames, type AuditFilters, type AuditRow } from './repository';
 
 /** The most rows one export holds (newest first); narrow the filters for older ones. */
-export const AUDIT_EXPORT_MAX = 50_000;
+const AUDIT_EXPORT_MAX = 50_000;
 
 type Filters = Omit<AuditQuery, 'cursor' | 'limit'>;
 

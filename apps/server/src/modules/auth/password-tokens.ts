@@ -13,7 +13,7 @@ import { newId } from '../../platform/ids';
 import { expireOpenPasswordTokens, findOpenPasswordToken, insertPasswordToken, usePasswordToken } from './repository';
 
 export const PASSWORD_LINK_TTL_MS = 30 * 60_000;
-export type PasswordTokenPurpose = 'reset' | 'invite';
+type PasswordTokenPurpose = 'reset' | 'invite';
 
 const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -16,7 +16,7 @@ import {
 import { consumePasswordToken, endPasswordLinks, peekPasswordToken } from './password-tokens';
 import { alertStaff } from '../staff-alerts/service';
 
-export const LOCKOUT_FAILURES = 5;
+const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 
 export interface RegisterInput {
@@ -28,7 +28,7 @@ export interface RegisterInput {
 }
 
 /** Issues a session for `userId` and sets its cookie, writing through `db` (a transaction, or the database); answers the session's id. */
-export type OpenSession = (db: Db, userId: string) => Promise<string>;
+type OpenSession = (db: Db, userId: string) => Promise<string>;
 
 /**
  * Registers a promoter; one who may sign in at once (no approval needed) is signed in through

@@ -5,7 +5,7 @@ import type { CampaignImagesTable, CampaignsTable, Db, EnrollmentsTable } from '
 import { likePattern, olderThan } from '../../platform/listing';
 import { pickLocalized } from '../../platform/localized';
 
-export const CAMPAIGN_COLUMNS = [
+const CAMPAIGN_COLUMNS = [
   'campaigns.id', 'campaigns.status', 'campaigns.names_json', 'campaigns.descriptions_json', 'campaigns.landing_url',
   'campaigns.allowed_hosts_json', 'campaigns.starts_at', 'campaigns.ends_at', 'campaigns.lead_reward', 'campaigns.sale_reward_type',
   'campaigns.sale_reward', 'campaigns.tiers_json', 'campaigns.override_bps', 'campaigns.attribution_window_days', 'campaigns.hold_days',

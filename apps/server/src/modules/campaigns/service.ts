@@ -25,7 +25,7 @@ import {
   listVisibleCampaigns, setCouponCode, setCoverImage, toAdminCampaign, toCampaign, updateCampaignIf, type CampaignRow, type VisibleCampaignRow,
 } from './repository';
 
-export const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
+const IMAGE_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface CampaignValues {
   names: Record<string, string | undefined>;

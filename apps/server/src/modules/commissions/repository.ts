@@ -10,8 +10,8 @@ import { olderThan, pageOf } from '../../platform/listing';
 export type ConversionRow = ConversionsTable;
 export type CommissionRow = CommissionsTable;
 
-export const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
-export const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months'] as const;
+const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
+const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months'] as const;
 /** A promoter as attribution needs them (users as u, their inviter as i). */
 const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'] as const;
 const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months'] as const;
@@ -344,8 +344,8 @@ export interface ReadAheadRequest {
   /** Lower-cased link codes. */
   codeKeys: string[];
 }
-export type AttributedPromoter = NonNullable<Awaited<ReturnType<typeof attributedPromoter>>>;
-export interface ReadAheadLink {
+type AttributedPromoter = NonNullable<Awaited<ReturnType<typeof attributedPromoter>>>;
+interface ReadAheadLink {
   id: string;
   promoter_id: string;
   status: string;
@@ -355,7 +355,7 @@ export interface ReadAheadLink {
   /** The link's promoter as attribution needs them (enrollment in the link's campaign), if they exist. */
   promoter: AttributedPromoter | null;
 }
-export interface ReadAheadResult {
+interface ReadAheadResult {
   /** The stored conversions among the keys; on PostgreSQL with what a repeat is answered with. */
   keys: { campaign_id: string; kind: string; external_id: string; id: string; stored?: StoredConversion }[];
   campaigns: CampaignTerms[];

@@ -8,9 +8,9 @@ import { endDueCampaigns } from '../campaigns/service';
 import { ledgerCheck } from './reads';
 import { approveDue } from './service';
 
-export const SCHEDULER_INTERVAL_MS = 60_000;
+const SCHEDULER_INTERVAL_MS = 60_000;
 /** The scheduled ledger check's first run after start. */
-export const FIRST_LEDGER_CHECK_MS = 60_000;
+const FIRST_LEDGER_CHECK_MS = 60_000;
 
 type Log = { warn(obj: unknown, msg: string): void; info(obj: unknown, msg: string): void };
 

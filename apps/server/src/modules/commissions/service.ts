@@ -35,7 +35,7 @@ import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, Sto
 import { toCommission, toConversion } from './views';
 
 export { findConversion } from './repository';
-export type ConversionInput = z.output<typeof ConversionCreateSchema>;
+type ConversionInput = z.output<typeof ConversionCreateSchema>;
 
 const EXPENSE = 'platform:commissions';
 /** The e-mail digest the merchant would send for this account (accounts are case-folded already). */
@@ -413,7 +413,7 @@ async function commissionData(tx: Tx, id: string) {
   return view ? toCommission(view, 'en') : null;
 }
 
-export type Decision = 'approve' | 'reject';
+type Decision = 'approve' | 'reject';
 
 /**
  * Approves (pending → available) or rejects (pending → back to the program) one commission.

@@ -29,7 +29,7 @@ import { endCustomerBinding, recordConversion, recordRefundToTotal } from '../co
 import * as repo from './repository';
 
 const SECRET_AAD = 'stripe-signing-secret';
-export const STRIPE_TOLERANCE_S = 300;
+const STRIPE_TOLERANCE_S = 300;
 const LATEST_EVENTS = 50;
 
 /** Sets (or replaces) a campaign's signing secret; it is never shown again. */

@@ -37,13 +37,13 @@ export async function loadRedirectTarget(db: Db, codeKey: string, now = Date.now
 const CODE_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 /** A short random code: 7 characters without look-alikes (0/o, 1/l/i). */
-export function generateCode(): string {
+function generateCode(): string {
   let out = '';
   for (const b of randomBytes(7)) out += CODE_ALPHABET[b % CODE_ALPHABET.length];
   return out;
 }
 
-export interface NewLink {
+interface NewLink {
   promoterId: string;
   campaignId: string;
   code?: string;
@@ -88,7 +88,7 @@ export async function insertLink(db: Db, link: NewLink, now = Date.now()): Promi
   throw new Error('could not generate a free link code');
 }
 
-export function selectLinks(db: Db) {
+function selectLinks(db: Db) {
   return db
     .selectFrom('links')
     .innerJoin('campaigns', 'campaigns.id', 'links.campaign_id')

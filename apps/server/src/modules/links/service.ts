@@ -8,7 +8,7 @@ import { dayKey } from '../../platform/time';
 import { zoneOf } from '../../platform/settings';
 import { campaignForLink, findLink, insertLink, linkDays, promoterLinksPage, updateLink, type LinkRow } from './repository';
 
-export function toLink(row: LinkRow, locale: string): Link {
+function toLink(row: LinkRow, locale: string): Link {
   return {
     id: row.id,
     code: row.code,
@@ -27,7 +27,7 @@ export function toLink(row: LinkRow, locale: string): Link {
 }
 
 /** Who is looking at a link: a promoter sees only their own links; staff may read any. */
-export interface LinkViewer {
+interface LinkViewer {
   userId: string;
   role: string;
 }
@@ -76,7 +76,7 @@ export async function visibleLinkStats(ctx: AppContext, id: string, viewer: Link
   return linkStats(ctx, await visibleLink(ctx, id, viewer), range);
 }
 
-export interface CreateLinkInput {
+interface CreateLinkInput {
   campaignId: string;
   code?: string;
   label?: string;
@@ -112,10 +112,10 @@ export async function createLink(ctx: AppContext, promoterId: string, input: Cre
 }
 
 const DAY_MS = 86_400_000;
-export const MAX_STATS_DAYS = 366;
+const MAX_STATS_DAYS = 366;
 
 /** Per-day clicks (people's), unique clicks and bot visits of one link, every day of the range present (zeros included). */
-export async function linkStats(ctx: AppContext, link: { id: string; promoter_id: string }, range: { from?: string; to?: string }) {
+async function linkStats(ctx: AppContext, link: { id: string; promoter_id: string }, range: { from?: string; to?: string }) {
   const today = dayKey(Date.now(), zoneOf(ctx));
   const to = range.to ?? today;
   const from = range.from ?? dayKey(Date.parse(`${to}T12:00:00Z`) - 29 * DAY_MS, 'UTC');

@@ -11,10 +11,6 @@ export async function messagesPage(db: Db, page: { limit: number; cursor?: strin
   return pageOf(await query.execute(), page.limit, (r) => [Number(r.created_at), r.id]);
 }
 
-export function messageById(db: Db, id: string): Promise<MessageRow | undefined> {
-  return db.selectFrom('mail_messages').select(MESSAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
-}
-
 export async function statusCounts(db: Db): Promise<Record<'pending' | 'sent' | 'failed', number>> {
   const rows = await db.selectFrom('mail_messages').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
   const counts = { pending: 0, sent: 0, failed: 0 };

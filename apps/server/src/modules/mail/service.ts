@@ -32,11 +32,11 @@ import { lastSentMailId } from '../staff-alerts/repository';
 import { alertStaff } from '../staff-alerts/service';
 import * as repo from './repository';
 
-export const MAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
+const MAIL_RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000];
 /** Daily mails are written from this local hour on. */
-export const DAILY_MAIL_HOUR = 8;
+const DAILY_MAIL_HOUR = 8;
 /** At most one forgot-password mail per account in this time (the route is rate-limited per address too). */
-export const FORGOT_PASSWORD_GAP_MS = 60_000;
+const FORGOT_PASSWORD_GAP_MS = 60_000;
 
 const toMessage = (r: repo.MessageRow): MailMessage => ({
   id: r.id,
@@ -119,7 +119,7 @@ export async function forgotPassword(ctx: AppContext, account: string): Promise<
 }
 
 /** Today (YYYY-MM-DD in the installation's zone) once its daily mails are due, else null. */
-export function dailyMailDay(ctx: AppContext, now: number): string | null {
+function dailyMailDay(ctx: AppContext, now: number): string | null {
   const zone = zoneOf(ctx, now);
   return localHour(now, zone) < DAILY_MAIL_HOUR ? null : dayKey(now, zone);
 }
@@ -165,7 +165,7 @@ export async function writeDailyMails(ctx: AppContext, now = Date.now()): Promis
 
 type Log = { warn(obj: unknown, msg: string): void };
 
-export interface MailDispatcherOptions {
+interface MailDispatcherOptions {
   intervalMs?: number;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;

@@ -15,12 +15,12 @@ import { mailAddress } from '../../platform/mail/outbox';
 import { isUniqueViolation } from '../users/repository';
 import { emailTaken, expireOpenVerifications, findAddresses, insertVerification, setVerifiedEmail, useVerification } from './repository';
 
-export const EMAIL_LINK_TTL_MS = 24 * 60 * 60_000;
+const EMAIL_LINK_TTL_MS = 24 * 60 * 60_000;
 
 const digestOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The web app's page that takes the token (hash route). */
-export const verifyEmailPath = (token: string) => `/verify-email?token=${encodeURIComponent(token)}`;
+const verifyEmailPath = (token: string) => `/verify-email?token=${encodeURIComponent(token)}`;
 
 /**
  * Mails a verification link to `email` for a phone account. MAIL_DISABLED without SMTP; an

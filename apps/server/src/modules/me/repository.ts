@@ -1,7 +1,7 @@
 /** Queries of the signed-in person's own profile, password and devices. Explicit columns, never `select *`. */
 import type { Db } from '../../db/types';
 
-export interface ProfileRow {
+interface ProfileRow {
   display_name: string;
   locale: string;
   leaderboard_opt_out: number;

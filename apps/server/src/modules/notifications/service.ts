@@ -16,7 +16,7 @@ import {
 } from './repository';
 
 /** The badge counts at most this many (the app shows "99+"). */
-export const UNREAD_CAP = 100;
+const UNREAD_CAP = 100;
 
 async function unreadOf(db: Db, userId: string): Promise<number> {
   return countUnread(db, userId, await findUnreadFrom(db, userId), UNREAD_CAP);

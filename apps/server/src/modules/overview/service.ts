@@ -14,8 +14,8 @@ import { dayLeaders, emptySums, liability, paidOutBetween, programByDay, promote
 
 const DAY_MS = 86_400_000;
 const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-export const TOP_PROMOTERS = 10;
-export const TOP_CAMPAIGNS = 5;
+const TOP_PROMOTERS = 10;
+const TOP_CAMPAIGNS = 5;
 /** How many of each day's leaders the top promoters start from. */
 const DAY_LEADERS = 30;
 

@@ -61,7 +61,7 @@ export async function promoterDetail(ctx: AppContext, id: string): Promise<Admin
 }
 
 /** Staff read a promoter's tabs only for promoters (an unknown id, or a staff member's, is NOT_FOUND). */
-export async function requirePromoter(ctx: AppContext, id: string): Promise<void> {
+async function requirePromoter(ctx: AppContext, id: string): Promise<void> {
   if (!(await findPromoter(ctx.db, id))) throw new AppError('NOT_FOUND');
 }
 
@@ -153,7 +153,7 @@ export async function exportPromoters(ctx: AppContext, actorId: string, filters:
   return { csv, filename: `promoters-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
 }
 
-export interface AdjustmentInput {
+interface AdjustmentInput {
   promoterId: string;
   actorId: string;
   amount: number;
@@ -163,7 +163,7 @@ export interface AdjustmentInput {
   ip: string;
 }
 
-export interface AdjustmentOutcome {
+interface AdjustmentOutcome {
   adjustment: Adjustment;
   /** The available balance after the adjustment (now, for a replay). */
   available: number;

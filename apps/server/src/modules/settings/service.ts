@@ -13,7 +13,7 @@ import { rebuildRollups } from '../../platform/rollups-rebuild';
 import { readSettings, rememberZone, writeSettings } from '../../platform/settings';
 import { moneyHasMoved } from './repository';
 
-export interface SettingsView extends Settings {
+interface SettingsView extends Settings {
   /** The currency can no longer change: money has moved. */
   currencyLocked: boolean;
   /** TIME_ZONE: the time zone when none was chosen. */

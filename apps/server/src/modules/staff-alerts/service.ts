@@ -13,7 +13,7 @@
  *   "Once" is a claim row per person and spell, so any number of instances tell each person once.
  */
 import { createHash } from 'node:crypto';
-import type { MailCategory, NotificationType } from '@pa/shared';
+import type { NotificationType } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/unit-of-work';
 import type { Mailer, MailInput } from '../../platform/mail/outbox';
@@ -24,7 +24,7 @@ import { NOTIFICATIONS, type NotificationParams } from '../../platform/notificat
 import { pendingEnrollments, pendingRegistrations, withdrawalsToApprove } from '../overview/repository';
 import { activeStaffOf, claimAlert, withUnread } from './repository';
 
-export type StaffAlert =
+type StaffAlert =
   | { type: 'staff.registration' }
   | { type: 'staff.enrollment' }
   | { type: 'staff.withdrawal'; withdrawalId: string; amount: number; currency: string }
@@ -33,16 +33,6 @@ export type StaffAlert =
   | { type: 'staff.mail_failing'; error: string; spell: string }
   /** `key`: the set of breaches (a digest of their kinds and references). */
   | { type: 'staff.ledger_breach'; count: number; key: string };
-
-/** The mail category of each alert (what Me → E-mail turns off). */
-export const ALERT_CATEGORY: Record<StaffAlert['type'], MailCategory> = {
-  'staff.registration': 'registrations',
-  'staff.enrollment': 'enrollments',
-  'staff.withdrawal': 'withdrawal_requests',
-  'staff.webhook_disabled': 'system',
-  'staff.mail_failing': 'mail_failing',
-  'staff.ledger_breach': 'ledger',
-};
 
 const REVIEW = new Set<NotificationType>(['staff.registration', 'staff.enrollment', 'staff.withdrawal']);
 

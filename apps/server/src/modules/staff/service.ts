@@ -29,7 +29,7 @@ export const changeStaffMember = (ctx: AppContext, id: string, patch: Parameters
 type Writer = Pick<AppContext, 'db' | 'uow' | 'dialect' | 'mail'>;
 
 /** Who acts: an admin with their client address, or the command line (null, no address). */
-export interface StaffActor {
+interface StaffActor {
   userId: string | null;
   ip: string | null;
 }
@@ -103,7 +103,7 @@ export async function reinvite(app: Writer, id: string, origin: string, actor: S
  * FORBIDDEN. Nothing to change → the member as is, nothing written. Otherwise the change, every
  * session of the person revoked and an audit entry with before and after, in one transaction.
  */
-export async function changeStaff(
+async function changeStaff(
   app: Writer,
   id: string,
   patch: { role?: StaffRole; status?: StaffStatus },

@@ -9,7 +9,7 @@ import { ROLLUP_COLUMNS, TEAM_LINK_PREFIX, type RollupColumn } from '../../platf
 
 /** The rollup columns the figures are made of (bot clicks are not shown). */
 export const SUM_COLUMNS = ROLLUP_COLUMNS.filter((c): c is Exclude<RollupColumn, 'bot_clicks'> => c !== 'bot_clicks');
-export type SumColumn = (typeof SUM_COLUMNS)[number];
+type SumColumn = (typeof SUM_COLUMNS)[number];
 /** A row of summed rollup columns (PostgreSQL answers sums as strings; null when nothing was summed). */
 export type SumRow = Partial<Record<SumColumn, unknown>>;
 

@@ -138,7 +138,7 @@ export async function timeseries(ctx: AppContext, promoterId: string, query: Sta
 }
 
 /** Key for level-2 overrides (their rows are `team:<member>`) in link and channel breakdowns. */
-export const TEAM_KEY = '@team';
+const TEAM_KEY = '@team';
 
 export async function breakdown(ctx: AppContext, promoterId: string, query: StatsRangeQuery & { by: 'campaign' | 'link' | 'channel'; limit: number }, locale: string) {
   const { period } = resolveRange(query, today(ctx));
@@ -334,7 +334,7 @@ export async function ranking(ctx: AppContext, period: 'week' | 'month', by: 'ea
   return hit;
 }
 
-export const LEADERBOARD_SIZE = 20;
+const LEADERBOARD_SIZE = 20;
 
 /** This week's or month's ranking (empty when an admin has turned the leaderboard off). */
 export async function leaderboard(ctx: AppContext, viewerId: string, period: 'week' | 'month', by: 'earnings' | 'conversions') {

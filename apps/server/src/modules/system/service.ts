@@ -11,7 +11,7 @@ import { pingDatabase } from './repository';
  * gets 503 in time when the database does not answer at all (a hung host, a cut network), not a
  * timeout of its own.
  */
-export const READY_TIMEOUT_MS = 1500;
+const READY_TIMEOUT_MS = 1500;
 
 /**
  * The ping under way per database, when it started: probes arriving within READY_TIMEOUT_MS of it

@@ -5,7 +5,7 @@ import { foldForSearch } from '../../domain/search';
 import { newId, newInviteCode } from '../../platform/ids';
 import type { Db } from '../../db/types';
 
-export const USER_COLUMNS = [
+const USER_COLUMNS = [
   'users.id', 'users.account', 'users.display_name', 'users.role', 'users.status', 'users.locale',
   'users.invite_code', 'users.parent_id', 'users.leaderboard_opt_out', 'users.created_at', 'users.email',
 ] as const;

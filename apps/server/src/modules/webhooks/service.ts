@@ -37,11 +37,11 @@ const SECRET_AAD = 'webhook-secret';
 const LIST_LIMIT = 200;
 /** After the nth failed attempt, the next one this much later; after the last, the delivery has failed. */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000];
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Deliveries one dispatcher pass claims and sends at once (at most 64 connections per receiver's host, platform/webhooks/send.ts). */
-export const PASS_SIZE = 128;
+const PASS_SIZE = 128;
 /** An endpoint whose deliveries have failed, none succeeding, for this long is disabled. */
-export const FAILING_DISABLE_MS = 5 * 86_400_000;
+const FAILING_DISABLE_MS = 5 * 86_400_000;
 
 const toEndpoint = (r: repo.EndpointRow, lastError: Awaited<ReturnType<typeof repo.lastFailedAttempt>> = undefined): WebhookEndpoint => {
   // Failing: enabled, and no delivery has succeeded since its first failure (`failing_since`).
@@ -217,7 +217,7 @@ export function outcomeOf(attempt: AttemptOutcome, attemptsBefore: number, now: 
   return delay === undefined ? { status: 'failed' as const, attempts, next: now, disable: false } : { status: 'pending' as const, attempts, next: now + delay, disable: false };
 }
 
-export interface DispatcherOptions {
+interface DispatcherOptions {
   /** How often the table is looked at (envelopes no dispatcher holds, retries). */
   intervalMs?: number;
   /** How long envelopes handed off by this process gather before a pass that would not be full. */
@@ -233,7 +233,7 @@ export interface DispatcherOptions {
 type Log = { warn(obj: unknown, msg: string): void };
 
 /** A claim outlives the longest attempt by this much, with room for recording it. */
-export const CLAIM_MARGIN_MS = 5_000;
+const CLAIM_MARGIN_MS = 5_000;
 /** Deliveries of handed-off envelopes waiting in memory, at most (more are left to their claim's end, then the table). */
 const LOCAL_QUEUE_MAX = 20_000;
 /** An envelope with more deliveries than this is not sent from memory: it becomes pending deliveries first. */

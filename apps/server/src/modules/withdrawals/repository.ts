@@ -9,7 +9,7 @@ import { likePattern, olderThan, pageOf } from '../../platform/listing';
 import { WITHDRAWAL_VIEW_COLUMNS } from '../../platform/withdrawal-view';
 
 /** A withdrawal in these statuses holds its payout account (it cannot be deleted meanwhile). */
-export const IN_FLIGHT: WithdrawalStatus[] = ['requested', 'approved'];
+const IN_FLIGHT: WithdrawalStatus[] = ['requested', 'approved'];
 
 export interface Page {
   limit: number;

@@ -320,7 +320,7 @@ async function recordStep(ctx: AppContext, tx: Tx, w: WithdrawalRow, status: Wit
 }
 
 /** An approved withdrawal's account number, for the audited bank export only. */
-export function withdrawalAccountNumber(ctx: AppContext, w: Pick<WithdrawalRow, 'id' | 'account_sealed'>): string {
+function withdrawalAccountNumber(ctx: AppContext, w: Pick<WithdrawalRow, 'id' | 'account_sealed'>): string {
   return ctx.master.decrypt(w.account_sealed, withdrawalAad(w.id)).toString('utf8');
 }
 

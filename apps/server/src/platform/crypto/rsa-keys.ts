@@ -11,7 +11,7 @@ import type { MasterKey } from './master-key';
 const generate = promisify(generateKeyPair);
 const CACHE_MS = 30_000;
 
-export interface ActiveKey {
+interface ActiveKey {
   keyId: string;
   spki: string;
   privateKey: KeyObject;

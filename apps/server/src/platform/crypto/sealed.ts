@@ -7,7 +7,7 @@ import type { Db } from '../../db/types';
 import { AppError } from '../errors';
 import type { RsaKeyring } from './rsa-keys';
 
-export const SEAL_FRESHNESS_MS = 5 * 60_000;
+const SEAL_FRESHNESS_MS = 5 * 60_000;
 
 export class SealOpener {
   constructor(

@@ -19,7 +19,7 @@ import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
 import { renderMail, type MailParams } from './templates';
 
-export const BODY_AAD = 'mail-body';
+const BODY_AAD = 'mail-body';
 
 /** Which category a mail belongs to (null: always sent). */
 export const TEMPLATE_CATEGORY: Record<MailTemplate, MailCategory | null> = {
@@ -127,7 +127,7 @@ export function mailAddress(mailer: Mailer, tx: Tx, to: { address: string; userI
   return row;
 }
 
-export class MailOutbox implements Collector {
+class MailOutbox implements Collector {
   readonly rows: MailMessagesTable[] = [];
   merge(other: MailOutbox) {
     this.rows.push(...other.rows);
@@ -137,4 +137,4 @@ export class MailOutbox implements Collector {
   }
 }
 /** After the business rows and the webhook outbox. */
-export const MAIL_OUTBOX: CollectorKind<MailOutbox> = { order: 65, create: () => new MailOutbox() };
+const MAIL_OUTBOX: CollectorKind<MailOutbox> = { order: 65, create: () => new MailOutbox() };

@@ -16,7 +16,7 @@ export interface MailConfig {
   appName: string | null;
 }
 
-export interface SendOutcome {
+interface SendOutcome {
   ok: boolean;
   /** The server refused the mail for good (a 5xx answer): retrying cannot help. */
   permanent: boolean;

@@ -13,7 +13,7 @@ import type { Locale, MailTemplate } from '@pa/shared';
 import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared';
 import { interpolate, SERVER_TEXTS, textValues, type TextValue } from '@pa/shared/texts';
 
-export type MailValue = TextValue;
+type MailValue = TextValue;
 export type MailParams = Record<string, MailValue>;
 
 /** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`). */
@@ -21,7 +21,7 @@ export const DISABLED_REASONS = Object.fromEntries(
   (['gone', 'failing'] as const).map((why) => [why, Object.fromEntries(LOCALES.map((l) => [l, SERVER_TEXTS[l].webhookDisabledReasons[why]])) as Record<Locale, string>]),
 ) as Record<'gone' | 'failing', Record<Locale, string>>;
 
-export interface RenderedMail {
+interface RenderedMail {
   subject: string;
   text: string;
   html: string;

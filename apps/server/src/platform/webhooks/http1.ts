@@ -1,6 +1,6 @@
 /**
  * The HTTP/1.1 client of webhook deliveries. Node's own client costs about 70 µs of CPU per request
- * on this project's machine, most of it one socket write per request (docs/benchmarks.md); a
+ * on this project's machine, most of it one socket write per request (docs/benchmarks-history.md); a
  * webhook sender makes many small POSTs to few receivers, so this one keeps connections open per
  * origin and writes the requests gathered in one turn of the event loop together: up to DEPTH per
  * connection in one write (pipelining, RFC 9112 §9.3), answered in order. About 28 µs a request.

@@ -3,7 +3,7 @@
  * collector of the unit of work, so no event goes without its change and no change without its
  * event. On PostgreSQL as one row, an envelope: its events (id, type, the exact body) and the
  * deliveries to make (one per enabled endpoint that takes the type), as JSON — a row per event and
- * per delivery made a sale's write statement twice as long there (docs/benchmarks.md); the
+ * per delivery made a sale's write statement twice as long there (docs/benchmarks-history.md); the
  * dispatcher writes the events and deliveries from it, with their first attempt's outcome, and
  * deletes it. On SQLite the transaction writes the events and deliveries themselves
  * (`Envelope.written`). Sending is modules/webhooks' dispatcher's (docs/webhooks.md).
@@ -24,7 +24,7 @@ import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
 
-export const SUBSCRIBERS_CACHE_MS = 2000;
+const SUBSCRIBERS_CACHE_MS = 2000;
 
 /** An enabled endpoint as the cache keeps it (what sending to it needs). */
 export interface CachedEndpoint {
@@ -71,7 +71,7 @@ export function pendingDelivery(event: EnvelopeEvent, delivery: { id: string; en
 }
 
 /** This process's dispatcher, as the outbox sees it. */
-export interface LocalDispatcher {
+interface LocalDispatcher {
   /** How long an envelope written here stays claimed for the dispatcher (longer than an attempt can take). */
   claimMs: number;
   take(envelope: Envelope): void;
@@ -135,7 +135,7 @@ interface OutboxEvent {
 }
 
 /** Events of a transaction, written as one envelope at its flush (writes only). */
-export class WebhookOutbox implements Collector {
+class WebhookOutbox implements Collector {
   readonly events: OutboxEvent[] = [];
   private handOff: { to: LocalDispatcher; envelope: Envelope } | null = null;
   merge(other: WebhookOutbox) {

@@ -22,14 +22,14 @@ require(workerData.tsx).register();
 import(workerData.entry).catch((error) => { setImmediate(() => { throw error; }); });
 `;
 
-export interface SendItem {
+interface SendItem {
   eventId: string;
   url: string;
   body: string;
   /** Signing secrets, the current one first. */
   secrets: string[];
 }
-export interface SendOptions {
+interface SendOptions {
   allowPrivate: boolean;
   timeoutMs: number;
   userAgent: string;

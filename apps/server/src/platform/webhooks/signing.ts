@@ -12,7 +12,7 @@
  */
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** A new endpoint secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {

@@ -15,7 +15,7 @@ import TabLayout from './phone/tab-layout';
 const StaffShell = lazy(() => import('./desk/desk-shell'));
 
 /** Where staff land: the program overview. */
-export const STAFF_HOME = '/admin';
+const STAFF_HOME = '/admin';
 
 export default function StaffLayout({ children }: { children: ReactNode }) {
   const desk = useDesk();
@@ -34,7 +34,7 @@ export default function StaffLayout({ children }: { children: ReactNode }) {
 }
 
 /** Where a staff member's own page is at a desk (their name in the navigation opens it). */
-export const STAFF_ME = '/admin/me';
+const STAFF_ME = '/admin/me';
 
 /** Me is the phone's, with promoter tabs: staff at a desk opening it go to their page in the console. */
 export function DeskMe({ children }: { children: ReactNode }) {

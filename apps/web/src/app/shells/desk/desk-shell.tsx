@@ -24,7 +24,7 @@ import './desk-shell.css';
 interface NavItem { path: string; label: string; id: string; icon: ReactNode; adminOnly?: boolean }
 interface NavGroup { title?: string; items: NavItem[] }
 
-export const NAV: NavGroup[] = [
+const NAV: NavGroup[] = [
   {
     items: [
       { path: '/admin', label: 'console.nav.overview', id: 'overview', icon: <AppOutline /> },
@@ -72,12 +72,12 @@ export const NAV: NavGroup[] = [
 ];
 
 /** The navigation as a role sees it: admin-only entries (and then empty groups) left out. */
-export function navFor(role: Role): NavGroup[] {
+function navFor(role: Role): NavGroup[] {
   return NAV.map((g) => ({ ...g, items: g.items.filter((i) => role === 'admin' || !i.adminOnly) })).filter((g) => g.items.length > 0);
 }
 
 /** The entry for an address: its own, else the list it was opened from (/admin/campaigns/x → Campaigns). */
-export function currentEntry(pathname: string): string | null {
+function currentEntry(pathname: string): string | null {
   const paths = NAV.flatMap((g) => g.items.map((i) => i.path));
   if (paths.includes(pathname)) return pathname;
   const parents = paths.filter((p) => p !== '/admin' && pathname.startsWith(`${p}/`));

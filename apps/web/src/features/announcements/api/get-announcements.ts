@@ -11,10 +11,10 @@ export const HOME_ANNOUNCEMENTS = 5;
  * GET api/announcements: published, pinned first then newest, in the request's language. The
  * language is part of the key because the server picks the text by Accept-Language.
  */
-export const getAnnouncements = (limit: number, signal?: AbortSignal) =>
+const getAnnouncements = (limit: number, signal?: AbortSignal) =>
   api<AnnouncementList>('GET', `announcements?limit=${limit}`, undefined, { signal });
 
-export const announcementsQuery = (locale: string, limit = HOME_ANNOUNCEMENTS) =>
+const announcementsQuery = (locale: string, limit = HOME_ANNOUNCEMENTS) =>
   queryOptions({
     queryKey: ['announcements', 'home', locale, limit] as const,
     queryFn: ({ signal }) => getAnnouncements(limit, signal),

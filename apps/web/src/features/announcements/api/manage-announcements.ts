@@ -8,7 +8,7 @@ export type AnnouncementFilter = AnnouncementStatus | 'all';
 
 const path = (id: string) => `admin/announcements/${encodeURIComponent(id)}`;
 
-export const adminAnnouncementsQuery = (filter: AnnouncementFilter) =>
+const adminAnnouncementsQuery = (filter: AnnouncementFilter) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'announcements', 'list', filter] as const,
     queryFn: ({ pageParam, signal }) => {
@@ -23,7 +23,7 @@ export const adminAnnouncementsQuery = (filter: AnnouncementFilter) =>
 
 export const useAdminAnnouncements = (filter: AnnouncementFilter) => useInfiniteQuery(adminAnnouncementsQuery(filter));
 
-export const adminAnnouncementQuery = (id: string) =>
+const adminAnnouncementQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'announcements', 'one', id] as const,
     queryFn: ({ signal }) => api<AdminAnnouncementEnvelope>('GET', path(id), undefined, { signal }).then((r) => r.announcement),

@@ -11,7 +11,7 @@ export const TITLE_MAX = 80;
 export const BODY_MAX = 2000;
 
 export type TextPart = 'title' | 'body';
-export type LocaleTexts = Record<Locale, Record<TextPart, string>>;
+type LocaleTexts = Record<Locale, Record<TextPart, string>>;
 
 export interface AnnouncementFormValues {
   texts: LocaleTexts;

@@ -8,7 +8,7 @@ export type { AuditEntry };
 const PAGE = 50;
 
 /** `GET api/admin/audit` (admins): newest first, a page at a time, under the filters. */
-export const auditQuery = (filters: AuditFilters) =>
+const auditQuery = (filters: AuditFilters) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'audit', filtersToQuery(filters)] as const,
     queryFn: ({ pageParam, signal }) => {

@@ -5,8 +5,8 @@
  */
 import { AUDIT_ACTIONS } from '@pa/shared';
 
-export const AUDIT_FILTER_KEYS = ['actor', 'action', 'entityType', 'entityId', 'from', 'to'] as const;
-export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
+const AUDIT_FILTER_KEYS = ['actor', 'action', 'entityType', 'entityId', 'from', 'to'] as const;
+type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];
 export type AuditFilters = Partial<Record<AuditFilterKey, string>>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -42,7 +42,7 @@ export function filtersToQuery(filters: AuditFilters): string {
 /** Invisible characters a code copied from a chat or a document may carry, not part of it. */
 const INVISIBLE = /\u200b|\u200c|\u200d|\u2060|\ufeff/g;
 
-export type ActionInput = { ok: true; action: string | undefined } | { ok: false };
+type ActionInput = { ok: true; action: string | undefined } | { ok: false };
 
 /**
  * What the action box means: nothing (no filter); a code (`withdrawal.paid`); a whole area
@@ -63,7 +63,7 @@ export function parseActionInput(text: string, labels: ReadonlyMap<string, strin
 export const daysInOrder = (from: string | undefined, to: string | undefined) => !from || !to || from <= to;
 
 export type DiffKind = 'changed' | 'added' | 'removed' | 'same' | 'kept';
-export interface DiffRow {
+interface DiffRow {
   /** The field's name; '' when before or after is not an object (one value). */
   key: string;
   kind: DiffKind;

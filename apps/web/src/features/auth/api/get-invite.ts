@@ -3,7 +3,7 @@ import type { InviteLookup } from '@pa/shared';
 import { api } from '@/lib/api-client';
 
 /** Whose invite a code is (the name masked); NOT_FOUND for an unknown code. Rate-limited like sign-in: asked once per code. */
-export const inviteQuery = (code: string) =>
+const inviteQuery = (code: string) =>
   queryOptions({
     queryKey: ['invite', code] as const,
     queryFn: ({ signal }) => api<InviteLookup>('GET', `auth/invites/${encodeURIComponent(code)}`, undefined, { signal }),

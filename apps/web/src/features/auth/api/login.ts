@@ -5,7 +5,7 @@ import { seal } from '@/lib/crypto';
 import { useRememberUser } from '@/lib/me-query';
 
 /** The sign-in form's values: the password as typed, sealed here just before sending. */
-export type LoginInput = Unsealed<LoginBody, 'password'>;
+type LoginInput = Unsealed<LoginBody, 'password'>;
 
 export function login(input: LoginInput) {
   return withSealing(async () => api<UserEnvelope>('POST', 'auth/login', { account: input.account, password: await seal(input.password) } satisfies LoginBody));

@@ -4,7 +4,7 @@ import { api, withSealing } from '@/lib/api-client';
 import { seal } from '@/lib/crypto';
 
 /** The token from the link and the new password as typed, sealed here just before sending. */
-export type ResetPasswordInput = Unsealed<ResetPasswordBody, 'password'>;
+type ResetPasswordInput = Unsealed<ResetPasswordBody, 'password'>;
 
 /** `POST api/auth/reset-password`: sets the password with a one-time link; answers the account. */
 export function resetPassword(input: ResetPasswordInput) {

@@ -14,7 +14,7 @@ import { AuthLayout } from '../components/auth-layout';
 import { useLogin } from '../api/login';
 
 /** Only in-app paths are accepted as a return path (no open redirect through `next`). */
-export function safeNext(next: string | null): string {
+function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 

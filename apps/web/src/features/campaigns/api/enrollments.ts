@@ -4,7 +4,7 @@ import { api, type WithId } from '@/lib/api-client';
 
 export type { AdminEnrollment, EnrollmentAction, EnrollmentStatus };
 
-export const enrollmentsQuery = (status: EnrollmentStatus, locale: string) =>
+const enrollmentsQuery = (status: EnrollmentStatus, locale: string) =>
   infiniteQueryOptions({
     // The campaign names come in the reader's language.
     queryKey: ['admin', 'enrollments', status, locale] as const,

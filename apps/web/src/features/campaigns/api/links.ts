@@ -3,7 +3,7 @@ import type { LinkCreate, LinkEnvelope, LinkList, LinkPatch, LinkStats } from '@
 import { api } from '@/lib/api-client';
 
 /** My links, newest first; optionally one campaign's. Keyed by language: campaign names are localized. */
-export const linksQuery = (locale: string, campaignId?: string) =>
+const linksQuery = (locale: string, campaignId?: string) =>
   infiniteQueryOptions({
     queryKey: ['links', locale, 'list', campaignId ?? 'all'] as const,
     initialPageParam: '',
@@ -18,7 +18,7 @@ export const linksQuery = (locale: string, campaignId?: string) =>
 
 export const useLinks = (locale: string, campaignId?: string) => useInfiniteQuery(linksQuery(locale, campaignId));
 
-export const linkQuery = (id: string, locale: string) =>
+const linkQuery = (id: string, locale: string) =>
   queryOptions({
     queryKey: ['links', locale, 'detail', id] as const,
     queryFn: ({ signal }) => api<LinkEnvelope>('GET', `links/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.link),

@@ -7,7 +7,7 @@ export type { StripeStatus };
 const path = (campaignId: string) => `admin/integrations/stripe/${encodeURIComponent(campaignId)}`;
 
 /** A campaign's Stripe receiver: connected or not, and its latest events. */
-export const stripeQuery = (campaignId: string) =>
+const stripeQuery = (campaignId: string) =>
   queryOptions({
     queryKey: ['admin', 'stripe', campaignId] as const,
     queryFn: ({ signal }) => api<StripeStatus>('GET', path(campaignId), undefined, { signal }),

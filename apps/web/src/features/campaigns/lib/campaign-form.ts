@@ -13,17 +13,17 @@ import { campaignName } from '@/lib/campaign-name';
 
 export { campaignName, decimalSeparator, type FieldError, type FormErrors };
 
-export const MONEY_MAX = 100_000_000;
+const MONEY_MAX = 100_000_000;
 export const TIERS_MAX = 10;
-export const HOSTS_MAX = 20;
+const HOSTS_MAX = 20;
 export const NAME_MAX = 80;
 export const DESCRIPTION_MAX = 4000;
 export const SHARE_TEXT_MAX = 1000;
-export const WINDOW_DAYS = { min: 1, max: 365 } as const;
-export const HOLD_DAYS = { min: 0, max: 90 } as const;
-export const BINDING_MONTHS = { min: 1, max: 120 } as const;
+const WINDOW_DAYS = { min: 1, max: 365 } as const;
+const HOLD_DAYS = { min: 0, max: 90 } as const;
+const BINDING_MONTHS = { min: 1, max: 120 } as const;
 /** How long a customer stays with the promoter who brought them: the window only, some months, or for life. */
-export type BindingMode = 'window' | 'months' | 'lifetime';
+type BindingMode = 'window' | 'months' | 'lifetime';
 const MIN_SALES = { min: 1, max: 1_000_000 } as const;
 
 export type Texts = Record<Locale, string>;
@@ -195,7 +195,7 @@ export function parseHosts(text: string): string[] {
   return [...new Set(hosts)];
 }
 
-export function isHttpsUrl(text: string): boolean {
+function isHttpsUrl(text: string): boolean {
   try {
     return new URL(text.trim()).protocol === 'https:';
   } catch {

@@ -29,7 +29,6 @@ function fontStack(): string {
   return css || 'system-ui, sans-serif';
 }
 
-const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 const CJK_CHARS = '\\u2e80-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\uff00-\\uffef';
 /**
  * White space a line may break at: not the no-break spaces (U+00A0, U+2007, U+202F), which keep
@@ -44,7 +43,7 @@ const TOKEN = new RegExp(`[${CJK_CHARS}][，。！？、；：」』）》]?|[^$
  * Latin scripts, between characters for CJK (keeping closing punctuation with the character
  * before it). A single word wider than a line (a long URL) is broken between its characters.
  */
-export function breakLines(measure: (s: string) => number, text: string, maxWidth: number): string[] {
+function breakLines(measure: (s: string) => number, text: string, maxWidth: number): string[] {
   const tokens = (text.replace(SPACES, ' ').replace(/^ | $/g, '').match(TOKEN) ?? []).flatMap((token) => splitWide(measure, token, maxWidth));
   const lines: string[] = [];
   let line = '';
@@ -100,8 +99,6 @@ export function wrapText(measure: (s: string) => number, text: string, maxWidth:
 }
 
 const BREAK_AFTER = ['，', '、', '。', '；', '：', '！', '？'];
-
-export const isCjk = (s: string) => CJK.test(s);
 
 function loadImage(src: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {

@@ -4,7 +4,7 @@
  * try until the encoded file fits. JPEG and WebP keep their type (quality 0.85); a PNG stays a PNG
  * while it can, and becomes a JPEG when even the smaller PNG is too large.
  */
-export const MAX_SIDE = 4096;
+const MAX_SIDE = 4096;
 const STEP = 0.8;
 const TRIES = 8;
 const QUALITY = 0.85;

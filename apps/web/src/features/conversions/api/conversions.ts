@@ -4,7 +4,7 @@ import { api } from '@/lib/api-client';
 
 export type { AdminConversion, ConversionStatus };
 
-export const conversionsQuery = (status: ConversionStatus, locale: string) =>
+const conversionsQuery = (status: ConversionStatus, locale: string) =>
   infiniteQueryOptions({
     // The campaign names come in the reader's language.
     queryKey: ['admin', 'conversions', status, locale] as const,

@@ -13,7 +13,7 @@ const PREFIX = `${USER_CACHE_PREFIX}overview:`;
 /** Older than this, saved figures mislead more than they help. */
 export const OVERVIEW_CACHE_MAX_AGE_MS = 7 * 86_400_000;
 
-export interface CachedOverview {
+interface CachedOverview {
   data: StatsOverview;
   savedAt: number;
 }

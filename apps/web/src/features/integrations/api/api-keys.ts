@@ -7,7 +7,7 @@ import { api } from '@/lib/api-client';
 export { API_SCOPES };
 export type { ApiKeyCreate, ApiKeyCreated, ApiScope };
 
-export const apiKeysQuery = queryOptions({
+const apiKeysQuery = queryOptions({
   queryKey: ['admin', 'api-keys'] as const,
   queryFn: ({ signal }) => api<ApiKeyList>('GET', 'admin/api-keys', undefined, { signal }).then((r) => r.items),
 });
@@ -31,7 +31,7 @@ export function useRevokeApiKey() {
 }
 
 /** The landing-page snippet's version (for its cacheable address) and size. */
-export const snippetQuery = queryOptions({
+const snippetQuery = queryOptions({
   queryKey: ['admin', 'integrations', 'snippet'] as const,
   queryFn: ({ signal }) => api<SnippetInfo>('GET', 'admin/integrations/snippet', undefined, { signal }),
   staleTime: Infinity,

@@ -7,13 +7,13 @@ export type { MailMessage, MailSettings };
 const PAGE = 20;
 
 /** `GET api/admin/mail` (admins): whether e-mail is on, through which server and from whom, and the outbox's counts. */
-export const mailSettingsQuery = queryOptions({
+const mailSettingsQuery = queryOptions({
   queryKey: ['admin', 'mail'] as const,
   queryFn: ({ signal }) => api<MailSettings>('GET', 'admin/mail', undefined, { signal }),
 });
 
 /** `GET api/admin/mail/messages`: newest first, a page at a time. */
-export const mailMessagesQuery = infiniteQueryOptions({
+const mailMessagesQuery = infiniteQueryOptions({
   queryKey: ['admin', 'mail', 'messages'] as const,
   queryFn: ({ pageParam, signal }) => {
     const query = new URLSearchParams({ limit: String(PAGE) });

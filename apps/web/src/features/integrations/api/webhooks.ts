@@ -10,7 +10,7 @@ export type { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreate, WebhookEn
 const PAGE = 20;
 
 /** `GET api/admin/webhooks` (admins): every endpoint (few: one answer), never a secret. */
-export const webhooksQuery = queryOptions({
+const webhooksQuery = queryOptions({
   queryKey: ['admin', 'webhooks'] as const,
   queryFn: ({ signal }) => api<WebhookEndpointList>('GET', 'admin/webhooks', undefined, { signal }).then((r) => r.items),
 });
@@ -18,7 +18,7 @@ export const webhooksQuery = queryOptions({
 export const useWebhooks = () => useQuery(webhooksQuery);
 
 /** `GET api/admin/webhooks/:id/deliveries`: newest first, each with its attempts; asked again every 2 s while one is still pending. */
-export const deliveriesQuery = (endpointId: string) =>
+const deliveriesQuery = (endpointId: string) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'webhooks', endpointId, 'deliveries'] as const,
     queryFn: ({ pageParam, signal }) => {

@@ -5,9 +5,9 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@pa/shared';
 
 export const WEBHOOK_OBJECTS = ['conversion', 'commission', 'withdrawal', 'promoter', 'enrollment'] as const;
-export type WebhookObject = (typeof WEBHOOK_OBJECTS)[number];
+type WebhookObject = (typeof WEBHOOK_OBJECTS)[number];
 
-export interface EventGroup { object: WebhookObject; events: WebhookEventType[] }
+interface EventGroup { object: WebhookObject; events: WebhookEventType[] }
 
 /** `commission.approved` → `commission`. */
 export const objectOf = (event: WebhookEventType) => event.slice(0, event.indexOf('.')) as WebhookObject;

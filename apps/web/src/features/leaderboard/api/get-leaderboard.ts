@@ -5,7 +5,7 @@ import { api } from '@/lib/api-client';
 export type LeaderboardPeriod = Leaderboard['period'];
 export type LeaderboardMetric = Leaderboard['by'];
 
-export const leaderboardQuery = (period: LeaderboardPeriod, by: LeaderboardMetric) =>
+const leaderboardQuery = (period: LeaderboardPeriod, by: LeaderboardMetric) =>
   queryOptions({
     queryKey: ['leaderboard', period, by] as const,
     queryFn: ({ signal }) => api<Leaderboard>('GET', `leaderboard?period=${period}&by=${by}`, undefined, { signal }),

@@ -5,7 +5,7 @@ import { api } from '@/lib/api-client';
 export type { MailPreferences };
 
 /** `GET api/me/mail-preferences`: the person's categories (those of their role), and whether mail can reach them at all. */
-export const mailPreferencesQuery = queryOptions({
+const mailPreferencesQuery = queryOptions({
   queryKey: ['me', 'mail-preferences'] as const,
   queryFn: ({ signal }) => api<MailPreferences>('GET', 'me/mail-preferences', undefined, { signal }),
 });

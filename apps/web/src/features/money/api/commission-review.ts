@@ -6,9 +6,9 @@ import { api } from '@/lib/api-client';
 export type { AdminCommission, CommissionAction, CommissionStatus };
 
 /** The server takes at most this many ids per bulk call. */
-export const BULK_MAX = COMMISSION_BULK_MAX;
+const BULK_MAX = COMMISSION_BULK_MAX;
 
-export const adminCommissionsQuery = (status: CommissionStatus, locale: string) =>
+const adminCommissionsQuery = (status: CommissionStatus, locale: string) =>
   infiniteQueryOptions({
     // The campaign names come in the reader's language.
     queryKey: ['admin', 'commissions', status, locale] as const,

@@ -9,7 +9,7 @@ export const useWallet = () =>
 /** The list's filters (the page and campaign are not among them). */
 export type CommissionFilters = Pick<CommissionQuery, 'status' | 'from' | 'to'>;
 
-export const commissionsQuery = (locale: string, filters: CommissionFilters) =>
+const commissionsQuery = (locale: string, filters: CommissionFilters) =>
   infiniteQueryOptions({
     queryKey: ['commissions', locale, filters] as const,
     initialPageParam: '',

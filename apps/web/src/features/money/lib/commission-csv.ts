@@ -4,7 +4,8 @@
  * names like every export (lib/csv-export.ts `toCsv`).
  */
 import type { TFunction } from 'i18next';
-import { csvAmount, csvId, csvTime, type CsvColumn } from '@/lib/csv-export';
+import { csvAmount, csvId } from '@pa/shared/csv';
+import { csvTime, type CsvColumn } from '@/lib/csv-export';
 import type { AdminCommission } from '../api/commission-review';
 
 export function commissionCsvColumns(t: TFunction, currency: string): CsvColumn<AdminCommission>[] {
@@ -21,7 +22,7 @@ export function commissionCsvColumns(t: TFunction, currency: string): CsvColumn<
     { header: 'amount', value: (c) => csvAmount(c.amount, currency) },
     { header: 'reversed_amount', value: (c) => csvAmount(c.reversedAmount, currency) },
     { header: 'currency', value: () => currency },
-    { header: 'status', value: (c) => t(`moneyAdmin.commissions.tag.${c.status}`) },
+    { header: 'status', value: (c) => t(`commissions.status.${c.status}`) },
     { header: 'available_at', value: (c) => csvTime(c.availableAt).slice(0, 10) },
     { header: 'reason', value: (c) => c.reason },
     { header: 'id', value: (c) => csvId(c.id) },

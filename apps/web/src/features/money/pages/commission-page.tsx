@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
 import { Link, useParams } from '@/lib/hash-router';
 import { useCommission, type CommissionDetail } from '../api/wallet';
 import { Money } from '../components/money';
-import { CommissionStatusTag } from '../components/status-tag';
+import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { commissionTitle, ruleText } from '../lib/describe';
 
 function Detail({ data }: { data: CommissionDetail }) {

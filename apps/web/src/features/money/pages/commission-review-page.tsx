@@ -1,4 +1,4 @@
-import { Button, Dialog, List, Tabs, Tag, Toast } from 'antd-mobile';
+import { Button, Dialog, List, Tabs, Toast } from 'antd-mobile';
 import { CheckShieldOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { useDesk } from '@/lib/desk';
 import { errorText } from '@/lib/errors';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
 import { useAdminCommissions, useCommissionBulk, useCommissionDecision, type AdminCommission, type CommissionStatus } from '../api/commission-review';
+import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { useCurrency } from '@/lib/currency';
 import { TextArea } from '@/components/form-field';
 import { LoadMore } from '@/components/load-more';
@@ -20,7 +21,6 @@ import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolb
 import { useUrlFilter } from '@/lib/url-filter';
 
 const STATUSES: CommissionStatus[] = ['pending', 'approved', 'rejected', 'reversed'];
-const TAG_COLORS: Record<CommissionStatus, 'warning' | 'success' | 'danger' | 'default'> = { pending: 'warning', approved: 'success', rejected: 'danger', reversed: 'default' };
 const REASON_MAX = 500;
 
 
@@ -122,7 +122,7 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
         <span className="console-amount-col">
           <span className="console-amount">{money(c.amount)}</span>
           {c.reversedAmount > 0 ? <span className="console-reversed">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
-          <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag>
+          <CommissionStatusTag desk status={c.status} />
         </span>
       }
     >
@@ -315,7 +315,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
       ),
     },
     { key: 'availableAt', title: t('console.col.availableAt'), sortValue: (c) => c.availableAt, render: (c) => <span className="data-table-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
-    ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <Tag className="status-tag-desk" color={TAG_COLORS[c.status]} fill="outline" round>{t(`moneyAdmin.commissions.tag.${c.status}`)}</Tag> }]),
+    ...(pending ? [] : [{ key: 'status', title: t('console.col.status'), render: (c: AdminCommission) => <CommissionStatusTag desk status={c.status} /> }]),
     ...(status === 'rejected' || status === 'reversed' ? [{ key: 'reason', title: t('console.col.reason'), sortValue: (c: AdminCommission) => c.reason, render: (c: AdminCommission) => (c.reason ? <span className="desk-clip console-reason">{c.reason}</span> : null) }] : []),
     ...(pending ? [{
       key: 'actions',
@@ -362,7 +362,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
         )}
         toolbar={
           <DeskToolbar
-            filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`moneyAdmin.commissions.status.${s}`) }))} testId="commissions-filter" />}
+            filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`commissions.filter.${s}`) }))} testId="commissions-filter" />}
             actions={<ExportButton run={exportCsv} />}
           />
         }
@@ -389,7 +389,7 @@ export default function CommissionsPage() {
       {desk ? <CommissionsDesk key={status} status={status} onStatus={setStatus} /> : (
         <>
           <Tabs activeKey={status} onChange={(key) => setStatus(key as CommissionStatus)}>
-            {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`commission-tab-${s}`}>{t(`moneyAdmin.commissions.status.${s}`)}</span>} />)}
+            {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`commission-tab-${s}`}>{t(`commissions.filter.${s}`)}</span>} />)}
           </Tabs>
           <CommissionQueue key={status} status={status} />
         </>

@@ -9,7 +9,7 @@ import { formatDate } from '@/lib/format';
 import { navigate, useSearchParams } from '@/lib/hash-router';
 import { useCommissions, useWallet, type CommissionFilters } from '../api/wallet';
 import { Money } from '../components/money';
-import { CommissionStatusTag } from '../components/status-tag';
+import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { commissionTitle } from '../lib/describe';
 import { LoadMore } from '@/components/load-more';
 

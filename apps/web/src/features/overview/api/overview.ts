@@ -9,7 +9,7 @@ import { overviewSearch, type OverviewSelection } from '../lib/overview';
  * top campaigns and promoters, the liability and the work queue. Keyed by language (campaign names
  * are localized); figures and the queue move while the page is open, so it is refetched live.
  */
-export const adminOverviewQuery = (selection: OverviewSelection, locale: string) =>
+const adminOverviewQuery = (selection: OverviewSelection, locale: string) =>
   queryOptions({
     queryKey: ['admin', 'overview', overviewSearch(selection), locale] as const,
     queryFn: ({ signal }) => api<AdminOverview>('GET', `admin/overview?${overviewSearch(selection)}`, undefined, { signal, headers: { 'accept-language': locale } }),

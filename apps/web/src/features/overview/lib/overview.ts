@@ -7,12 +7,11 @@ import { OVERVIEW_RANGES, type AdminOverview, type OverviewFigures, type Overvie
 import { changeOf, type Change } from '@/lib/change';
 
 export type OverviewSelection = { range: OverviewRange } | { from: string; to: string };
-export const RANGE_CHOICES = [...OVERVIEW_RANGES, 'custom'] as const;
-export type RangeChoice = (typeof RANGE_CHOICES)[number];
+export type RangeChoice = OverviewRange | 'custom';
 /** The server's default, and the page's. */
 export const DEFAULT_RANGE: OverviewRange = '7d';
 /** The longest custom period the server accepts (both days included). */
-export const MAX_CUSTOM_DAYS = 366;
+const MAX_CUSTOM_DAYS = 366;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -53,8 +52,8 @@ export const choiceOf = (selection: OverviewSelection): RangeChoice => ('range' 
 /** Commission earned in a period: pending plus approved (rejected and reversed are not owed). */
 export const earnedCommission = (f: OverviewFigures) => f.commission.pending + f.commission.approved;
 
-export type FigureKey = 'clicks' | 'uniqueClicks' | 'leads' | 'newPromoters' | 'sales' | 'saleAmount' | 'commission' | 'paidOut';
-export const FIGURES: readonly { key: FigureKey; money: boolean; value: (f: OverviewFigures) => number }[] = [
+type FigureKey = 'clicks' | 'uniqueClicks' | 'leads' | 'newPromoters' | 'sales' | 'saleAmount' | 'commission' | 'paidOut';
+const FIGURES: readonly { key: FigureKey; money: boolean; value: (f: OverviewFigures) => number }[] = [
   { key: 'clicks', money: false, value: (f) => f.clicks },
   { key: 'uniqueClicks', money: false, value: (f) => f.uniqueClicks },
   { key: 'leads', money: false, value: (f) => f.leads },
@@ -83,8 +82,8 @@ export function figuresOf(overview: Pick<AdminOverview, 'current' | 'previous'>)
   });
 }
 
-export type QueueKey = keyof WorkQueue;
-export interface QueueEntry {
+type QueueKey = keyof WorkQueue;
+interface QueueEntry {
   key: QueueKey;
   count: number;
   /** The list that holds these, filtered to them. */

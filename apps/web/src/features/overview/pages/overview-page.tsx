@@ -186,7 +186,7 @@ function Figures({ data }: { data: AdminOverview }) {
             <Breakdown rows={[{ key: 'refunds', label: t('overview.refunds'), value: money(data.current.refundAmount) }]} />
           ) : null}
           {f.key === 'commission' ? (
-            <Breakdown rows={(['pending', 'approved', 'rejected', 'reversed'] as const).map((s) => ({ key: `commission-${s}`, label: t(`moneyAdmin.commissions.status.${s}`), value: money(c[s]) }))} />
+            <Breakdown rows={(['pending', 'approved', 'rejected', 'reversed'] as const).map((s) => ({ key: `commission-${s}`, label: t(`commissions.filter.${s}`), value: money(c[s]) }))} />
           ) : null}
         </FigureCard>
       ))}

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { AdminUserList, UserStatus } from '@pa/shared';
 import { api } from '@/lib/api-client';
 
-export const usersQuery = (status: UserStatus) =>
+const usersQuery = (status: UserStatus) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'users', status] as const,
     queryFn: ({ pageParam, signal }) =>

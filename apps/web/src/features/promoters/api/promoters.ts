@@ -18,7 +18,7 @@ export interface PromoterFilters {
 }
 
 /** The filters as the list's query string (empty ones left out), without the page. */
-export function promoterParams(f: PromoterFilters): URLSearchParams {
+function promoterParams(f: PromoterFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.q) params.set('q', f.q);
   if (f.status) params.set('status', f.status);
@@ -30,7 +30,7 @@ export function promoterParams(f: PromoterFilters): URLSearchParams {
 
 const base = (id: string) => `admin/promoters/${encodeURIComponent(id)}`;
 
-export const promotersQuery = (f: PromoterFilters) =>
+const promotersQuery = (f: PromoterFilters) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'promoters', 'list', f] as const,
     queryFn: ({ pageParam, signal }) => {
@@ -58,7 +58,7 @@ export const useCampaignChoices = () =>
     staleTime: 60_000,
   });
 
-export const promoterQuery = (id: string) =>
+const promoterQuery = (id: string) =>
   queryOptions({
     queryKey: ['admin', 'promoters', 'one', id] as const,
     queryFn: ({ signal }) => api<AdminPromoterDetail>('GET', base(id), undefined, { signal }),
@@ -79,7 +79,7 @@ export interface PromoterTabs {
 export type PromoterTab = keyof PromoterTabs;
 
 /** One of the promoter page's tabs, cursor-paged; campaign names come in the reader's language. */
-export const promoterTabQuery = <T extends PromoterTab>(id: string, tab: T, locale: string) =>
+const promoterTabQuery = <T extends PromoterTab>(id: string, tab: T, locale: string) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'promoters', 'one', id, tab, locale] as const,
     queryFn: ({ pageParam, signal }) =>

@@ -17,6 +17,7 @@ import { navigate } from '@/lib/hash-router';
 import { usePromoterTab, type PromoterTab } from '../api/promoters';
 import { accountText } from '@/lib/payout-account';
 import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
+import { CommissionStatusTag } from '@/components/commission-status-tag';
 
 /* ---------- Tabs: one column list, a table at desk and cards on a phone ---------- */
 
@@ -148,7 +149,7 @@ function CommissionsTab({ id, currency }: { id: string; currency: string }) {
         </span>
       ),
     },
-    { key: 'status', title: t('console.col.status'), render: (c) => t(`moneyAdmin.commissions.tag.${c.status}`) },
+    { key: 'status', title: t('console.col.status'), render: (c) => <CommissionStatusTag desk status={c.status} /> },
     { key: 'availableAt', title: t('console.col.availableAt'), render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
   ];
   return (

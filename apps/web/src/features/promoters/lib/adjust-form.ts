@@ -12,8 +12,8 @@ import { parseMoneyInput, type AmountError } from '@/lib/money-input';
 export type Direction = 'credit' | 'debit';
 
 /** Why an amount was refused: money-input's reasons, plus `zero` (an adjustment of nothing). */
-export type AdjustmentAmountError = Exclude<AmountError, 'negative'> | 'zero';
-export type AdjustmentAmount = { ok: true; amount: number } | { ok: false; error: AdjustmentAmountError; digits: number };
+type AdjustmentAmountError = Exclude<AmountError, 'negative'> | 'zero';
+type AdjustmentAmount = { ok: true; amount: number } | { ok: false; error: AdjustmentAmountError; digits: number };
 
 /** A sign typed in front of the figure: ASCII, the typographic minus (U+2212) and full-width forms. */
 const SIGN_RE = /^\s*([+\-\u2212\uFF0B\uFF0D])\s*/;
@@ -42,7 +42,7 @@ export function parseAdjustmentAmount(text: string, direction: Direction, curren
   return { ok: true, amount: (typed ?? direction) === 'debit' ? -parsed.value : parsed.value };
 }
 
-export type ReasonError = 'required' | 'too_long';
+type ReasonError = 'required' | 'too_long';
 
 /** The reason as the server trims and bounds it; null when acceptable. */
 export function reasonError(reason: string): ReasonError | null {

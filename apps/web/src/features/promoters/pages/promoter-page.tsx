@@ -12,7 +12,7 @@ import { Link, useParams } from '@/lib/hash-router';
 import { useMe } from '@/lib/session';
 import { usePromoter, usePromoterAction, useResetLink, type PromoterTab } from '../api/promoters';
 import { AdjustDialog } from '../components/adjust-dialog';
-import { PromoterStatusTag } from '../components/promoter-status-tag';
+import { UserStatusTag } from '@/components/user-status-tag';
 import { useUrlFilter } from '@/lib/url-filter';
 import { TabContent } from '../components/promoter-tabs';
 import '@/components/desk.css';
@@ -69,7 +69,7 @@ function Head({ detail, canAdjust, onAdjust, onReset, resetting }: { detail: Adm
     <section className="card promoter-head" aria-labelledby="promoter-name" data-testid="promoter-head">
       <div className="promoter-head-top">
         <h2 id="promoter-name" className="promoter-head-name">{promoter.displayName}</h2>
-        <PromoterStatusTag status={promoter.status} testId="promoter-status" />
+        <UserStatusTag status={promoter.status} testId="promoter-status" />
       </div>
       <dl className="promoter-facts">
         {facts.map(([label, value, testId], i) => (

@@ -15,7 +15,7 @@ import { downloadBlob } from '@/lib/share';
 import { exportPromoters, useCampaignChoices, usePromoters, type PromoterFilters } from '../api/promoters';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { LiveSearch } from '@/components/live-search';
-import { PromoterStatusTag } from '../components/promoter-status-tag';
+import { UserStatusTag } from '@/components/user-status-tag';
 import { campaignName } from '@/lib/campaign-name';
 import { csvRowCount, DEFAULT_SORT, Q_MAX, readFilters, writeFilters } from '../lib/promoter-list';
 import '@/components/desk.css';
@@ -83,7 +83,7 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
         </span>
       ),
     },
-    { key: 'status', title: t('console.col.status'), render: (p) => <PromoterStatusTag status={p.status} /> },
+    { key: 'status', title: t('console.col.status'), render: (p) => <UserStatusTag status={p.status} /> },
     { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
     { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
     { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`data-table-nowrap promoter-num${p.available < 0 ? ' promoter-negative' : ''}`}>{money(p.available)}</span> },
@@ -116,7 +116,7 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
                 label={t('console.filter.status')}
                 value={filters.status ?? 'all'}
                 onChange={(s: StatusChoice) => set({ status: s === 'all' ? null : s })}
-                options={STATUS_CHOICES.map((s) => ({ value: s, label: s === 'all' ? t('promotersAdmin.allStatuses') : t(`admin.status.${s}`) }))}
+                options={STATUS_CHOICES.map((s) => ({ value: s, label: s === 'all' ? t('promotersAdmin.allStatuses') : t(`admin.filter.${s}`) }))}
                 testId="promoters-filter"
               />
               <CampaignFilter value={filters.campaignId} onChange={(campaignId) => set({ campaignId })} />
@@ -164,7 +164,7 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
             extra={
               <span className="console-amount-col">
                 <span className={`console-amount${p.available < 0 ? ' promoter-negative' : ''}`}>{formatMoney(p.available, currency, i18n.language)}</span>
-                <PromoterStatusTag status={p.status} />
+                <UserStatusTag status={p.status} />
               </span>
             }
           >
@@ -201,7 +201,7 @@ export default function PromotersPage() {
               const on = (filters.status ?? 'all') === s;
               return (
                 <button key={s} type="button" className={`chip${on ? ' chip-on' : ''}`} aria-pressed={on} onClick={() => set({ status: s === 'all' ? null : s })} data-testid={`promoters-filter-${s}`}>
-                  {s === 'all' ? t('promotersAdmin.allStatuses') : t(`admin.status.${s}`)}
+                  {s === 'all' ? t('promotersAdmin.allStatuses') : t(`admin.filter.${s}`)}
                 </button>
               );
             })}

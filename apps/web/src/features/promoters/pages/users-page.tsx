@@ -6,7 +6,8 @@ import { DataTable, type Column } from '@/components/data-table';
 import { EmptyState } from '@/components/empty-state';
 import { PageNav } from '@/components/page-nav';
 import { PageError, PageLoading } from '@/components/page-status';
-import { csvFilename, csvId, csvTime, exportList, listPages } from '@/lib/csv-export';
+import { csvId } from '@pa/shared/csv';
+import { csvFilename, csvTime, exportList, listPages } from '@/lib/csv-export';
 import { useDesk } from '@/lib/desk';
 import { errorText } from '@/lib/errors';
 import { formatDate } from '@/lib/format';
@@ -159,7 +160,7 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
       bulkActions={bulkActions}
       toolbar={
         <DeskToolbar
-          filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`admin.status.${s}`) }))} testId="users-filter" />}
+          filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`admin.filter.${s}`) }))} testId="users-filter" />}
           actions={<ExportButton run={exportCsv} />}
         />
       }
@@ -178,7 +179,7 @@ export default function UsersPage() {
       {desk ? <UsersDesk key={status} status={status} onStatus={setStatus} /> : (
         <>
           <Tabs activeKey={status} onChange={(key) => setStatus(key as UserStatus)}>
-            {STATUSES.map((s) => <Tabs.Tab key={s} title={t(`admin.status.${s}`)} />)}
+            {STATUSES.map((s) => <Tabs.Tab key={s} title={t(`admin.filter.${s}`)} />)}
           </Tabs>
           <UserList key={status} status={status} />
         </>

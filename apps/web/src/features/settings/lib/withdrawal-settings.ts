@@ -17,7 +17,7 @@ export const PER_DAY = WITHDRAWALS_PER_DAY;
 
 export type WithdrawalSettings = Pick<Settings, 'withdrawalMin' | 'withdrawalMax' | 'withdrawalsPerDay' | 'withdrawalFeeBps' | 'withdrawalFeeFixed'>;
 export type WithdrawalSettingsValues = Record<keyof WithdrawalSettings, string>;
-export const WITHDRAWAL_SETTING_KEYS: (keyof WithdrawalSettings)[] = ['withdrawalMin', 'withdrawalMax', 'withdrawalsPerDay', 'withdrawalFeeBps', 'withdrawalFeeFixed'];
+const WITHDRAWAL_SETTING_KEYS: (keyof WithdrawalSettings)[] = ['withdrawalMin', 'withdrawalMax', 'withdrawalsPerDay', 'withdrawalFeeBps', 'withdrawalFeeFixed'];
 
 /** The inputs' text for the stored settings, with the reader's decimal separator. */
 export function valuesFromSettings(s: WithdrawalSettings, currency: string, decimal = '.'): WithdrawalSettingsValues {

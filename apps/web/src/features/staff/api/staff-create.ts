@@ -3,7 +3,7 @@ import type { StaffCreateBody, StaffInvite } from '@pa/shared';
 import { api } from '@/lib/api-client';
 import { staffQuery } from '@/lib/staff-query';
 
-export type StaffCreateInput = StaffCreateBody;
+type StaffCreateInput = StaffCreateBody;
 
 /** `POST api/admin/staff`: the only answer carrying the new person's set-password link. */
 export const createStaff = (body: StaffCreateInput) => api<StaffInvite>('POST', 'admin/staff', body);

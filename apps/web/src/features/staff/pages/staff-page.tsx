@@ -29,6 +29,7 @@ import { useStaff } from '@/lib/staff-query';
 import { useUpdateStaff } from '../api/staff-update';
 import { DeskToolbar } from '@/components/desk-toolbar';
 import { Sheet } from '@/components/sheet';
+import { UserStatusTag } from '@/components/user-status-tag';
 import '@/components/desk.css';
 import '../components/staff.css';
 
@@ -195,7 +196,7 @@ function StatusTags({ member }: { member: StaffMember }) {
   const { t } = useTranslation();
   return (
     <span className="staff-tags">
-      <span className={`staff-tag staff-status-${member.status}`} data-testid={`staff-status-${member.account}`}>{t(`staffAdmin.status.${member.status}`)}</span>
+      <UserStatusTag status={member.status} testId={`staff-status-${member.account}`} />
       {!member.passwordSet ? <span className="staff-tag staff-waiting">{t('staffAdmin.noPassword')}</span> : null}
     </span>
   );

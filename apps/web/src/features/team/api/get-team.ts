@@ -3,7 +3,7 @@ import type { Team } from '@pa/shared';
 import { api } from '@/lib/api-client';
 
 /** My team: invite code, counts, this month's figures and the direct members, a page at a time. */
-export const teamQuery = () =>
+const teamQuery = () =>
   infiniteQueryOptions({
     queryKey: ['team'] as const,
     initialPageParam: '',

@@ -4,7 +4,7 @@ import { normalizePayoutNumber } from '@pa/shared/rules';
 import { api, withSealing } from '@/lib/api-client';
 import { seal } from '@/lib/crypto';
 
-export const payoutAccountsQuery = queryOptions({
+const payoutAccountsQuery = queryOptions({
   queryKey: ['payout-accounts'] as const,
   queryFn: ({ signal }) => api<PayoutAccountList>('GET', 'payout-accounts', undefined, { signal }).then((r) => r.items),
   // `inUse` changes when a withdrawal moves on: always ask again when a screen opens.
@@ -14,7 +14,7 @@ export const payoutAccountsQuery = queryOptions({
 export const usePayoutAccounts = () => useQuery(payoutAccountsQuery);
 
 /** The account number as typed; normalized and sealed here, never sent or kept in the clear. */
-export type NewPayoutAccount = Unsealed<PayoutAccountCreate, 'accountNumber'>;
+type NewPayoutAccount = Unsealed<PayoutAccountCreate, 'accountNumber'>;
 
 export function createPayoutAccount(input: NewPayoutAccount) {
   return withSealing(async () =>

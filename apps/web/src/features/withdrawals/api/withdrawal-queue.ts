@@ -15,7 +15,7 @@ export const nextActions = (status: WithdrawalStatus): WithdrawalAction[] => wit
 export const REFERENCE_MAX = WITHDRAWAL_REFERENCE_MAX;
 export const REASON_MAX = WITHDRAWAL_REASON_MAX;
 
-export const adminWithdrawalsQuery = (filter: WithdrawalFilter, q: string) =>
+const adminWithdrawalsQuery = (filter: WithdrawalFilter, q: string) =>
   infiniteQueryOptions({
     queryKey: ['admin', 'withdrawals', 'list', filter, q] as const,
     queryFn: ({ pageParam, signal }) => {

@@ -15,7 +15,7 @@ export const withdrawalTermsQuery = queryOptions({
 
 export const useWithdrawalTerms = () => useQuery(withdrawalTermsQuery);
 
-export const withdrawalsQuery = (status?: WithdrawalStatus) =>
+const withdrawalsQuery = (status?: WithdrawalStatus) =>
   infiniteQueryOptions({
     queryKey: ['withdrawals', 'list', status ?? 'all'] as const,
     initialPageParam: '',
