@@ -27,8 +27,12 @@ for run in $(seq 1 "$runs"); do
   done
   built_line="$(grep -E '^build: (web|server) done' "$work/start.log" | tr '\n' ' ')"
   # The Node the server runs on: the executable of the process serving (npm start's child).
-  pid="$(pgrep -g "$server" -f 'apps/server/dist/main.js' | head -1 || true)"
-  runtime="$( [ -n "$pid" ] && exe="$(readlink "/proc/$pid/exe")" && echo "$("$exe" --version) from ${exe#"$work/app/"}" || echo unknown)"
+  # (npm runs the script through `sh -c`, whose command line names main.js too: the node one.)
+  runtime=unknown
+  for pid in $(pgrep -g "$server" -f 'apps/server/dist/main.js' || true); do
+    exe="$(readlink "/proc/$pid/exe" || true)"
+    case "$exe" in */node) runtime="$("$exe" --version) from ${exe#"$work/app/"}"; break ;; esac
+  done
   kill -TERM -- "-$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   if [ -z "$served" ]; then tail -30 "$work/start.log"; echo "run $run: the sign-in page was not served" >&2; exit 1; fi
