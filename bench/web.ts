@@ -25,11 +25,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import lighthouse, { type Flags, type Result } from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { loadLighthouse, type Flags, type Result } from './lighthouse';
 import { freePort, serverNodeArgs, stop, waitFor } from './util';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+// Not a devDependency (bench/lighthouse.ts): installed into .cache on the first run.
+const lighthouse = await loadLighthouse(path.join(ROOT, '.cache'));
 const REPORTS = path.join(ROOT, 'bench/reports');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
