@@ -11,7 +11,7 @@ import type { LedgerLine } from '@pa/shared';
 import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import { writeRows } from '../db/hot';
 import type { Database, Db, LedgerEntriesTable, LedgerJournalsTable } from '../db/types';
-import type { Collector, CollectorKind } from '../db/unit-of-work';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind } from '../db/unit-of-work';
 import { newId } from './ids';
 import { olderThan, pageOf } from './listing';
 
@@ -79,7 +79,7 @@ export class LedgerError extends Error {
 /** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
 export async function postJournal(q: Db, input: JournalInput): Promise<string> {
   const batch = new JournalBatch();
-  const [id] = batch.add([input]);
+  const [id] = batch.post([input]);
   await batch.flush(q);
   return id!;
 }
@@ -96,7 +96,7 @@ export class JournalBatch implements Collector {
   readonly deltas: BalanceDeltas = new Map();
   private at = 0;
 
-  add(inputs: JournalInput[]): string[] {
+  post(inputs: JournalInput[]): string[] {
     const ids: string[] = [];
     for (const input of inputs) {
       const entries = input.entries.filter((e) => e.amount !== 0);
@@ -134,7 +134,7 @@ export class JournalBatch implements Collector {
 }
 
 /** The journals of a unit of work (flushed after the business rows, before rollups and notifications). */
-export const JOURNALS: CollectorKind<JournalBatch> = { order: 30, create: () => new JournalBatch() };
+export const JOURNALS: CollectorKind<JournalBatch> = { order: COLLECTOR_ORDER.journals, create: () => new JournalBatch() };
 
 /** Balance changes collected over several journals, written together before the commit. */
 export type BalanceDeltas = Map<string, number>;
