@@ -11,7 +11,7 @@ import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult } from
 import { writeRows } from '../db/hot';
 import type { Database, Db, LedgerEntriesTable, LedgerJournalsTable, ReadOnlyDb } from '../db/types';
 import { COLLECTOR_ORDER, type Collector, type CollectorKind } from '../db/unit-of-work';
-import { balancedEntries, commissionHolds, emptyWallet, noMovement, promoterAccount, PROMOTER_BUCKETS, withdrawalMoves, type JournalInput, type PromoterBucket, type Wallet, type WithdrawalMovement } from '../domain/ledger';
+import { balancedEntries, commissionHolds, emptyWallet, mayGoNegative, noMovement, promoterAccount, PROMOTER_BUCKETS, withdrawalMoves, type JournalInput, type PromoterBucket, type Wallet, type WithdrawalMovement } from '../domain/ledger';
 import { newId } from './ids';
 import { olderThan, pageOf } from './listing';
 
@@ -101,10 +101,23 @@ export const JOURNALS: CollectorKind<JournalBatch> = { order: COLLECTOR_ORDER.jo
 /** Balance changes collected over several journals, written together before the commit. */
 export type BalanceDeltas = Map<string, number>;
 
-/** Moves the stored balances: each row touched once, in a fixed order (no deadlocks between writers). */
+/**
+ * Moves the stored balances, each row touched once. A debit of a balance that may not go negative
+ * (domain/ledger.ts `mayGoNegative`) is an update of its row — the database checks the balance it
+ * leaves (`ledger_balances_non_negative`), and an insert-or-update would have it check the debit
+ * alone as a new row's balance; such a row missing is a balance going below zero, refused by the
+ * same check. Everything else, credits and the accounts that may go negative (what a group commit
+ * of conversions moves), is one multi-row upsert. Each part in a fixed order (no deadlocks between
+ * writers): those debits first, then the upsert, each by account.
+ */
 export async function applyBalanceDeltas(q: Db, deltas: BalanceDeltas, at: number) {
   const rows = [...deltas].filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([account, balance]) => ({ account, balance, updated_at: at }));
-  await writeRows(q, 'ledger_balances', rows, { shape: addToBalance });
+  const debits = rows.filter((r) => r.balance < 0 && !mayGoNegative(r.account));
+  for (const d of debits) {
+    const moved = await q.updateTable('ledger_balances').set((eb) => ({ balance: eb('balance', '+', d.balance), updated_at: at })).where('account', '=', d.account).executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) await q.insertInto('ledger_balances').values(d).execute();
+  }
+  await writeRows(q, 'ledger_balances', debits.length === 0 ? rows : rows.filter((r) => !debits.includes(r)), { shape: addToBalance });
 }
 const addToBalance = (insert: InsertQueryBuilder<Database, 'ledger_balances', InsertResult>) =>
   insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })));
