@@ -63,7 +63,7 @@ describe.each(DIALECTS)('migration 020 (money checks) on %s', (dialect) => {
       [`update conversions set status = 'lost' where id = '${conversion.id}'`, 'conversions_status'],
       [`update commissions set amount = -1 where id = '${commission.id}'`, 'commissions_amounts'],
       [`update commissions set reversed_amount = amount + 1 where id = '${commission.id}'`, 'commissions_amounts'],
-      [`update commissions set level = 3 where id = '${commission.id}'`, 'commissions_kind'],
+      [`update commissions set level = 3 where id = '${commission.id}'`, 'commissions_level'],
       [`update commissions set status = 'paid' where id = '${commission.id}'`, 'commissions_status'],
       [`update withdrawals set fee = fee + 1 where id = '${withdrawal.id}'`, 'withdrawals_amounts'],
       [`update withdrawals set amount = -1, fee = 0, net = -1 where id = '${withdrawal.id}'`, 'withdrawals_amounts'],

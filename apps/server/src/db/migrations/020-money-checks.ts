@@ -29,7 +29,8 @@ export const MONEY_CHECKS: Record<string, [name: string, check: string][]> = {
   ],
   commissions: [
     ['commissions_amounts', 'amount >= 0 and base >= 0 and reversed_amount >= 0 and reversed_amount <= amount'],
-    ['commissions_kind', `kind in ('lead', 'sale') and level in (1, 2)`],
+    // Not its kind: rows written by earlier versions may name a level-2 override's kind 'override'.
+    ['commissions_level', 'level in (1, 2)'],
     ['commissions_status', `status in ('pending', 'approved', 'rejected', 'reversed')`],
   ],
   withdrawals: [
@@ -75,6 +76,7 @@ async function rebuildSqlite(db: Kysely<unknown>, change: (table: string, defini
   try {
     await sql`begin immediate`.execute(db);
     try {
+      const before = new Set((await sql`pragma foreign_key_check`.execute(db)).rows.map((r) => JSON.stringify(r)));
       for (const table of Object.keys(MONEY_CHECKS)) {
         const stored = await sql<{ sql: string }>`select sql from sqlite_master where type = 'table' and name = ${table}`.execute(db);
         const definition = stored.rows[0]?.sql;
@@ -91,8 +93,10 @@ async function rebuildSqlite(db: Kysely<unknown>, change: (table: string, defini
         await sql.raw(`alter table "${table}_rebuilt" rename to "${table}"`).execute(db);
         for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
       }
-      const broken = await sql`pragma foreign_key_check`.execute(db);
-      if (broken.rows.length > 0) throw new Error(`foreign keys broken by the rebuild: ${JSON.stringify(broken.rows.slice(0, 3))}`);
+      // What the rebuild broke, not what was broken before (rows written with foreign keys off).
+      const after = (await sql`pragma foreign_key_check`.execute(db)).rows.map((r) => JSON.stringify(r));
+      const broken = after.filter((r) => !before.has(r));
+      if (broken.length > 0) throw new Error(`foreign keys broken by the rebuild: ${broken.slice(0, 3).join(', ')}`);
       await sql`commit`.execute(db);
     } catch (error) {
       await sql`rollback`.execute(db);
