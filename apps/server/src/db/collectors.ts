@@ -12,6 +12,12 @@ export interface Collector {
   /** Writes what was collected, inside the transaction, before the commit. */
   flush(q: Db, tx: TxInfo): Promise<void>;
   /**
+   * Writes that must follow every collector's `flush` (in the same order): the ledger's debits of
+   * balances that may not go negative, updates that on PostgreSQL are sent after the pipelined
+   * writes (platform/ledger.ts `applyBalanceDeltas`).
+   */
+  flushLast?(q: Db, tx: TxInfo): Promise<void>;
+  /**
    * After the commit (not after a rollback): hands what was written to whoever acts on it in this
    * process (the webhook dispatcher). It must not throw, and what it starts must not depend on
    * happening — the rows are the record, and a process that dies first leaves them to be found.
@@ -90,6 +96,7 @@ export class Collectors {
   async flush(q: Db, info: TxInfo) {
     const order = this.kinds.map((_, i) => i).sort((a, b) => this.kinds[a]!.order - this.kinds[b]!.order);
     for (const i of order) await this.items[i]!.flush(q, info);
+    for (const i of order) await this.items[i]!.flushLast?.(q, info);
   }
   committed() {
     for (const c of this.items) c.committed?.();

@@ -50,6 +50,7 @@ export async function postJournal(q: Db, input: JournalInput): Promise<string> {
   const batch = new JournalBatch();
   const [id] = batch.post([input]);
   await batch.flush(q);
+  await batch.flushLast(q);
   return id!;
 }
 
@@ -91,7 +92,12 @@ export class JournalBatch implements Collector {
   async flush(q: Db) {
     await writeRows(q, 'ledger_journals', this.journals);
     await writeRows(q, 'ledger_entries', this.entries);
-    await applyBalanceDeltas(q, this.deltas, this.at);
+    await writeRows(q, 'ledger_balances', balanceRows(this.deltas, this.at).upserts, { shape: addToBalance });
+  }
+
+  /** The debits of balances that may not go negative, after every collector's writes (see `applyBalanceDeltas`). */
+  async flushLast(q: Db) {
+    await writeDebits(q, balanceRows(this.deltas, this.at).debits);
   }
 }
 
@@ -101,23 +107,49 @@ export const JOURNALS: CollectorKind<JournalBatch> = { order: COLLECTOR_ORDER.jo
 /** Balance changes collected over several journals, written together before the commit. */
 export type BalanceDeltas = Map<string, number>;
 
+type BalanceRow = { account: string; balance: number; updated_at: number };
+
 /**
- * Moves the stored balances, each row touched once. A debit of a balance that may not go negative
- * (domain/ledger.ts `mayGoNegative`) is an update of its row — the database checks the balance it
- * leaves (`ledger_balances_non_negative`), and an insert-or-update would have it check the debit
- * alone as a new row's balance; such a row missing is a balance going below zero, refused by the
- * same check. Everything else, credits and the accounts that may go negative (what a group commit
- * of conversions moves), is one multi-row upsert. Each part in a fixed order (no deadlocks between
- * writers): those debits first, then the upsert, each by account.
+ * A transaction's balance changes, sorted by account, as the two writes they take: `debits`, of
+ * balances that may not go negative (domain/ledger.ts `mayGoNegative`), and `upserts`, the rest —
+ * credits, and debits of the accounts that may go negative (all a group commit of conversions
+ * moves).
+ */
+function balanceRows(deltas: BalanceDeltas, at: number): { upserts: BalanceRow[]; debits: BalanceRow[] } {
+  const upserts: BalanceRow[] = [];
+  const debits: BalanceRow[] = [];
+  for (const [account, balance] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (balance === 0) continue;
+    (balance < 0 && !mayGoNegative(account) ? debits : upserts).push({ account, balance, updated_at: at });
+  }
+  return { upserts, debits };
+}
+
+/**
+ * Moves the stored balances, each row touched once: the upserts in one multi-row statement, then
+ * the debits of balances that may not go negative. Such a debit is an update of its row — the
+ * database checks the balance it leaves (`ledger_balances_non_negative`), where an insert-or-update
+ * would have it check the debit alone as a new row's balance (both databases check an upsert's
+ * proposed row before finding its conflict); its row missing is a balance going below zero,
+ * refused by the same check.
+ *
+ * In a unit of work the debits come after every collector's writes (`flushLast`): on PostgreSQL a
+ * transaction's writes are sent as one statement whose clauses run last first (db/pg-client.ts),
+ * so the group commit takes the rollup rows, then the balances by account; a refund or an approval
+ * must take them in that order too, or the two deadlock — an update sent in the middle of its
+ * flush would take its balances before its rollups.
  */
 export async function applyBalanceDeltas(q: Db, deltas: BalanceDeltas, at: number) {
-  const rows = [...deltas].filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([account, balance]) => ({ account, balance, updated_at: at }));
-  const debits = rows.filter((r) => r.balance < 0 && !mayGoNegative(r.account));
+  const { upserts, debits } = balanceRows(deltas, at);
+  await writeRows(q, 'ledger_balances', upserts, { shape: addToBalance });
+  await writeDebits(q, debits);
+}
+
+async function writeDebits(q: Db, debits: BalanceRow[]) {
   for (const d of debits) {
-    const moved = await q.updateTable('ledger_balances').set((eb) => ({ balance: eb('balance', '+', d.balance), updated_at: at })).where('account', '=', d.account).executeTakeFirst();
+    const moved = await q.updateTable('ledger_balances').set((eb) => ({ balance: eb('balance', '+', d.balance), updated_at: d.updated_at })).where('account', '=', d.account).executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) await q.insertInto('ledger_balances').values(d).execute();
   }
-  await writeRows(q, 'ledger_balances', debits.length === 0 ? rows : rows.filter((r) => !debits.includes(r)), { shape: addToBalance });
 }
 const addToBalance = (insert: InsertQueryBuilder<Database, 'ledger_balances', InsertResult>) =>
   insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })));
