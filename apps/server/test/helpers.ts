@@ -92,6 +92,8 @@ export interface TestEnv {
   ctx: AppContext;
   dialect: Dialect;
   config: Config;
+  /** The database handle the app runs on (for tests that migrate it). */
+  handle: DatabaseHandle;
   close(): Promise<void>;
   /** Builds a second app on the same database (a restart, or another instance). */
   restart(options?: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext; close(): Promise<void> }>;
@@ -113,7 +115,7 @@ export async function makeEnv(dialect: Dialect, overrides: Partial<Config> = {},
   const app = await buildApp(ctx, buildOptions);
   const others: (() => Promise<void>)[] = [];
   return {
-    app, ctx, dialect, config,
+    app, ctx, dialect, config, handle,
     async restart(options = {}) {
       const second = await createContext({ ...config, databaseUrl: dialect === 'postgres' ? PG_URL : null }, dbOptions, master);
       const app2 = await buildApp(second.ctx, options);

@@ -15,7 +15,8 @@ import { formatMoney } from '@pa/shared/format';
 import { dispatchMail, startMailDispatcher, writeDailyMails } from '../src/modules/mail/service';
 import { dispatchDue } from '../src/modules/webhooks/service';
 import { SmtpSender } from '../src/platform/mail/send';
-import { postJournal, promoterAccount } from '../src/platform/ledger';
+import { promoterAccount } from '../src/domain/ledger';
+import { postJournal } from '../src/platform/ledger';
 import { dayKey, dayStart } from '../src/platform/time';
 import { answeringWith, campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 

@@ -226,7 +226,7 @@ describe.each(DIALECTS)('the overview\'s top promoters on %s', (dialect) => {
     const totals = new Map<string, number>();
     for (const [name, day, amount] of sales) {
       if (!users.has(name)) users.set(name, await insertUser(env.ctx.db, { account: `${name}-${dialect}-${Math.random().toString(36).slice(2)}@example.com`, displayName: name, passwordHash: 'unusable', role: 'promoter', status: 'active', locale: 'en', parentId: null }));
-      rollups.add(users.get(name)!, day, 'c-top', 'l-top', { sales: 1, sale_amount: amount });
+      rollups.addFigures(users.get(name)!, day, 'c-top', 'l-top', { sales: 1, sale_amount: amount });
       totals.set(users.get(name)!, (totals.get(users.get(name)!) ?? 0) + amount);
     }
     await env.ctx.db.transaction().execute((trx) => applyRollups(trx, rollups));

@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { postJournal, promoterAccount } from '../src/platform/ledger';
+import { promoterAccount } from '../src/domain/ledger';
+import { postJournal } from '../src/platform/ledger';
 import { campaignBody, Client, createUser, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const BANK = '6222 0212 3456 7890';

@@ -76,7 +76,8 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
     const SLOW: CollectorKind<SlowRows> = { order: 1, create: () => new SlowRows() };
     const loader: Preloader<string> = {
       async load(q, inputs) {
-        const n = (await sql<{ n: number }>`select count(*) as n from uow_probe`.execute(q)).rows[0]!;
+        // A read-only handle: a select, no raw statement.
+        const n = await q.selectNoFrom(sql<number>`(select count(*) from uow_probe)`.as('n')).executeTakeFirstOrThrow();
         events.push(`read ahead ${inputs.join()} (${Number(n.n)} stored)`);
         return () => {};
       },
@@ -172,7 +173,7 @@ describe.each(DIALECTS)('the unit of work on %s', (dialect) => {
       uow.run(async (tx) => {
         tx.collect(PROBE).ids.push('c-bad');
         // On PostgreSQL a failed statement poisons the transaction: the others must not share it.
-        await sql`select no_such_column from uow_probe`.execute(tx.q);
+        await tx.q.selectNoFrom(sql<number>`(select no_such_column from uow_probe)`.as('x')).execute();
       }, { batchable: true }),
       add('c2'),
       add('c3'),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger, postJournal, promoterAccount, walletOf } from '../src/platform/ledger';
+import { promoterAccount } from '../src/domain/ledger';
+import { checkLedger, postJournal, walletOf } from '../src/platform/ledger';
 import { Client, DIALECTS, errorCode, makeEnv, seal, signedIn, type TestEnv } from './helpers';
 
 const BANK = '6222 0212 3456 7890';

@@ -8,9 +8,9 @@
  * must give a query of the same shape whatever the values (no branching on them, no computing
  * with them: pass `code.toLowerCase()`, not `code`).
  */
-import { CompiledQuery, PostgresAdapter, sql, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
+import { CompiledQuery, Kysely, PostgresAdapter, sql, type Compilable, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import { WRITE_BEHIND } from './pg-client';
-import type { Db, Database } from './types';
+import type { Db, Database, ReadOnlyDb } from './types';
 
 const SLOT = Symbol('slot');
 type Slot = { readonly [SLOT]: number };
@@ -29,6 +29,10 @@ function compileWithSlots(query: Compilable<unknown>): Compiled {
 
 const keyOf = (q: Db) => q.getExecutor().adapter.constructor;
 
+/**
+ * A hot read: `build` (given the database only to compile with) must make a `select` — refused at
+ * its first compile otherwise — so it may run on a read-only handle (batchable work's `tx.q`).
+ */
 export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) => Compilable<O>) {
   const cache = new WeakMap<object, Compiled>();
   const compiled = (q: Db, count: number): Compiled => {
@@ -36,19 +40,31 @@ export function hot<A extends readonly unknown[], O>(build: (q: Db, ...args: A) 
     if (!c) {
       const slots = Array.from({ length: count }, (_, i): Slot => ({ [SLOT]: i }));
       c = compileWithSlots(build(q, ...(slots as unknown as A)));
+      if (!/^select\b/i.test(c.sql)) throw new Error(`a hot statement must be a select: ${c.sql.slice(0, 60)}`);
       cache.set(keyOf(q), c);
     }
     return c;
   };
-  const run = async (q: Db, args: A) => {
+  const run = async (handle: ReadOnlyDb, args: A) => {
+    const q = readerOf(handle);
     const c = compiled(q, args.length);
     const result = await q.executeQuery<O>(CompiledQuery.raw(c.sql, c.params.map((p) => ('arg' in p ? args[p.arg] : p.value))));
     return result;
   };
   return {
     /** The first row the query returns (the hot statements are look-ups of one row). */
-    first: async (q: Db, ...args: A): Promise<O | undefined> => (await run(q, args)).rows[0],
+    first: async (q: ReadOnlyDb, ...args: A): Promise<O | undefined> => (await run(q, args)).rows[0],
   };
+}
+
+/**
+ * The database behind a read-only handle, for this file's compiled reads (`hot`, `onPostgres`)
+ * only — not exported: elsewhere a read-only handle stays read-only. Every handle the unit of work
+ * gives is a Kysely instance (the pool or a transaction).
+ */
+function readerOf(q: ReadOnlyDb): Db {
+  if (q instanceof Kysely) return q as Db;
+  throw new TypeError('not a Kysely query handle');
 }
 
 /**
@@ -121,6 +137,6 @@ const shapeKey = (shape: object) => {
 };
 
 /** Whether `q` talks to PostgreSQL (for the few statements each database needs written its own way). */
-export function onPostgres(q: Db): boolean {
-  return q.getExecutor().adapter instanceof PostgresAdapter;
+export function onPostgres(q: ReadOnlyDb): boolean {
+  return readerOf(q).getExecutor().adapter instanceof PostgresAdapter;
 }

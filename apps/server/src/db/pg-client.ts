@@ -23,7 +23,10 @@
  *   lost one (a rollback there is answered here: the server ended the transaction with it).
  *
  * The clauses of one statement share a snapshot, and PostgreSQL refuses to update a row twice in
- * one statement: a table that appears twice in the queue starts a new statement.
+ * one statement: a table that appears twice in the queue starts a new statement. PostgreSQL runs
+ * the clauses last first (the rollups' rows are locked before the balances'): every transaction
+ * writing the same tables must queue them in the same order, and a statement sent in the middle
+ * of a flush changes that order (platform/ledger.ts writes its debits last for this reason).
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';

@@ -250,6 +250,14 @@ export interface WebhookAttemptsTable {
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
+/**
+ * A query handle that only reads: Kysely's `selectFrom` and `selectNoFrom`, and nothing that writes
+ * (no `insertInto`, `updateTable`, `deleteFrom`, `with`, no executor for raw SQL). Batchable work's
+ * `tx.q` is one (db/collectors.ts): its writes go through collectors, which the compiler then
+ * enforces. Every `Db` is one, so a read written against it takes either. db/hot.ts runs its
+ * compiled reads on one.
+ */
+export type ReadOnlyDb = Pick<Db, 'selectFrom' | 'selectNoFrom'>;
 
 export interface CampaignsTable {
   id: string;

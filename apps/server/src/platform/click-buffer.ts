@@ -7,7 +7,7 @@
 import type { InsertQueryBuilder, InsertResult } from 'kysely';
 import { writeRows } from '../db/hot';
 import type { Database, Db } from '../db/types';
-import type { Collector, CollectorKind, UnitOfWork } from '../db/unit-of-work';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind, type UnitOfWork } from '../db/unit-of-work';
 import { applyRollups, clickDelta, Rollups, type RollupDelta } from './rollups';
 import { dayKey } from './time';
 
@@ -43,7 +43,7 @@ export class ClickBuffer {
   ) {
     const zone = typeof timeZone === 'function' ? timeZone : () => timeZone;
     // Flushed first in its transaction: a batch's clicks are in before anything that reads them.
-    this.kind = { order: 5, create: () => new ClickRows(zone) };
+    this.kind = { order: COLLECTOR_ORDER.clicks, create: () => new ClickRows(zone) };
   }
 
   /** Resolves once the click is stored (its group commit has committed). */
@@ -171,7 +171,7 @@ class ClickRows implements Collector {
     const rollups = new Rollups();
     for (const n of counts.values()) {
       for (const [times, click] of [[n.bots, BOT], [n.unique, UNIQUE], [n.repeat, REPEAT]] as const) {
-        if (times > 0) rollups.add(n.promoterId, n.day, n.campaignId, n.linkId, scaled(clickDelta(click), times));
+        if (times > 0) rollups.addFigures(n.promoterId, n.day, n.campaignId, n.linkId, scaled(clickDelta(click), times));
       }
     }
     return { rows, seenRows, rollups };

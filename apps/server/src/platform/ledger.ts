@@ -1,36 +1,25 @@
 /**
- * The double-entry ledger. Every movement of money is one journal whose entries sum to zero,
- * written in the same transaction as the business change it records; stored balances are
- * updated in that transaction too, and `checkLedger` proves they equal the entries.
- *
- * Sign convention: a promoter account's balance is what the program owes the promoter in that
- * state (pending, available, withdrawing, paid out). Platform accounts take the other side, so
- * `platform:commissions` is the negative of all commission ever earned and not taken back.
+ * The ledger's repository: its reads and writes, on both databases. The rules — accounts, balanced
+ * journals, which balances may not go negative, what each commission and withdrawal should have
+ * moved — are domain/ledger.ts. Every movement of money is one journal, written in the same
+ * transaction as the business change it records (through the JOURNALS collector, or `postJournal`
+ * in work that is not batchable); stored balances are updated in that transaction too, and
+ * `checkLedger` proves they equal the entries.
  */
 import type { LedgerLine } from '@pa/shared';
 import { PostgresAdapter, sql, type InsertQueryBuilder, type InsertResult } from 'kysely';
 import { writeRows } from '../db/hot';
-import type { Database, Db, LedgerEntriesTable, LedgerJournalsTable } from '../db/types';
-import type { Collector, CollectorKind } from '../db/unit-of-work';
+import type { Database, Db, LedgerEntriesTable, LedgerJournalsTable, ReadOnlyDb } from '../db/types';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind } from '../db/unit-of-work';
+import { balancedEntries, commissionHolds, emptyWallet, mayGoNegative, noMovement, promoterAccount, PROMOTER_BUCKETS, withdrawalMoves, type JournalInput, type PromoterBucket, type Wallet, type WithdrawalMovement } from '../domain/ledger';
 import { newId } from './ids';
 import { olderThan, pageOf } from './listing';
-
-/**
- * `withdrawing` holds requested withdrawals, `payable` approved ones being paid (the wallet shows
- * both as withdrawing), `paid_out` what was paid (net of fees, which go to `platform:fees`).
- */
-export const PROMOTER_BUCKETS = ['pending', 'available', 'withdrawing', 'payable', 'paid_out'] as const;
-export type PromoterBucket = (typeof PROMOTER_BUCKETS)[number];
-export const PLATFORM_ACCOUNTS = ['platform:commissions', 'platform:payouts', 'platform:fees', 'platform:adjustments'] as const;
-export type PlatformAccount = (typeof PLATFORM_ACCOUNTS)[number];
-
-export const promoterAccount = (promoterId: string, bucket: PromoterBucket) => `promoter:${promoterId}:${bucket}`;
 
 /**
  * A promoter's ledger lines in every bucket, newest first, in keyset pages: what the promoter's
  * wallet lists and what staff see on the promoter's page.
  */
-export async function ledgerPage(db: Db, promoterId: string, page: { limit: number; cursor?: string | undefined }): Promise<{ items: LedgerLine[]; nextCursor: string | null }> {
+export async function ledgerPage(db: ReadOnlyDb, promoterId: string, page: { limit: number; cursor?: string | undefined }): Promise<{ items: LedgerLine[]; nextCursor: string | null }> {
   let q = db
     .selectFrom('ledger_entries as e')
     .innerJoin('ledger_journals as j', 'j.id', 'e.journal_id')
@@ -56,31 +45,12 @@ export async function ledgerPage(db: Db, promoterId: string, page: { limit: numb
   };
 }
 
-export interface Entry {
-  account: string;
-  amount: number;
-}
-
-export interface JournalInput {
-  kind: string;
-  refType: string;
-  refId: string;
-  promoterId: string | null;
-  /** Parameters for the human description (rendered in the reader's language by the client). */
-  memo?: Record<string, string | number | null>;
-  entries: Entry[];
-  at: number;
-}
-
-export class LedgerError extends Error {
-  override name = 'LedgerError';
-}
-
 /** Writes one balanced journal and moves the stored balances. Call inside a transaction. */
 export async function postJournal(q: Db, input: JournalInput): Promise<string> {
   const batch = new JournalBatch();
-  const [id] = batch.add([input]);
+  const [id] = batch.post([input]);
   await batch.flush(q);
+  await batch.flushLast(q);
   return id!;
 }
 
@@ -96,17 +66,10 @@ export class JournalBatch implements Collector {
   readonly deltas: BalanceDeltas = new Map();
   private at = 0;
 
-  add(inputs: JournalInput[]): string[] {
+  post(inputs: JournalInput[]): string[] {
     const ids: string[] = [];
     for (const input of inputs) {
-      const entries = input.entries.filter((e) => e.amount !== 0);
-      if (entries.length === 0) throw new LedgerError('a journal needs at least one non-zero entry');
-      let sum = 0;
-      for (const e of entries) {
-        if (!Number.isSafeInteger(e.amount)) throw new LedgerError(`entry amount must be an integer of minor units: ${e.amount}`);
-        sum += e.amount;
-      }
-      if (sum !== 0) throw new LedgerError(`journal ${input.kind} does not balance: ${sum}`);
+      const entries = balancedEntries(input);
       const id = newId(input.at);
       ids.push(id);
       this.journals.push({ id, kind: input.kind, ref_type: input.refType, ref_id: input.refId, promoter_id: input.promoterId, memo_json: JSON.stringify(input.memo ?? {}), at: input.at });
@@ -129,34 +92,76 @@ export class JournalBatch implements Collector {
   async flush(q: Db) {
     await writeRows(q, 'ledger_journals', this.journals);
     await writeRows(q, 'ledger_entries', this.entries);
-    await applyBalanceDeltas(q, this.deltas, this.at);
+    await writeRows(q, 'ledger_balances', balanceRows(this.deltas, this.at).upserts, { shape: addToBalance });
+  }
+
+  /** The debits of balances that may not go negative, after every collector's writes (see `applyBalanceDeltas`). */
+  async flushLast(q: Db) {
+    await writeDebits(q, balanceRows(this.deltas, this.at).debits);
   }
 }
 
 /** The journals of a unit of work (flushed after the business rows, before rollups and notifications). */
-export const JOURNALS: CollectorKind<JournalBatch> = { order: 30, create: () => new JournalBatch() };
+export const JOURNALS: CollectorKind<JournalBatch> = { order: COLLECTOR_ORDER.journals, create: () => new JournalBatch() };
 
 /** Balance changes collected over several journals, written together before the commit. */
 export type BalanceDeltas = Map<string, number>;
 
-/** Moves the stored balances: each row touched once, in a fixed order (no deadlocks between writers). */
+type BalanceRow = { account: string; balance: number; updated_at: number };
+
+/**
+ * A transaction's balance changes, sorted by account, as the two writes they take: `debits`, of
+ * balances that may not go negative (domain/ledger.ts `mayGoNegative`), and `upserts`, the rest —
+ * credits, and debits of the accounts that may go negative (all a group commit of conversions
+ * moves).
+ */
+function balanceRows(deltas: BalanceDeltas, at: number): { upserts: BalanceRow[]; debits: BalanceRow[] } {
+  const upserts: BalanceRow[] = [];
+  const debits: BalanceRow[] = [];
+  for (const [account, balance] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (balance === 0) continue;
+    (balance < 0 && !mayGoNegative(account) ? debits : upserts).push({ account, balance, updated_at: at });
+  }
+  return { upserts, debits };
+}
+
+/**
+ * Moves the stored balances, each row touched once: the upserts in one multi-row statement, then
+ * the debits of balances that may not go negative. Such a debit is an update of its row — the
+ * database checks the balance it leaves (`ledger_balances_non_negative`), where an insert-or-update
+ * would have it check the debit alone as a new row's balance (both databases check an upsert's
+ * proposed row before finding its conflict); its row missing is a balance going below zero,
+ * refused by the same check.
+ *
+ * In a unit of work the debits come after every collector's writes (`flushLast`): on PostgreSQL a
+ * transaction's writes are sent as one statement whose clauses run last first (db/pg-client.ts),
+ * so the group commit takes the rollup rows, then the balances by account; a refund or an approval
+ * must take them in that order too, or the two deadlock — an update sent in the middle of its
+ * flush would take its balances before its rollups.
+ */
 export async function applyBalanceDeltas(q: Db, deltas: BalanceDeltas, at: number) {
-  const rows = [...deltas].filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : 1)).map(([account, balance]) => ({ account, balance, updated_at: at }));
-  await writeRows(q, 'ledger_balances', rows, { shape: addToBalance });
+  const { upserts, debits } = balanceRows(deltas, at);
+  await writeRows(q, 'ledger_balances', upserts, { shape: addToBalance });
+  await writeDebits(q, debits);
+}
+
+async function writeDebits(q: Db, debits: BalanceRow[]) {
+  for (const d of debits) {
+    const moved = await q.updateTable('ledger_balances').set((eb) => ({ balance: eb('balance', '+', d.balance), updated_at: d.updated_at })).where('account', '=', d.account).executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) await q.insertInto('ledger_balances').values(d).execute();
+  }
 }
 const addToBalance = (insert: InsertQueryBuilder<Database, 'ledger_balances', InsertResult>) =>
   insert.onConflict((oc) => oc.column('account').doUpdateSet((eb) => ({ balance: eb('ledger_balances.balance', '+', eb.ref('excluded.balance')), updated_at: eb.ref('excluded.updated_at') })));
 
-export type Wallet = Record<PromoterBucket, number>;
-
 /** A promoter's balances, from the stored balances the ledger keeps. */
-export async function walletOf(db: Db, promoterId: string): Promise<Wallet> {
+export async function walletOf(db: ReadOnlyDb, promoterId: string): Promise<Wallet> {
   const rows = await db
     .selectFrom('ledger_balances')
     .select(['account', 'balance'])
     .where('account', 'in', PROMOTER_BUCKETS.map((b) => promoterAccount(promoterId, b)))
     .execute();
-  const wallet: Wallet = { pending: 0, available: 0, withdrawing: 0, payable: 0, paid_out: 0 };
+  const wallet = emptyWallet();
   for (const r of rows) wallet[r.account.slice(r.account.lastIndexOf(':') + 1) as PromoterBucket] = Number(r.balance);
   return wallet;
 }
@@ -238,10 +243,7 @@ async function checkLedgerAt(db: Db, scope?: { promoterIds: string[] }): Promise
     const n = net.get(c.id) ?? { pending: 0, available: 0 };
     const remaining = Number(c.amount) - Number(c.reversed_amount);
     // What the status says the commission should have left in each account.
-    const want = c.status === 'pending' ? { pending: remaining, available: 0 }
-      : c.status === 'approved' ? { pending: 0, available: remaining }
-        : c.status === 'reversed' ? { pending: 0, available: 0 }
-          : { pending: 0, available: 0 };
+    const want = commissionHolds(c.status, Number(c.amount), Number(c.reversed_amount));
     if (c.status === 'reversed' && remaining !== 0) breaches.push({ kind: 'commission_mismatch', ref: c.id, detail: `reversed with ${remaining} left` });
     if (n.pending !== want.pending || n.available !== want.available) {
       breaches.push({ kind: 'commission_mismatch', ref: c.id, detail: `${c.status}: pending ${n.pending} (want ${want.pending}), available ${n.available} (want ${want.available})` });
@@ -265,8 +267,8 @@ async function checkWithdrawals(db: Db, promoterIds: string[] | null): Promise<L
     .$if(!!promoterIds, (q) => q.where('ledger_journals.promoter_id', 'in', promoterIds!))
     .groupBy(['ledger_journals.ref_id', 'ledger_entries.account'])
     .execute();
-  type Net = Record<'available' | 'withdrawing' | 'payable' | 'paid_out' | 'fees', number>;
-  const zero = (): Net => ({ available: 0, withdrawing: 0, payable: 0, paid_out: 0, fees: 0 });
+  type Net = WithdrawalMovement;
+  const zero = noMovement;
   const net = new Map<string, Net>();
   for (const m of moved) {
     const n = net.get(m.ref_id) ?? zero();
@@ -277,10 +279,7 @@ async function checkWithdrawals(db: Db, promoterIds: string[] | null): Promise<L
   const rows = await db.selectFrom('withdrawals').select(['id', 'status', 'amount', 'fee', 'net']).$if(!!promoterIds, (q) => q.where('promoter_id', 'in', promoterIds!)).execute();
   for (const w of rows) {
     const a = Number(w.amount);
-    const want = zero();
-    if (w.status === 'requested') Object.assign(want, { available: -a, withdrawing: a });
-    else if (w.status === 'approved') Object.assign(want, { available: -a, payable: a });
-    else if (w.status === 'paid') Object.assign(want, { available: -a, paid_out: Number(w.net), fees: Number(w.fee) });
+    const want = withdrawalMoves(w.status, a, Number(w.fee), Number(w.net));
     const got = net.get(w.id) ?? zero();
     const off = (Object.keys(want) as (keyof Net)[]).filter((k) => want[k] !== got[k]);
     if (off.length > 0) breaches.push({ kind: 'withdrawal_mismatch', ref: w.id, detail: `${w.status}: ${off.map((k) => `${k} ${got[k]} (want ${want[k]})`).join(', ')}` });

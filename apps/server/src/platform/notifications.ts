@@ -8,7 +8,7 @@ import type { NotificationType } from '@pa/shared';
 import { newId } from './ids';
 import { writeRows } from '../db/hot';
 import type { Db, NotificationsTable } from '../db/types';
-import type { Collector, CollectorKind } from '../db/unit-of-work';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind } from '../db/unit-of-work';
 
 export type NotificationParams = Record<string, string | number | boolean | null>;
 
@@ -21,14 +21,14 @@ interface NotificationInput {
 /** Inserts notifications (one statement for all of them). Call inside the change's transaction. */
 export async function notify(q: Db, items: NotificationInput[], now: number): Promise<void> {
   const batch = new NotificationBatch();
-  batch.add(items, now);
+  batch.notify(items, now);
   await batch.flush(q);
 }
 
 /** Notifications collected over a unit of work (a whole group commit), inserted together before its commit. */
 class NotificationBatch implements Collector {
   readonly rows: NotificationsTable[] = [];
-  add(items: NotificationInput[], now: number) {
+  notify(items: NotificationInput[], now: number) {
     for (const n of items) this.rows.push({ id: newId(now), user_id: n.userId, type: n.type, params_json: JSON.stringify(n.params), read_at: null, created_at: now });
   }
   merge(other: NotificationBatch) {
@@ -39,5 +39,5 @@ class NotificationBatch implements Collector {
   }
 }
 
-/** Flushed last: notifications of every change in the transaction. */
-export const NOTIFICATIONS: CollectorKind<NotificationBatch> = { order: 50, create: () => new NotificationBatch() };
+/** After the rows, journals and rollups: notifications of every change in the transaction (COLLECTOR_ORDER). */
+export const NOTIFICATIONS: CollectorKind<NotificationBatch> = { order: COLLECTOR_ORDER.notifications, create: () => new NotificationBatch() };

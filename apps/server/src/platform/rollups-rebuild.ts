@@ -48,7 +48,7 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
   const rollups = new Rollups();
   const clicks = await scan(
     (after) => db.selectFrom('clicks').select(['id', 'promoter_id', 'campaign_id', 'link_id', 'at', 'is_unique', 'is_bot']).where('id', '>', after).orderBy('id').limit(PAGE).execute(),
-    (c) => rollups.add(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, clickDelta({ is_unique: Number(c.is_unique), is_bot: Number(c.is_bot) })),
+    (c) => rollups.addFigures(c.promoter_id, dayOf(Number(c.at)), c.campaign_id, c.link_id, clickDelta({ is_unique: Number(c.is_unique), is_bot: Number(c.is_bot) })),
     PAGE,
   );
   const conversions = await scan(
@@ -58,7 +58,7 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
     (v) => {
       if (!v.promoter_id) return;
       const day = dayOf(Number(v.occurred_at));
-      rollups.add(v.promoter_id, day, v.campaign_id, v.link_id, v.kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: Number(v.amount), refund_amount: Number(v.refunded_amount) });
+      rollups.addFigures(v.promoter_id, day, v.campaign_id, v.link_id, v.kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: Number(v.amount), refund_amount: Number(v.refunded_amount) });
     },
     PAGE,
   );
@@ -68,7 +68,7 @@ export async function computeRollups(db: Db, timeZone: string, PAGE = DEFAULT_PA
       const reversed = Number(c.reversed_amount);
       const delta: Partial<Record<RollupColumn, number>> = { [commissionColumn(c.status as CommissionState)]: Number(c.amount) - reversed };
       delta.commission_reversed = (delta.commission_reversed ?? 0) + reversed;
-      rollups.add(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, commissionLink({ level: Number(c.level), link_id: c.link_id, source_promoter_id: c.source_promoter_id }), delta);
+      rollups.addFigures(c.promoter_id, dayOf(Number(c.occurred_at)), c.campaign_id, commissionLink({ level: Number(c.level), link_id: c.link_id, source_promoter_id: c.source_promoter_id }), delta);
     },
     PAGE,
   );

@@ -22,7 +22,7 @@
 import { sql, type InsertQueryBuilder, type InsertResult, type RawBuilder } from 'kysely';
 import { writeRows } from '../db/hot';
 import type { Database, Db } from '../db/types';
-import type { Collector, CollectorKind } from '../db/unit-of-work';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind } from '../db/unit-of-work';
 
 export const ROLLUP_COLUMNS = ['clicks', 'unique_clicks', 'bot_clicks', 'leads', 'sales', 'sale_amount', 'refund_amount', 'commission_pending', 'commission_approved', 'commission_rejected', 'commission_reversed'] as const;
 export type RollupColumn = (typeof ROLLUP_COLUMNS)[number];
@@ -96,7 +96,7 @@ export class Rollups implements Collector {
   /** `day|promoter` → sale amount delta. */
   readonly daySales = new Map<string, DaySalesRow>();
 
-  add(promoterId: string, day: string, campaignId: string, linkId: string | null, delta: RollupDelta) {
+  addFigures(promoterId: string, day: string, campaignId: string, linkId: string | null, delta: RollupDelta) {
     const link = linkId ?? '';
     const key = `${promoterId}|${day}|${campaignId}|${link}`;
     let row = this.daily.get(key);
@@ -209,4 +209,4 @@ export async function applyRollups(q: Db, rollups: Rollups): Promise<void> {
 }
 
 /** A unit of work's rollup deltas, flushed after the rows and journals they summarize. */
-export const ROLLUPS: CollectorKind<Rollups> = { order: 40, create: () => new Rollups() };
+export const ROLLUPS: CollectorKind<Rollups> = { order: COLLECTOR_ORDER.rollups, create: () => new Rollups() };

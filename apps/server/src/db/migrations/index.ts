@@ -19,6 +19,7 @@ import { stripePending } from './016-stripe-pending';
 import { campaignEndDay } from './017-campaign-end-day';
 import { desk } from './018-desk';
 import { emailVerification } from './019-email-verification';
+import { moneyChecks } from './020-money-checks';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -47,6 +48,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '017-campaign-end-day': campaignEndDay(timeZone),
         '018-desk': desk(dialect),
         '019-email-verification': emailVerification(dialect),
+        '020-money-checks': moneyChecks(dialect),
       };
     },
   };

@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { hot, onPostgres, writeRows } from '../../db/hot';
-import type { CommissionsTable, ConversionsTable, CustomerBindingsTable, Db } from '../../db/types';
+import type { CommissionsTable, ConversionsTable, CustomerBindingsTable, Db, ReadOnlyDb } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
 export type ConversionRow = ConversionsTable;
@@ -17,7 +17,7 @@ const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.
 const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months'] as const;
 
 /** The id of the conversion recorded under (campaign, kind, externalId), if any. */
-export async function conversionIdByKey(q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<string | undefined> {
+export async function conversionIdByKey(q: ReadOnlyDb, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<string | undefined> {
   return (await byKey.first(q, campaignId, kind, externalId))?.id;
 }
 const byKey = hot((q: Db, campaignId: string, kind: ConversionRow['kind'], externalId: string) =>
@@ -29,13 +29,13 @@ export function findConversion(q: Db, campaignId: string, kind: ConversionRow['k
 
 /** What recording a conversion needs of its campaign: state, schedule and terms. */
 const terms = hot((q: Db, campaignId: string) => q.selectFrom('campaigns').select(CAMPAIGN_TERMS).where('id', '=', campaignId));
-export function campaignTerms(q: Db, campaignId: string) {
+export function campaignTerms(q: ReadOnlyDb, campaignId: string) {
   return terms.first(q, campaignId);
 }
 export type CampaignTerms = NonNullable<Awaited<ReturnType<typeof campaignTerms>>>;
 
 /** The approved enrollment holding a coupon code, with the promoter's default link. */
-export function couponOwner(q: Db, campaignId: string, couponCode: string) {
+export function couponOwner(q: ReadOnlyDb, campaignId: string, couponCode: string) {
   return q
     .selectFrom('enrollments as e')
     .leftJoin('links as l', (j) => j.onRef('l.promoter_id', '=', 'e.promoter_id').onRef('l.campaign_id', '=', 'e.campaign_id').on('l.is_default', '=', 1))
@@ -47,7 +47,7 @@ export function couponOwner(q: Db, campaignId: string, couponCode: string) {
 }
 
 /** A click of the campaign by id, with its link's code. */
-export function clickOf(q: Db, campaignId: string, clickId: string) {
+export function clickOf(q: ReadOnlyDb, campaignId: string, clickId: string) {
   return q
     .selectFrom('clicks as c')
     .leftJoin('links as l', 'l.id', 'c.link_id')
@@ -58,7 +58,7 @@ export function clickOf(q: Db, campaignId: string, clickId: string) {
 }
 
 /** The customer's latest attributed lead or sale of the campaign at or before `occurredAt`. */
-export function customerEarlier(q: Db, campaignId: string, customerExternalId: string, occurredAt: number) {
+export function customerEarlier(q: ReadOnlyDb, campaignId: string, customerExternalId: string, occurredAt: number) {
   return q
     .selectFrom('conversions as v')
     .leftJoin('links as l', 'l.id', 'v.link_id')
@@ -74,7 +74,7 @@ export function customerEarlier(q: Db, campaignId: string, customerExternalId: s
 }
 
 /** The customer's binding to a promoter in the campaign (recurring campaigns), with its link's code. */
-export function bindingOf(q: Db, campaignId: string, customerExternalId: string) {
+export function bindingOf(q: ReadOnlyDb, campaignId: string, customerExternalId: string) {
   return q
     .selectFrom('customer_bindings as b')
     .leftJoin('links as l', 'l.id', 'b.link_id')
@@ -114,12 +114,12 @@ export async function endBinding(q: Db, campaignId: string, customerExternalId: 
 }
 
 const link = hot((q: Db, campaignId: string, codeKey: string) => q.selectFrom('links').select(['id', 'promoter_id', 'status', 'code']).where('code_key', '=', codeKey).where('campaign_id', '=', campaignId));
-export function linkByCode(q: Db, campaignId: string, codeKey: string) {
+export function linkByCode(q: ReadOnlyDb, campaignId: string, codeKey: string) {
   return link.first(q, campaignId, codeKey);
 }
 
 /** The promoter a conversion points to: status, enrollment in the campaign, inviter and the inviter's status. */
-export function attributedPromoter(q: Db, campaignId: string, promoterId: string) {
+export function attributedPromoter(q: ReadOnlyDb, campaignId: string, promoterId: string) {
   return promoterOf.first(q, campaignId, promoterId);
 }
 const promoterOf = hot((q: Db, campaignId: string, promoterId: string) =>
@@ -131,7 +131,7 @@ const promoterOf = hot((q: Db, campaignId: string, promoterId: string) =>
     .where('u.id', '=', promoterId));
 
 /** The promoter's earlier sales this month that still count towards a volume tier. */
-export async function countTierSales(q: Db, promoterId: string, campaignId: string, month: string): Promise<number> {
+export async function countTierSales(q: ReadOnlyDb, promoterId: string, campaignId: string, month: string): Promise<number> {
   const row = await q
     .selectFrom('commissions')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -386,7 +386,7 @@ const readAheadStatement = hot((q: Db, keyCampaigns: string[], keyKinds: string[
  * A batch's reads at once. PostgreSQL answers them in one statement (one round trip; each part
  * as JSON); SQLite, in-process, a statement per question.
  */
-export async function readAhead(q: Db, ask: ReadAheadRequest): Promise<ReadAheadResult> {
+export async function readAhead(q: ReadOnlyDb, ask: ReadAheadRequest): Promise<ReadAheadResult> {
   if (onPostgres(q)) {
     // The stored keys: one probe of the (campaign, kind, external id) key per key. Asked as
     // `external_id in (…)`, PostgreSQL may walk every conversion of the campaign while its

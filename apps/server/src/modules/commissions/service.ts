@@ -15,7 +15,7 @@ import type { ConversionCreateSchema, ConversionReason } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { CustomerBindingsTable } from '../../db/types';
-import type { Collector, CollectorKind, Preloader, Tx } from '../../db/unit-of-work';
+import { COLLECTOR_ORDER, type BatchTx, type Collector, type CollectorKind, type Preloader, type Tx } from '../../db/unit-of-work';
 import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
 import { attribute, availableAt, bindingMonth, isSelfReferral, level1Commission, overrideCommission, refundReversal, type Attribution, type AttributionCandidates, type Binding } from '../../domain/commission';
 import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } from '../../domain/commission-lifecycle';
@@ -24,7 +24,8 @@ import { emailSha256 } from '../../platform/email-digest';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emitEvent } from '../../platform/webhooks/outbox';
-import { JOURNALS, promoterAccount, type JournalInput } from '../../platform/ledger';
+import { promoterAccount, type JournalInput } from '../../domain/ledger';
+import { JOURNALS } from '../../platform/ledger';
 import { NOTIFICATIONS } from '../../platform/notifications';
 import { commissionLink, ROLLUPS } from '../../platform/rollups';
 import { dayKey } from '../../platform/time';
@@ -99,7 +100,7 @@ class MoneyRows implements Collector {
     if (this.bindings.length > 0) await repo.upsertBindings(q, this.bindings);
   }
 }
-const MONEY_ROWS: CollectorKind<MoneyRows> = { order: 10, create: () => new MoneyRows() };
+const MONEY_ROWS: CollectorKind<MoneyRows> = { order: COLLECTOR_ORDER.moneyRows, create: () => new MoneyRows() };
 
 /** What the deliveries of one transaction have decided so far (they are not in the tables until the flush). */
 interface BatchState {
@@ -124,7 +125,7 @@ interface BatchState {
 }
 type StoredBinding = Binding & { promoterId: string; linkId: string | null; code: string | null; conversionId: string };
 const STATE = Symbol('commissions');
-function stateOf(tx: Tx): BatchState {
+function stateOf(tx: BatchTx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
   if (!state) {
     state = { campaigns: new Map(), looked: new Set(), stored: new Map(), answers: new Map(), links: new Map(), promoters: new Map(), keys: new Map(), customers: new Map(), tierSales: new Map(), bindings: new Map() };
@@ -133,7 +134,7 @@ function stateOf(tx: Tx): BatchState {
   return state;
 }
 
-async function campaignOf(tx: Tx, state: BatchState, campaignId: string): Promise<CampaignTerms> {
+async function campaignOf(tx: BatchTx, state: BatchState, campaignId: string): Promise<CampaignTerms> {
   let campaign = state.campaigns.get(campaignId);
   if (campaign === undefined) {
     campaign = (await repo.campaignTerms(tx.q, campaignId)) ?? null;
@@ -150,7 +151,7 @@ function checkOccurredAt(input: ConversionInput, now: number): number {
 }
 
 /** The attribution candidates, and the codes of the links they name (for the answer). */
-async function candidatesFor(tx: Tx, state: BatchState, input: ConversionInput, campaign: CampaignTerms, occurredAt: number): Promise<AttributionCandidates & { codes: Map<string, string> }> {
+async function candidatesFor(tx: BatchTx, state: BatchState, input: ConversionInput, campaign: CampaignTerms, occurredAt: number): Promise<AttributionCandidates & { codes: Map<string, string> }> {
   const candidates: AttributionCandidates & { codes: Map<string, string> } = { codes: new Map() };
   if (input.couponCode) {
     const e = await repo.couponOwner(tx.q, campaign.id, input.couponCode.toUpperCase());
@@ -216,7 +217,7 @@ const READ_AHEAD: Preloader<ConversionInput> = {
 };
 
 /** The customer's binding in the campaign (this batch's first), or null. */
-async function bindingFor(tx: Tx, state: BatchState, campaignId: string, customerExternalId: string, zone: string): Promise<StoredBinding | null> {
+async function bindingFor(tx: BatchTx, state: BatchState, campaignId: string, customerExternalId: string, zone: string): Promise<StoredBinding | null> {
   const key = `${campaignId}|${customerExternalId}`;
   let binding = state.bindings.get(key);
   if (binding === undefined) {
@@ -230,7 +231,7 @@ async function bindingFor(tx: Tx, state: BatchState, campaignId: string, custome
 }
 
 /** A lead or a sale: idempotency, the campaign's state, attribution, then the commissions — written through collectors. */
-async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
+async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   const state = stateOf(tx);
   const key = `${input.campaignId}|${input.kind}|${input.externalId}`;
   const earlier = state.keys.get(key) ?? (state.looked.has(key) ? state.stored.get(key) : await repo.conversionIdByKey(tx.q, input.campaignId, input.kind, input.externalId));
@@ -323,7 +324,7 @@ async function recordEarning(ctx: AppContext, tx: Tx, apiKeyId: string | null, i
   const money = tx.collect(MONEY_ROWS);
   money.conversions.push(conversion);
   if (status === 'attributed' && found && promoter) {
-    tx.collect(ROLLUPS).add(promoter.id, day, campaign.id, found.linkId, kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: input.amount ?? 0 });
+    tx.collect(ROLLUPS).addFigures(promoter.id, day, campaign.id, found.linkId, kind === 'lead' ? { leads: 1 } : { sales: 1, sale_amount: input.amount ?? 0 });
     if (input.customerExternalId) {
       const ckey = `${campaign.id}|${input.customerExternalId}`;
       state.customers.set(ckey, [...(state.customers.get(ckey) ?? []), { promoterId: found.promoterId, linkId: found.linkId, at: occurredAt, code: linkCode }]);
@@ -351,12 +352,12 @@ const accountOf = (promoterId: string, side: EntrySide) => (side === 'program' ?
  * on the commission's day, its notification. (The status change and the event row are the caller's
  * conditional update.)
  */
-function applyStep(tx: Tx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, effect: StepEffect, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; reason?: string | null }) {
+function applyStep(tx: BatchTx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, effect: StepEffect, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; reason?: string | null }) {
   if (amount > 0) {
-    tx.collect(JOURNALS).add([{ kind: effect.journal, refType: 'commission', refId: c.id, promoterId: c.promoter_id, memo: options.memo, entries: effect.entries.map((e) => ({ account: accountOf(c.promoter_id, e.side), amount: e.amount })), at: options.at }]);
+    tx.collect(JOURNALS).post([{ kind: effect.journal, refType: 'commission', refId: c.id, promoterId: c.promoter_id, memo: options.memo, entries: effect.entries.map((e) => ({ account: accountOf(c.promoter_id, e.side), amount: e.amount })), at: options.at }]);
   }
-  tx.collect(ROLLUPS).add(c.promoter_id, options.day, c.campaign_id, commissionLink(c), effect.figures);
-  tx.collect(NOTIFICATIONS).add([{ userId: c.promoter_id, type: effect.notification, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaignId: c.campaign_id, ...(options.reason ? { reason: options.reason } : {}) } }], options.at);
+  tx.collect(ROLLUPS).addFigures(c.promoter_id, options.day, c.campaign_id, commissionLink(c), effect.figures);
+  tx.collect(NOTIFICATIONS).notify([{ userId: c.promoter_id, type: effect.notification, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaignId: c.campaign_id, ...(options.reason ? { reason: options.reason } : {}) } }], options.at);
   return effect;
 }
 
@@ -385,7 +386,7 @@ async function recordRefund(ctx: AppContext, tx: Tx, apiKeyId: string | null, in
   });
   const zone = zoneOf(ctx);
   // The refund counts on the sale's day, against the sale's promoter and link.
-  if (sale.status === 'attributed' && sale.promoter_id) tx.collect(ROLLUPS).add(sale.promoter_id, dayKey(Number(sale.occurred_at), zone), sale.campaign_id, sale.link_id, { refund_amount: amount });
+  if (sale.status === 'attributed' && sale.promoter_id) tx.collect(ROLLUPS).addFigures(sale.promoter_id, dayKey(Number(sale.occurred_at), zone), sale.campaign_id, sale.link_id, { refund_amount: amount });
   for (const c of await repo.reversibleCommissions(tx.q, sale.id)) {
     const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
     if (reversal > 0) await reverseCommission(ctx, tx, c, reversal, id, zone);

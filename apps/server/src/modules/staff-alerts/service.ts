@@ -86,7 +86,7 @@ export async function alertStaff(mailer: Mailer, tx: Tx, alert: StaffAlert): Pro
   }
   if (people.length === 0) return 0;
   const { params, mail } = contentOf(alert, await waiting(tx, alert.type));
-  tx.collect(NOTIFICATIONS).add(people.map((userId) => ({ userId, type: alert.type, params })), tx.now);
+  tx.collect(NOTIFICATIONS).notify(people.map((userId) => ({ userId, type: alert.type, params })), tx.now);
   for (const id of people) await mailUser(mailer, tx, id, mail);
   return people.length;
 }

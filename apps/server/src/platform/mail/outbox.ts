@@ -13,7 +13,7 @@ import type { Locale, MailCategory, MailTemplate } from '@pa/shared';
 import { accountKind, isLocale } from '@pa/shared';
 import type { MailConfig } from './send';
 import type { Db, MailMessagesTable } from '../../db/types';
-import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
+import { COLLECTOR_ORDER, type Collector, type CollectorKind, type Tx, type TxInfo } from '../../db/unit-of-work';
 import type { MasterKey } from '../crypto/master-key';
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
@@ -136,5 +136,5 @@ class MailOutbox implements Collector {
     await writeRows(q, 'mail_messages', this.rows);
   }
 }
-/** After the business rows and the webhook outbox. */
-const MAIL_OUTBOX: CollectorKind<MailOutbox> = { order: 65, create: () => new MailOutbox() };
+/** After the business rows and the webhook outbox (COLLECTOR_ORDER). */
+const MAIL_OUTBOX: CollectorKind<MailOutbox> = { order: COLLECTOR_ORDER.mail, create: () => new MailOutbox() };

@@ -19,8 +19,8 @@
  * the envelope from the table (at least once, never two at once).
  */
 import type { WebhookEventType } from '@pa/shared';
-import type { Db, WebhookDeliveriesTable, WebhookEventsTable } from '../../db/types';
-import type { Collector, CollectorKind, Tx, TxInfo } from '../../db/unit-of-work';
+import type { Db, ReadOnlyDb, WebhookDeliveriesTable, WebhookEventsTable } from '../../db/types';
+import { COLLECTOR_ORDER, type BatchTx, type Collector, type CollectorKind, type TxInfo } from '../../db/unit-of-work';
 import { writeRows } from '../../db/hot';
 import { newId } from '../ids';
 
@@ -87,7 +87,7 @@ export class WebhookSubscribers {
     this.cached = null;
   }
 
-  private async read(q: Db) {
+  private async read(q: ReadOnlyDb) {
     const now = Date.now();
     if (!this.cached || this.cached.until <= now) {
       const byType = new Map<string, string[]>();
@@ -106,12 +106,12 @@ export class WebhookSubscribers {
     return this.cached;
   }
 
-  async of(q: Db, type: string): Promise<string[]> {
+  async of(q: ReadOnlyDb, type: string): Promise<string[]> {
     return (await this.read(q)).byType.get(type) ?? [];
   }
 
   /** An enabled endpoint (as of at most SUBSCRIBERS_CACHE_MS ago), or undefined. */
-  async endpoint(q: Db, id: string): Promise<CachedEndpoint | undefined> {
+  async endpoint(q: ReadOnlyDb, id: string): Promise<CachedEndpoint | undefined> {
     return (await this.read(q)).endpoints.get(id);
   }
 }
@@ -120,7 +120,7 @@ export class WebhookSubscribers {
  * Adds an event to the transaction's outbox when an enabled endpoint takes its type; `data` (the
  * object in the API's shape) is made only then. Batchable work may call it: it only collects.
  */
-export async function emitEvent(subscribers: WebhookSubscribers, tx: Tx, type: WebhookEventType, data: () => unknown): Promise<void> {
+export async function emitEvent(subscribers: WebhookSubscribers, tx: BatchTx, type: WebhookEventType, data: () => unknown): Promise<void> {
   const to = await subscribers.of(tx.q, type);
   if (to.length === 0) return;
   tx.collect(WEBHOOK_OUTBOX).events.push({ type, data: await data(), endpointIds: to, local: subscribers.local });
@@ -172,4 +172,4 @@ class WebhookOutbox implements Collector {
   }
 }
 /** After the business rows, journals, rollups and notifications. */
-export const WEBHOOK_OUTBOX: CollectorKind<WebhookOutbox> = { order: 60, create: () => new WebhookOutbox() };
+export const WEBHOOK_OUTBOX: CollectorKind<WebhookOutbox> = { order: COLLECTOR_ORDER.webhookEvents, create: () => new WebhookOutbox() };
