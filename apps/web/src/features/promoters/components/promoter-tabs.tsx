@@ -45,13 +45,13 @@ function TabList<Row>({ rows, query, columns, rowKey, cardTitle, cardSkip = [], 
   if (rows.length === 0) return <>{empty}</>;
   return (
     <>
-      <ul className="pr-cards" data-testid={testId}>
+      <ul className="promoter-cards" data-testid={testId}>
         {rows.map((row) => (
-          <li key={rowKey(row)} className="pr-card">
-            <div className="pr-card-title">
-              {onRowClick ? <button type="button" className="pr-card-open" onClick={() => onRowClick(row)}>{cardTitle(row)}</button> : cardTitle(row)}
+          <li key={rowKey(row)} className="promoter-card">
+            <div className="promoter-card-title">
+              {onRowClick ? <button type="button" className="promoter-card-open" onClick={() => onRowClick(row)}>{cardTitle(row)}</button> : cardTitle(row)}
             </div>
-            <dl className="pr-card-facts">
+            <dl className="promoter-card-facts">
               {columns.filter((c) => !cardSkip.includes(c.key)).map((c) => (
                 <div key={c.key}>
                   <dt>{c.title}</dt>
@@ -91,24 +91,24 @@ function LedgerTab({ id, currency }: { id: string; currency: string }) {
   const lines = pagesOf<LedgerLine>(query.data);
   const rows = lines ? groupByJournal(lines) : undefined;
   const entry = (g: JournalGroup) => (
-    <span className="pr-entry">
-      <span className="dt-strong">{ledgerTitle(t, g.kind)}</span>
-      {typeof g.memo.reason === 'string' && g.memo.reason ? <span className="pr-reason" data-testid="ledger-reason">{t('ledger.note.reason', { reason: g.memo.reason })}</span> : null}
+    <span className="promoter-entry">
+      <span className="data-table-strong">{ledgerTitle(t, g.kind)}</span>
+      {typeof g.memo.reason === 'string' && g.memo.reason ? <span className="promoter-reason" data-testid="ledger-reason">{t('ledger.note.reason', { reason: g.memo.reason })}</span> : null}
     </span>
   );
   const columns: Column<JournalGroup>[] = [
-    { key: 'at', title: t('console.col.date'), render: (g) => <span className="dt-nowrap">{formatDateTime(g.at, i18n.language)}</span> },
+    { key: 'at', title: t('console.col.date'), render: (g) => <span className="data-table-nowrap">{formatDateTime(g.at, i18n.language)}</span> },
     { key: 'entry', title: t('promotersAdmin.ledger.entry'), render: entry },
     {
       key: 'moves',
       title: t('promotersAdmin.ledger.moves'),
       align: 'end',
       render: (g) => (
-        <span className="pr-moves">
+        <span className="promoter-moves">
           {[...g.moves].sort((a, b) => Number(a.amount > 0) - Number(b.amount > 0)).map((m) => (
-            <span key={`${m.account}-${m.amount}`} className="pr-move">
-              <span className="dt-muted">{t(`wallet.bucket.${m.account}`)}</span>
-              <span className={`dt-nowrap ${m.amount < 0 ? 'money-out' : 'money-in'}`}>{formatMoney(m.amount, currency, i18n.language, { signed: true })}</span>
+            <span key={`${m.account}-${m.amount}`} className="promoter-move">
+              <span className="data-table-muted">{t(`wallet.bucket.${m.account}`)}</span>
+              <span className={`data-table-nowrap ${m.amount < 0 ? 'money-out' : 'money-in'}`}>{formatMoney(m.amount, currency, i18n.language, { signed: true })}</span>
             </span>
           ))}
         </span>
@@ -135,7 +135,7 @@ function CommissionsTab({ id, currency }: { id: string; currency: string }) {
   const query = usePromoterTab(id, 'commissions', i18n.language);
   const money = (minor: number) => formatMoney(minor, currency, i18n.language);
   const columns: Column<AdminPromoterCommission>[] = [
-    { key: 'createdAt', title: t('console.col.created'), render: (c) => <span className="dt-nowrap">{formatDate(c.createdAt, i18n.language)}</span> },
+    { key: 'createdAt', title: t('console.col.created'), render: (c) => <span className="data-table-nowrap">{formatDate(c.createdAt, i18n.language)}</span> },
     { key: 'campaign', title: t('console.col.campaign'), render: (c) => c.campaignName },
     { key: 'kind', title: t('console.col.kind'), render: (c) => `${t(`moneyAdmin.kind.${c.kind}`)} · ${t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}` },
     {
@@ -143,14 +143,14 @@ function CommissionsTab({ id, currency }: { id: string; currency: string }) {
       title: t('console.col.amount'),
       align: 'end',
       render: (c) => (
-        <span className="pr-entry pr-end">
-          <span className="dt-nowrap pr-num">{money(c.amount)}</span>
-          {c.reversedAmount > 0 ? <span className="pr-reason">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
+        <span className="promoter-entry promoter-end">
+          <span className="data-table-nowrap promoter-num">{money(c.amount)}</span>
+          {c.reversedAmount > 0 ? <span className="promoter-reason">{t('moneyAdmin.commissions.reversedAmount', { amount: money(c.reversedAmount) })}</span> : null}
         </span>
       ),
     },
     { key: 'status', title: t('console.col.status'), render: (c) => <CommissionStatusTag desk status={c.status} /> },
-    { key: 'availableAt', title: t('console.col.availableAt'), render: (c) => <span className="dt-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
+    { key: 'availableAt', title: t('console.col.availableAt'), render: (c) => <span className="data-table-nowrap">{formatDate(c.availableAt, i18n.language)}</span> },
   ];
   return (
     <TabList
@@ -172,9 +172,9 @@ function WithdrawalsTab({ id }: { id: string }) {
   const query = usePromoterTab(id, 'withdrawals', i18n.language);
   const money = (w: Withdrawal, minor: number) => formatMoney(minor, w.currency, i18n.language);
   const columns: Column<Withdrawal>[] = [
-    { key: 'requestedAt', title: t('console.col.requested'), render: (w) => <span className="dt-nowrap">{formatDateTime(w.requestedAt, i18n.language)}</span> },
-    { key: 'amount', title: t('console.col.amount'), align: 'end', render: (w) => <span className="dt-nowrap pr-num">{money(w, w.amount)}</span> },
-    { key: 'net', title: t('console.col.net'), align: 'end', render: (w) => <span className="dt-nowrap pr-num">{money(w, w.net)}</span> },
+    { key: 'requestedAt', title: t('console.col.requested'), render: (w) => <span className="data-table-nowrap">{formatDateTime(w.requestedAt, i18n.language)}</span> },
+    { key: 'amount', title: t('console.col.amount'), align: 'end', render: (w) => <span className="data-table-nowrap promoter-num">{money(w, w.amount)}</span> },
+    { key: 'net', title: t('console.col.net'), align: 'end', render: (w) => <span className="data-table-nowrap promoter-num">{money(w, w.net)}</span> },
     { key: 'account', title: t('console.col.payoutAccount'), render: (w) => accountText(t, w.account) },
     { key: 'status', title: t('console.col.status'), render: (w) => <WithdrawalStatusTag desk status={w.status} /> },
   ];
@@ -200,9 +200,9 @@ function LinksTab({ id }: { id: string }) {
   const columns: Column<AdminPromoterLink>[] = [
     { key: 'code', title: t('promotersAdmin.links.code'), render: (l) => <span className="desk-code">{l.code}</span> },
     { key: 'campaign', title: t('console.col.campaign'), render: (l) => l.campaignName },
-    { key: 'label', title: t('promotersAdmin.links.label'), render: (l) => [l.label, l.channel].filter(Boolean).join(' · ') || <span className="dt-muted">—</span> },
+    { key: 'label', title: t('promotersAdmin.links.label'), render: (l) => [l.label, l.channel].filter(Boolean).join(' · ') || <span className="data-table-muted">—</span> },
     { key: 'status', title: t('console.col.status'), render: (l) => [t(l.status === 'active' ? 'promotersAdmin.links.active' : 'promotersAdmin.links.disabled'), l.isDefault ? t('promotersAdmin.links.default') : null].filter(Boolean).join(' · ') },
-    { key: 'createdAt', title: t('console.col.created'), render: (l) => <span className="dt-nowrap">{formatDate(l.createdAt, i18n.language)}</span> },
+    { key: 'createdAt', title: t('console.col.created'), render: (l) => <span className="data-table-nowrap">{formatDate(l.createdAt, i18n.language)}</span> },
   ];
   return (
     <TabList
@@ -226,9 +226,9 @@ function PayoutAccountsTab({ id }: { id: string }) {
     { key: 'method', title: t('promotersAdmin.accounts.method'), render: (a) => t(`withdrawalsAdmin.method.${a.method}`) },
     { key: 'holder', title: t('promotersAdmin.accounts.holder'), render: (a) => a.holderName },
     // A no-break space keeps the mask and the last four together.
-    { key: 'last4', title: t('promotersAdmin.accounts.number'), render: (a) => <span className="desk-code dt-nowrap">{shownPayoutNumber(a.last4)}</span> },
+    { key: 'last4', title: t('promotersAdmin.accounts.number'), render: (a) => <span className="desk-code data-table-nowrap">{shownPayoutNumber(a.last4)}</span> },
     { key: 'default', title: t('promotersAdmin.accounts.default'), render: (a) => (a.isDefault ? t('console.yes') : t('console.no')) },
-    { key: 'createdAt', title: t('console.col.created'), render: (a) => <span className="dt-nowrap">{formatDate(a.createdAt, i18n.language)}</span> },
+    { key: 'createdAt', title: t('console.col.created'), render: (a) => <span className="data-table-nowrap">{formatDate(a.createdAt, i18n.language)}</span> },
   ];
   return (
     <TabList
@@ -248,7 +248,7 @@ function PayoutAccountsTab({ id }: { id: string }) {
 function SessionsTab({ id }: { id: string }) {
   const { t, i18n } = useTranslation();
   const query = usePromoterTab(id, 'sessions', i18n.language);
-  const time = (at: number) => <span className="dt-nowrap">{formatDateTime(at, i18n.language)}</span>;
+  const time = (at: number) => <span className="data-table-nowrap">{formatDateTime(at, i18n.language)}</span>;
   const columns: Column<AdminPromoterSession>[] = [
     { key: 'device', title: t('promotersAdmin.sessions.device'), render: (s) => s.device || t('devices.unknownDevice') },
     { key: 'createdAt', title: t('promotersAdmin.sessions.signedIn'), render: (s) => time(s.createdAt) },
