@@ -17,6 +17,19 @@ export interface UsersTable {
   name_folded: ColumnType<string, string | undefined, string>;
   /** A verified e-mail address of a phone-number account (null: none); mail goes to it. */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The promoter's group (promoter_groups.id; 'default' unless moved). */
+  group_id: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Promoter groups (issue 31): reward rules and bounties may be limited to groups. */
+export interface PromoterGroupsTable {
+  id: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  /** 1 for the one default group ('default'), which cannot be deleted. */
+  is_default: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
 }
@@ -114,6 +127,7 @@ export interface RsaKeysTable {
 
 export interface Database {
   users: UsersTable;
+  promoter_groups: PromoterGroupsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   used_nonces: UsedNoncesTable;

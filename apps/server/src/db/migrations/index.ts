@@ -20,6 +20,7 @@ import { campaignEndDay } from './017-campaign-end-day';
 import { desk } from './018-desk';
 import { emailVerification } from './019-email-verification';
 import { moneyChecks } from './020-money-checks';
+import { promoterGroups } from './021-promoter-groups';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -49,6 +50,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '018-desk': desk(dialect),
         '019-email-verification': emailVerification(dialect),
         '020-money-checks': moneyChecks(dialect),
+        '021-promoter-groups': promoterGroups(dialect),
       };
     },
   };
