@@ -21,7 +21,7 @@ export const AUDIT_ACTIONS = [
   'webhook.create', 'webhook.update', 'webhook.rotate_secret', 'webhook.delete', 'webhook.test', 'webhook.retry',
   'integration.stripe_secret',
   // Programme content.
-  'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.image_add', 'campaign.image_remove',
+  'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.rewards', 'campaign.image_add', 'campaign.image_remove',
   'announcement.create', 'announcement.update', 'announcement.publish', 'announcement.archive', 'announcement.delete',
   'enrollment.approve', 'enrollment.reject', 'enrollment.coupon',
   // Money.

@@ -3,7 +3,8 @@
  * adjustments and staff-made password reset links. Money in minor units.
  */
 import { z } from 'zod';
-import { LocaleSchema, PageQuerySchema, PayoutMethodSchema, UserStatusSchema, WithdrawalSchema, CommissionStatusSchema, LedgerLineSchema, MAX_AMOUNT } from './schemas';
+import { LocaleSchema, PageQuerySchema, PayoutMethodSchema, UserStatusSchema, WithdrawalSchema, CommissionStatusSchema, LedgerLineSchema } from './schemas';
+import { MAX_AMOUNT } from './rules';
 
 /** Columns the list sorts by on the server; `dir` says which way (newest first by default). */
 export const PROMOTER_SORTS = ['createdAt', 'name', 'available'] as const;

@@ -8,3 +8,4 @@ export * from './admin-audit';
 export * from './admin-overview';
 export * from './admin-webhooks';
 export * from './mail';
+export * from './rewards';

@@ -253,3 +253,6 @@ export function isCalendarDay(value: string): boolean {
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
   return day <= days;
 }
+
+/** The largest amount the API takes, in minor units (10^12). */
+export const MAX_AMOUNT = 1_000_000_000_000;

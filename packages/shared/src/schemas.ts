@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
+import { ConversionItemSchema, CountrySchema, ITEMS_MAX, MetadataSchema } from './rewards';
 import {
   checkAccount, checkChannel, checkDisplayName, checkEmail, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
   API_SCOPES, COMMISSION_BULK_MAX, STAFF_WITHDRAWAL_ACTIONS, WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWAL_STATUSES, WITHDRAWALS_PER_DAY,
-  type StaffWithdrawalAction,
+  type StaffWithdrawalAction, MAX_AMOUNT,
 } from './rules';
 import type { FieldCode } from './errors';
 
@@ -421,7 +422,6 @@ export type LinkStats = z.infer<typeof LinkStatsSchema>;
 
 // ——— Money: API keys, conversions, commissions, wallet, ledger ———
 
-export const MAX_AMOUNT = 1_000_000_000_000; // 10^12 minor units
 const AmountSchema = z.number().int().min(0).max(MAX_AMOUNT);
 export const ApiScopeSchema = z.enum(API_SCOPES);
 
@@ -486,8 +486,24 @@ export const ConversionCreateSchema = z
     customerEmailSha256: z.string().trim().regex(/^[0-9a-fA-F]{64}$/).transform((v) => v.toLowerCase()).optional(),
     refundOf: z.string().trim().min(1).max(128).optional(),
     occurredAt: InstantSchema.optional(),
+    /** A sale's lines (their amounts sum to `amount`), or a refund's (which lines, how much of each). */
+    items: z.array(ConversionItemSchema).min(1).max(ITEMS_MAX).optional(),
+    /** The customer's country, ISO 3166-1 alpha-2. */
+    country: CountrySchema.optional(),
+    metadata: MetadataSchema.optional(),
+    /** Whether the customer is new to the business (the shop knows best); else whether the campaign has seen them before. */
+    newCustomer: z.boolean().optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.items) {
+      const sum = v.items.reduce((s, i) => s + i.amount, 0);
+      if (v.kind === 'lead') ctx.addIssue({ code: 'custom', path: ['items'], message: 'not allowed', params: { fieldCode: 'not_allowed' } });
+      else if (v.kind === 'sale' && v.amount !== undefined && sum !== v.amount) ctx.addIssue({ code: 'custom', path: ['items'], message: 'the lines must add up to the amount', params: { fieldCode: 'mismatch' } });
+      else if (v.kind === 'refund' && v.amount !== undefined && sum !== v.amount) ctx.addIssue({ code: 'custom', path: ['items'], message: 'the lines must add up to the amount', params: { fieldCode: 'mismatch' } });
+      if (v.kind === 'refund' && v.items.some((i) => i.amount === 0)) ctx.addIssue({ code: 'custom', path: ['items'], message: 'a refunded line has an amount', params: { fieldCode: 'invalid' } });
+      const skus = v.items.map((i) => i.sku);
+      if (new Set(skus).size !== skus.length) ctx.addIssue({ code: 'custom', path: ['items'], message: 'one line per sku', params: { fieldCode: 'invalid' } });
+    }
     if ((v.kind === 'sale' || v.kind === 'refund') && (v.amount === undefined || v.amount <= 0)) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'required', params: { fieldCode: v.amount === undefined ? 'required' : 'invalid' } });
     }
@@ -498,7 +514,7 @@ export const ConversionCreateSchema = z
 export const ConversionStatusSchema = z.enum(['attributed', 'unattributed', 'rejected']);
 export type ConversionStatus = z.infer<typeof ConversionStatusSchema>;
 /** Why a conversion earns nothing: unattributed (no match, outside the campaign's schedule) or rejected. */
-export const CONVERSION_REASONS = ['no_match', 'campaign_not_started', 'campaign_ended', 'self_referral', 'promoter_inactive', 'not_enrolled'] as const;
+export const CONVERSION_REASONS = ['no_match', 'campaign_not_started', 'campaign_ended', 'self_referral', 'promoter_inactive', 'not_enrolled', 'capped'] as const;
 const ConversionReasonSchema = z.enum(CONVERSION_REASONS);
 export type ConversionReason = z.infer<typeof ConversionReasonSchema>;
 export const CommissionStatusSchema = z.enum(['pending', 'approved', 'rejected', 'reversed']);

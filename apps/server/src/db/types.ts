@@ -128,6 +128,7 @@ export interface RsaKeysTable {
 export interface Database {
   users: UsersTable;
   promoter_groups: PromoterGroupsTable;
+  reward_usage: RewardUsageTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   used_nonces: UsedNoncesTable;
@@ -299,6 +300,10 @@ export interface CampaignsTable {
   cover_image_id: string | null;
   /** How long a customer stays bound to the promoter who brought them: 0 (the window only), months, or null (lifetime). */
   binding_months: number | null;
+  /** JSON RewardRule[] (issue 31): the ordered rules; the base rules mirror the reward fields above. */
+  rules_json: ColumnType<string, string | undefined, string>;
+  /** The most the campaign pays in commissions (overrides included) in a calendar month; null: no budget. */
+  budget_per_month: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -455,6 +460,22 @@ export interface ConversionsTable {
   occurred_at: number;
   received_at: number;
   api_key_id: string | null;
+  /** JSON StoredLine[] (issue 31): a sale's lines as decided; null when it named none. */
+  items_json: string | null;
+  country: string | null;
+  metadata_json: string | null;
+  /** 1 new customer, 0 returning, null not known. */
+  new_customer: number | null;
+  /** JSON ExplanationStep[]: how it was decided (null: recorded before issue 31). */
+  explanation_json: string | null;
+}
+
+/** What caps have used (issue 31): scope `budget` or `rule:<ruleId>:<promoterId>`, per month (YYYY-MM). */
+export interface RewardUsageTable {
+  campaign_id: string;
+  scope: string;
+  month: string;
+  used: number;
 }
 
 export type CommissionStatus = 'pending' | 'approved' | 'rejected' | 'reversed';

@@ -24,7 +24,7 @@ type SaleRateTerms = { saleRewardType: 'bps' | 'fixed'; saleReward: number; tier
  * The tier reached by the sale numbered `saleNumber` this month: the highest `minSales` ≤ saleNumber
  * (tiers may come in any order; among tiers with equal `minSales` the highest `bps` wins).
  */
-function reachedTier(tiers: readonly Tier[], saleNumber: number): Tier | null {
+export function reachedTier(tiers: readonly Tier[], saleNumber: number): Tier | null {
   let best: Tier | null = null;
   for (const tier of tiers) {
     if (tier.minSales > saleNumber) continue;

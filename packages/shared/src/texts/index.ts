@@ -24,3 +24,4 @@ export const SERVER_TEXTS: Record<Locale, ServerTexts> = { en: serverEn, fr: ser
 
 export * from './render';
 export type * from './types';
+export * from './explain';

@@ -10,10 +10,10 @@ const CAMPAIGN_COLUMNS = [
   'campaigns.allowed_hosts_json', 'campaigns.starts_at', 'campaigns.ends_at', 'campaigns.lead_reward', 'campaigns.sale_reward_type',
   'campaigns.sale_reward', 'campaigns.tiers_json', 'campaigns.override_bps', 'campaigns.attribution_window_days', 'campaigns.hold_days',
   'campaigns.approval_mode', 'campaigns.join_mode', 'campaigns.share_texts_json', 'campaigns.cover_image_id', 'campaigns.created_at',
-  'campaigns.updated_at', 'campaigns.binding_months',
+  'campaigns.updated_at', 'campaigns.binding_months', 'campaigns.rules_json',
 ] as const;
 
-export type CampaignRow = Pick<CampaignsTable, 'id' | 'status' | 'names_json' | 'descriptions_json' | 'landing_url' | 'allowed_hosts_json' | 'starts_at' | 'ends_at' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'tiers_json' | 'override_bps' | 'attribution_window_days' | 'hold_days' | 'approval_mode' | 'join_mode' | 'share_texts_json' | 'cover_image_id' | 'created_at' | 'updated_at' | 'binding_months'>;
+export type CampaignRow = Pick<CampaignsTable, 'id' | 'status' | 'names_json' | 'descriptions_json' | 'landing_url' | 'allowed_hosts_json' | 'starts_at' | 'ends_at' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'tiers_json' | 'override_bps' | 'attribution_window_days' | 'hold_days' | 'approval_mode' | 'join_mode' | 'share_texts_json' | 'cover_image_id' | 'created_at' | 'updated_at' | 'binding_months'> & { rules_json: string };
 
 export const imageUrl = (id: string) => `api/images/${id}`;
 
@@ -253,4 +253,19 @@ export async function decideEnrollmentIf(db: Db, id: string, to: 'approved' | 'r
 
 export async function hasDefaultLink(db: Db, promoterId: string, campaignId: string): Promise<boolean> {
   return (await db.selectFrom('links').select('id').where('promoter_id', '=', promoterId).where('campaign_id', '=', campaignId).where('is_default', '=', 1).executeTakeFirst()) !== undefined;
+}
+
+// ——— Reward rules (issue 31) ———
+
+export function findCampaignRewards(q: Db, id: string) {
+  return q.selectFrom('campaigns').select(['status', 'rules_json', 'budget_per_month', 'lead_reward', 'sale_reward_type', 'sale_reward']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateCampaignRewards(q: Db, id: string, values: Pick<Updateable<CampaignsTable>, 'rules_json' | 'budget_per_month' | 'lead_reward' | 'sale_reward_type' | 'sale_reward' | 'updated_at'>): Promise<void> {
+  await q.updateTable('campaigns').set(values).where('id', '=', id).execute();
+}
+
+/** Which of these group ids exist. */
+export async function existingGroupIds(q: Db, ids: string[]): Promise<Set<string>> {
+  return new Set((await q.selectFrom('promoter_groups').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
 }

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import {
   AdminCampaignEnvelopeSchema, AdminCampaignListSchema, AdminEnrollmentListSchema, CampaignCreateSchema, CampaignEnvelopeSchema, CampaignListSchema,
   CampaignPatchSchema, CampaignQuerySchema, EnrollmentActionParamsSchema, EnrollmentEnvelopeSchema, EnrollmentPatchSchema, EnrollmentStatusSchema,
-  IdParamsSchema, ImageSchema, ImageUploadQuerySchema, OkSchema, PageQuerySchema,
+  IdParamsSchema, ImageSchema, ImageUploadQuerySchema, OkSchema, PageQuerySchema, RewardsPutSchema, RewardsSchema,
 } from '@pa/shared';
+import { campaignRewards, putCampaignRewards } from './rewards';
 import type { AppContext } from '../../context';
 import { IMAGE_BODY_LIMIT } from '../../platform/body-parser';
 import { actorOf } from '../../platform/audit';
@@ -43,6 +44,21 @@ export function campaignRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       await updateCampaign(ctx, actorOf(request), request.params.id, request.body as Parameters<typeof updateCampaign>[3]);
       return { campaign: await adminCampaign(ctx, request.params.id) };
     });
+
+    app.get('/api/admin/campaigns/:id/rewards', {
+      preValidation: staffOnly,
+      schema: { tags: ['campaigns'], summary: 'The campaign’s reward rules, in order, and its monthly budget (docs/rewards.md)', params: IdParamsSchema, response: { 200: RewardsSchema, ...errorResponses } },
+    }, async (request) => campaignRewards(ctx, request.params.id));
+
+    app.put('/api/admin/campaigns/:id/rewards', {
+      preValidation: adminOnly,
+      schema: {
+        tags: ['campaigns'],
+        summary: 'Replace the reward rules (first match decides, per lead and per sale line) and the monthly budget',
+        description: 'Rules `lead` and `sale` are the base rules the campaign’s reward fields edit; a rule without an id gets one. Changing the rules changes nothing already earned.',
+        params: IdParamsSchema, body: RewardsPutSchema, response: { 200: RewardsSchema, ...errorResponses },
+      },
+    }, async (request) => putCampaignRewards(ctx, actorOf(request), request.params.id, request.body));
 
     app.post('/api/admin/campaigns/:id/images', {
       preValidation: adminOnly,

@@ -6,6 +6,8 @@ import type {
 } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
+import { baseRules, withFields } from './rewards';
+import type { RewardRule } from '@pa/shared';
 import type { Db } from '../../db/types';
 import { canMoveCampaign } from '../../domain/campaign-state';
 import { sniffImage } from '../../domain/image-sniff';
@@ -147,7 +149,7 @@ export async function createCampaign(ctx: AppContext, by: ActorArg, values: Camp
   const now = Date.now();
   const id = newId(now);
   await ctx.uow.run(async ({ q: trx }) => {
-    await insertCampaign(trx, { id, status: 'draft', cover_image_id: null, created_at: now, updated_at: now, ...(columns(values) as Required<ReturnType<typeof columns>>) });
+    await insertCampaign(trx, { id, status: 'draft', cover_image_id: null, created_at: now, updated_at: now, ...(columns(values) as Required<ReturnType<typeof columns>>), rules_json: JSON.stringify(baseRules(values)) });
     await audit(trx, { actorId: actor.userId, action: 'campaign.create', entity: 'campaign', entityId: id, after: values, ip: actor.ip });
   });
   return id;
@@ -171,7 +173,12 @@ export async function updateCampaign(ctx: AppContext, by: ActorArg, id: string, 
     // updated_at stays the moment it ended, which the conversions' schedule rule reads.
     if (Object.keys(rest).length === 0 && (!status || status === row.status)) return;
     // Conditional on the status read: a concurrent status move loses rather than overwrites.
-    const updated = await updateCampaignIf(trx, id, row.status, { ...columns(rest as Partial<CampaignValues>), ...(status ? { status } : {}), updated_at: Date.now() });
+    // The reward fields are the base rules: editing one edits its rule (issue 31, ./rewards.ts).
+    const rewardFields = rest.leadReward !== undefined || rest.saleRewardType !== undefined || rest.saleReward !== undefined;
+    const rules = rewardFields
+      ? { rules_json: JSON.stringify(withFields(JSON.parse(row.rules_json) as RewardRule[], { leadReward: rest.leadReward ?? row.lead_reward, saleRewardType: rest.saleRewardType ?? row.sale_reward_type, saleReward: rest.saleReward ?? row.sale_reward })) }
+      : {};
+    const updated = await updateCampaignIf(trx, id, row.status, { ...columns(rest as Partial<CampaignValues>), ...rules, ...(status ? { status } : {}), updated_at: Date.now() });
     if (!updated) throw new AppError('INVALID_STATE_TRANSITION');
     const moved = status && status !== row.status ? STATUS_ACTIONS[status] : null;
     await audit(trx, { actorId: actor.userId, action: moved ?? 'campaign.update', entity: 'campaign', entityId: id, before: { status: row.status, ...beforeOf(row, rest) }, after: patch, ip: actor.ip });

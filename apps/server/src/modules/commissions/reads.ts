@@ -5,12 +5,12 @@
  */
 import type {
   AdminCommissionListSchema, AdminConversionListSchema, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema,
-  ConversionResult, LedgerCheckSchema, LedgerListSchema, Locale, Wallet,
+  ConversionResult, Explanation, LedgerCheckSchema, LedgerListSchema, Locale, Wallet,
 } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { csvAmount, csvId, decimalAmount, toCsv } from '@pa/shared/csv';
-import { SERVER_TEXTS } from '@pa/shared/texts';
+import { explainSteps, SERVER_TEXTS, type ExplanationStep } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
@@ -19,7 +19,7 @@ import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import {
   commissionEvents, commissionsPage, commissionView, conversionIdByKey, conversionsPage, conversionSummary, conversionWithCommissions, promoterCommissionsExport,
-  promoterCommissionsPage, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
+  promoterCommissionsPage, conversionExtras, groupNames, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
 import { tellLedgerBreaches } from '../staff-alerts/service';
 import type { RecordResult } from './service';
@@ -156,4 +156,25 @@ export async function commissionDetail(ctx: AppContext, viewer: Pick<AuthState, 
     ],
     currency,
   };
+}
+
+// ——— Why it earned what it did (issue 31) ———
+
+/** A conversion's explanation in the reader's language (NOT_FOUND when there is no such conversion). */
+export async function conversionExplanation(ctx: AppContext, conversionId: string, locale: Locale): Promise<Explanation> {
+  const extras = await conversionExtras(ctx.db, conversionId);
+  if (!extras) throw new AppError('NOT_FOUND');
+  // Conversions recorded before issue 31 have no stored explanation: an empty list.
+  const steps = extras.explanation_json ? (JSON.parse(extras.explanation_json) as ExplanationStep[]) : [];
+  const groupIds = [...new Set(steps.filter((s) => s.step === 'group').map((s) => String(s.detail.groupId)))];
+  const { currency } = await readSettings(ctx.db);
+  const event = extras.kind === 'lead' ? 'lead' : 'sale';
+  return { steps: explainSteps(steps, { locale, currency, timeZone: zoneOf(ctx), event, groupNames: await groupNames(ctx.db, groupIds) }) };
+}
+
+/** The explanation of the conversion behind one of the promoter's commissions; another promoter's looks unknown. */
+export async function commissionExplanation(ctx: AppContext, viewer: Pick<AuthState, 'userId' | 'role'>, commissionId: string, locale: Locale): Promise<Explanation> {
+  const row = await commissionView(ctx.db, commissionId);
+  if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
+  return conversionExplanation(ctx, row.conversion_id, locale);
 }

@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import { hot, onPostgres, writeRows } from '../../db/hot';
-import type { CommissionsTable, ConversionsTable, CustomerBindingsTable, Db, ReadOnlyDb } from '../../db/types';
+import type { CommissionsTable, ConversionsTable, CustomerBindingsTable, Db, Dialect, ReadOnlyDb } from '../../db/types';
 import { olderThan, pageOf } from '../../platform/listing';
 
 export type ConversionRow = ConversionsTable;
@@ -13,8 +13,8 @@ export type CommissionRow = CommissionsTable;
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
 const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months'] as const;
 /** A promoter as attribution needs them (users as u, their inviter as i). */
-const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'i.status as inviter_status'] as const;
-const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months'] as const;
+const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'u.group_id', 'i.status as inviter_status'] as const;
+const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months', 'rules_json', 'budget_per_month'] as const;
 
 /** The id of the conversion recorded under (campaign, kind, externalId), if any. */
 export async function conversionIdByKey(q: ReadOnlyDb, campaignId: string, kind: ConversionRow['kind'], externalId: string): Promise<string | undefined> {
@@ -375,7 +375,7 @@ const readAheadStatement = hot((q: Db, keyCampaigns: string[], keyKinds: string[
       (select coalesce(json_agg(c), '[]'::json) from (select ${sql.join(CAMPAIGN_TERMS.map((c) => sql.ref(c)))} from campaigns where id = any(${campaignIds}::text[])) as c) as campaigns,
       (select coalesce(json_agg(x), '[]'::json) from (
         select l.id, l.promoter_id, l.status, l.code, l.code_key, l.campaign_id,
-          case when u.id is null then null else json_build_object('id', u.id, 'account', u.account, 'display_name', u.display_name, 'status', u.status, 'parent_id', u.parent_id, 'enrollment', e.status, 'inviter_status', i.status) end as promoter
+          case when u.id is null then null else json_build_object('id', u.id, 'account', u.account, 'display_name', u.display_name, 'status', u.status, 'parent_id', u.parent_id, 'group_id', u.group_id, 'enrollment', e.status, 'inviter_status', i.status) end as promoter
         from links l
         left join users u on u.id = l.promoter_id
         left join users i on i.id = u.parent_id
@@ -424,4 +424,38 @@ export async function readAhead(q: ReadOnlyDb, ask: ReadAheadRequest): Promise<R
     return { ...l, promoter: u ? { ...u, enrollment: enrolled.get(`${l.campaign_id}|${l.promoter_id}`) ?? null } : null };
   });
   return { keys, campaigns, links };
+}
+
+// ——— Caps (issue 31) ———
+
+/**
+ * What the caps named have used this month, each row locked until the transaction ends (made first
+ * when missing), so concurrent sales of a capped campaign take turns: on PostgreSQL by the row
+ * locks, on SQLite by its one writer. Only in a transaction of its own (not a batch).
+ */
+export async function lockUsage(q: Db, dialect: Dialect, campaignId: string, month: string, scopes: string[]): Promise<Map<string, number>> {
+  if (scopes.length === 0) return new Map();
+  await q.insertInto('reward_usage').values(scopes.map((scope) => ({ campaign_id: campaignId, scope, month, used: 0 }))).onConflict((oc) => oc.columns(['campaign_id', 'scope', 'month']).doNothing()).execute();
+  let query = q.selectFrom('reward_usage').select(['scope', 'used']).where('campaign_id', '=', campaignId).where('month', '=', month).where('scope', 'in', scopes);
+  if (dialect === 'postgres') query = query.forUpdate();
+  return new Map((await query.execute()).map((r) => [r.scope, Number(r.used)]));
+}
+
+export async function addUsage(q: Db, campaignId: string, month: string, scope: string, amount: number): Promise<void> {
+  await q.updateTable('reward_usage').set((eb) => ({ used: eb('used', '+', amount) })).where('campaign_id', '=', campaignId).where('month', '=', month).where('scope', '=', scope).execute();
+}
+
+/** A sale's stored lines and explanation (refunds by line, the explanation endpoints). */
+export function conversionExtras(q: ReadOnlyDb, id: string) {
+  return q.selectFrom('conversions').select(['kind', 'items_json', 'country', 'metadata_json', 'new_customer', 'explanation_json']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function setLines(q: Db, id: string, itemsJson: string): Promise<void> {
+  await q.updateTable('conversions').set({ items_json: itemsJson }).where('id', '=', id).execute();
+}
+
+/** The names of these promoter groups, by id. */
+export async function groupNames(q: ReadOnlyDb, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await q.selectFrom('promoter_groups').select(['id', 'name']).where('id', 'in', ids).execute()).map((g) => [g.id, g.name]));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   AdminCommissionListSchema, AdminConversionListSchema, CommissionBulkResultSchema, CommissionBulkSchema, OkSchema, CommissionDecisionSchema, CommissionDetailSchema, CommissionListSchema,
   CommissionQuerySchema, CommissionStatusSchema, ConversionCreateSchema, ConversionKindSchema, ConversionResultSchema, ConversionStatusSchema, IdParamsSchema,
-  LedgerCheckSchema, LedgerListSchema, PageQuerySchema, WalletSchema,
+  ExplanationSchema, LedgerCheckSchema, LedgerListSchema, PageQuerySchema, WalletSchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { apiKeyAuth } from '../../platform/api-keys';
@@ -12,7 +12,7 @@ import { sendCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { API_KEY, errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
-import { commissionDetail, conversionAnswer, conversionByKey, exportMyCommissions, ledgerCheck, ledgerFor, listCommissions, listConversions, myCommissions, walletFor } from './reads';
+import { commissionDetail, commissionExplanation, conversionAnswer, conversionExplanation, conversionByKey, exportMyCommissions, ledgerCheck, ledgerFor, listCommissions, listConversions, myCommissions, walletFor } from './reads';
 import { decideCommission, recordConversion } from './service';
 
 export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -58,6 +58,11 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { limit, cursor, status } = request.query;
       return listConversions(ctx, { status }, { limit, cursor }, requestLocale(request));
     });
+
+    app.get('/api/admin/conversions/:id/explanation', {
+      preValidation: staffOnly,
+      schema: { tags: ['conversions'], summary: 'How the conversion was decided, step by step, in the reader’s language (docs/rewards.md)', params: IdParamsSchema, response: { 200: ExplanationSchema, ...errorResponses } },
+    }, async (request) => conversionExplanation(ctx, request.params.id, requestLocale(request)));
 
     app.get('/api/admin/commissions', {
       preValidation: staffOnly,
@@ -153,6 +158,10 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const auth = requireAuth(request);
         return commissionDetail(ctx, auth, request.params.id, requestLocale(request));
       });
+
+      promoter.get('/api/commissions/:id/explanation', {
+        schema: { tags: ['commissions'], summary: 'Why one of my commissions earned what it did, step by step', params: IdParamsSchema, response: { 200: ExplanationSchema, ...errorResponses } },
+      }, async (request) => commissionExplanation(ctx, requireAuth(request), request.params.id, requestLocale(request)));
 
       promoter.get('/api/ledger', {
         schema: { tags: ['wallet'], summary: 'Every movement of my money, newest first', querystring: PageQuerySchema, response: { 200: LedgerListSchema, ...errorResponses } },

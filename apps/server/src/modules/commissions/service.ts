@@ -17,7 +17,7 @@ import type { AppContext } from '../../context';
 import type { CustomerBindingsTable } from '../../db/types';
 import { COLLECTOR_ORDER, type BatchTx, type Collector, type CollectorKind, type Preloader, type Tx } from '../../db/unit-of-work';
 import { outsideSchedule, takesConversions } from '../../domain/campaign-state';
-import { attribute, availableAt, bindingMonth, isSelfReferral, level1Commission, overrideCommission, refundReversal, type Attribution, type AttributionCandidates, type Binding } from '../../domain/commission';
+import { applyRate, attribute, availableAt, bindingMonth, isSelfReferral, reachedTier, refundReversal, type Attribution, type AttributionCandidates, type Binding } from '../../domain/commission';
 import { stepEffect, type CommissionStatus, type EntrySide, type StepEffect } from '../../domain/commission-lifecycle';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { emailSha256 } from '../../platform/email-digest';
@@ -34,6 +34,8 @@ import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
 import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
 import { toCommission, toConversion } from './views';
+import { applyCaps, decideLines, isBaseRule, legacyRuleName, type CapCut, type RewardFacts } from '../../domain/rewards';
+import { capScope, explainAttribution, explainEarning, isCapped, OwnTransaction, rulesOf, type ExplanationStep, type StoredLine } from './rewards';
 
 export { findConversion } from './repository';
 type ConversionInput = z.output<typeof ConversionCreateSchema>;
@@ -67,7 +69,12 @@ export async function recordConversion(ctx: AppContext, apiKeyId: string | null,
 async function recordOnce(ctx: AppContext, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
   try {
     if (input.kind === 'refund') return await ctx.uow.run((tx) => recordRefund(ctx, tx, apiKeyId, input));
-    return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input), { batchable: true, preload: { loader: READ_AHEAD, input } });
+    try {
+      return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input), { batchable: true, preload: { loader: READ_AHEAD, input } });
+    } catch (error) {
+      if (!(error instanceof OwnTransaction)) throw error;
+      return await ctx.uow.run((tx) => recordEarning(ctx, tx, apiKeyId, input, tx));
+    }
   } catch (error) {
     // The same delivery was committed meanwhile by another writer: answer with its result.
     if (isUniqueViolation(error)) {
@@ -231,7 +238,7 @@ async function bindingFor(tx: BatchTx, state: BatchState, campaignId: string, cu
 }
 
 /** A lead or a sale: idempotency, the campaign's state, attribution, then the commissions — written through collectors. */
-async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | null, input: ConversionInput): Promise<RecordResult> {
+async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | null, input: ConversionInput, own: Tx | null = null): Promise<RecordResult> {
   const state = stateOf(tx);
   const key = `${input.campaignId}|${input.kind}|${input.externalId}`;
   const earlier = state.keys.get(key) ?? (state.looked.has(key) ? state.stored.get(key) : await repo.conversionIdByKey(tx.q, input.campaignId, input.kind, input.externalId));
@@ -250,6 +257,8 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
   const binding = recurring ? await bindingFor(tx, state, campaign.id, input.customerExternalId!, zone) : null;
   const month = binding ? bindingMonth(binding, occurredAt, day) : null;
   const candidates = offSchedule ? { codes: new Map<string, string>() } : await candidatesFor(tx, state, input, campaign, occurredAt);
+  // New to the business: as the shop says, else whether this campaign has met the customer before.
+  const newCustomer = input.newCustomer ?? (input.customerExternalId && !offSchedule ? !binding && !candidates.customer : null);
   // A customer a binding has held is never brought back by the known-customer window.
   if (binding) candidates.customer = null;
   let found: Attribution | null = null;
@@ -291,6 +300,7 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
     click_id: input.clickId ?? null, coupon_code: input.couponCode ?? null, link_code: input.linkCode ?? null,
     promoter_id: found?.promoterId ?? null, link_id: found?.linkId ?? null, attributed_by: found?.by ?? null,
     status, reason, occurred_at: occurredAt, received_at: now, api_key_id: apiKeyId,
+    items_json: null, country: input.country ?? null, metadata_json: input.metadata ? JSON.stringify(input.metadata) : null, new_customer: newCustomer === null ? null : newCustomer ? 1 : 0, explanation_json: null,
   };
   const linkCode = found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null;
   const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode, promoterName: promoter?.display_name ?? null };
@@ -298,22 +308,54 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
   const kind = input.kind as 'lead' | 'sale';
   const tierMonth = day.slice(0, 7);
   const tierKey = promoter ? `${promoter.id}|${campaign.id}|${tierMonth}` : '';
+  const usage: { scope: string; amount: number }[] = [];
+  let lines: StoredLine[] | null = null;
+  let steps: ExplanationStep[] = [];
   if (status === 'attributed' && found && promoter) {
     const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
     // Only volume tiers need this month's count of sales (those of this batch included).
     const salesThisMonth = kind === 'sale' && tiers.length > 0 ? (await repo.countTierSales(tx.q, promoter.id, campaign.id, tierMonth)) + (state.tierSales.get(tierKey) ?? 0) : 0;
-    const terms = { leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward), tiers };
-    const level1 = level1Commission(terms, { kind, amount: input.amount ?? 0 }, salesThisMonth);
-    if (level1) {
+    const rules = rulesOf(campaign);
+    const facts: RewardFacts = {
+      event: kind, groupId: promoter.group_id, country: input.country ?? null, newCustomer, metadata: input.metadata ?? {},
+      lines: input.items?.map((i) => ({ sku: i.sku, category: i.category ?? null, quantity: i.quantity, amount: i.amount })) ?? [{ sku: null, category: null, quantity: 1, amount: input.amount ?? 0 }],
+    };
+    const tier = kind === 'sale' ? reachedTier(tiers, salesThisMonth + 1) : null;
+    const decided = decideLines(rules, facts, tier?.bps ?? null);
+    const overrideBps = promoter.parent_id && promoter.inviter_status === 'active' ? campaign.override_bps : 0;
+    let cuts: CapCut[] = [];
+    if (isCapped(campaign, rules)) {
+      // Caps are counted under a lock: a capped campaign's sales each run in a transaction of their own.
+      if (!own) throw new OwnTransaction();
+      const capRules = rules.filter((r) => r.capPerPromoterPerMonth !== null && decided.some((d) => d.ruleId === r.id && d.amount > 0));
+      const scopes = [...capRules.map((r) => capScope(r.id, promoter.id)), ...(campaign.budget_per_month !== null ? ['budget'] : [])];
+      const used = await repo.lockUsage(own.q, own.dialect, campaign.id, tierMonth, scopes);
+      const budget = campaign.budget_per_month === null ? null : { limit: Number(campaign.budget_per_month), used: used.get('budget') ?? 0 };
+      cuts = applyCaps(decided, rules, (ruleId) => used.get(capScope(ruleId, promoter.id)) ?? 0, budget, overrideBps);
+      for (const r of capRules) usage.push({ scope: capScope(r.id, promoter.id), amount: decided.filter((d) => d.ruleId === r.id).reduce((sum, d) => sum + d.amount, 0) });
+    }
+    const total = decided.reduce((sum, d) => sum + d.amount, 0);
+    const override = overrideBps > 0 ? applyRate(total, overrideBps) : 0;
+    if (campaign.budget_per_month !== null) usage.push({ scope: 'budget', amount: total + override });
+    if (cuts.length > 0) reason = 'capped';
+    if (total > 0) {
+      const only = decided.length === 1 ? decided[0]! : null;
+      const legacy = only?.ruleId && isBaseRule(rules.find((r) => r.id === only.ruleId)!);
+      const rates = new Set(decided.filter((d) => d.amount > 0).map((d) => d.bps));
       const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month: tierMonth, available_at: availableAt(occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: bound?.month ?? null, binding_months: bound ? bound.of : null };
-      rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: level1.rule, base: level1.base, rate_bps: level1.rateBps, amount: level1.amount });
+      rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: legacy ? legacyRuleName(only!, kind) : 'rules', base: input.amount ?? 0, rate_bps: rates.size === 1 ? [...rates][0]! : null, amount: total });
       // Level 2: the inviter earns the override while their account is active.
-      const override = promoter.parent_id && promoter.inviter_status === 'active' ? overrideCommission(level1.amount, campaign.override_bps) : 0;
       if (promoter.parent_id && override > 0) {
-        rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: level1.amount, rate_bps: campaign.override_bps, amount: override });
+        rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: total, rate_bps: campaign.override_bps, amount: override });
       }
     }
+    if (input.items) lines = decided.map((d) => ({ sku: d.line.sku!, category: d.line.category, quantity: d.line.quantity, amount: d.line.amount, ruleId: d.ruleId, commission: d.amount, refunded: 0, reversed: 0 }));
+    steps = explainEarning({ decided, rules, groupId: promoter.group_id, tier: tier ? { bps: tier.bps, minSales: tier.minSales, saleNumber: salesThisMonth + 1 } : null, cuts, override: rows[1] ? { amount: override, bps: overrideBps } : null, availableAt: rows[0] ? rows[0].available_at : null, holdDays: campaign.hold_days });
   }
+  conversion.reason = reason;
+  conversion.items_json = lines ? JSON.stringify(lines) : null;
+  conversion.explanation_json = JSON.stringify([...explainAttribution({ found, candidates, offSchedule, occurredAt, windowDays: campaign.attribution_window_days, bound, status, rejected: status === 'rejected' ? reason : null }), ...steps]);
+  if (own) for (const u of usage) await repo.addUsage(own.q, campaign.id, tierMonth, u.scope, u.amount);
 
   await emitEvent(ctx.webhooks, tx, 'conversion.created', () => toConversion(conversion));
   for (const r of rows) {
@@ -376,6 +418,7 @@ async function recordRefund(ctx: AppContext, tx: Tx, apiKeyId: string | null, in
   if (!sale) throw new AppError('VALIDATION_FAILED', { refundOf: 'not_found' });
   const refundedBefore = Number(sale.refunded_amount);
   if (refundedBefore + amount > Number(sale.amount)) throw new AppError('VALIDATION_FAILED', { amount: 'too_large' });
+  const byLine = input.items ? await refundedLines(tx, sale.id, input.items) : null;
   await repo.addRefunded(tx.q, sale.id, amount);
   const id = newId(now);
   await repo.insertConversion(tx.q, {
@@ -383,15 +426,49 @@ async function recordRefund(ctx: AppContext, tx: Tx, apiKeyId: string | null, in
     customer_external_id: input.customerExternalId ?? sale.customer_external_id, customer_email_sha256: input.customerEmailSha256 ?? null,
     click_id: null, coupon_code: null, link_code: null, promoter_id: sale.promoter_id, link_id: sale.link_id, attributed_by: sale.attributed_by,
     status: sale.status, reason: sale.reason, occurred_at: occurredAt, received_at: now, api_key_id: apiKeyId,
+    items_json: input.items ? JSON.stringify(input.items.map((i) => ({ sku: i.sku, amount: i.amount }))) : null, country: null, metadata_json: null, new_customer: null, explanation_json: null,
   });
   const zone = zoneOf(ctx);
   // The refund counts on the sale's day, against the sale's promoter and link.
   if (sale.status === 'attributed' && sale.promoter_id) tx.collect(ROLLUPS).addFigures(sale.promoter_id, dayKey(Number(sale.occurred_at), zone), sale.campaign_id, sale.link_id, { refund_amount: amount });
-  for (const c of await repo.reversibleCommissions(tx.q, sale.id)) {
-    const { reversal } = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) });
+  const whole = refundedBefore + amount === Number(sale.amount);
+  const commissions = await repo.reversibleCommissions(tx.q, sale.id);
+  const first = commissions.find((c) => c.level === 1);
+  // By line: the level-1 commission gives back what the named lines earned; the override follows it.
+  const firstAfter = byLine && first ? Math.min(Number(first.reversed_amount) + byLine.reversal, Number(first.amount)) : 0;
+  if (byLine) await repo.setLines(tx.q, sale.id, JSON.stringify(byLine.lines));
+  for (const c of commissions) {
+    const remaining = Number(c.amount) - Number(c.reversed_amount);
+    let reversal: number;
+    if (!byLine) reversal = refundReversal({ commissionAmount: Number(c.amount), saleAmount: Number(sale.amount), refundedBefore, refundAmount: amount, reversedBefore: Number(c.reversed_amount) }).reversal;
+    else if (whole) reversal = remaining;
+    else if (c.level === 1) reversal = firstAfter - Number(c.reversed_amount);
+    else reversal = first ? Math.min(Math.max(Number((BigInt(c.amount) * BigInt(firstAfter)) / BigInt(first.amount)) - Number(c.reversed_amount), 0), remaining) : 0;
     if (reversal > 0) await reverseCommission(ctx, tx, c, reversal, id, zone);
   }
   return { created: true, conversionId: id };
+}
+
+/**
+ * A refund that names lines: each must be a line of the sale with that much left to refund. Each
+ * line's commission is taken back in proportion to what is refunded of it, cumulatively (as
+ * `refundReversal` does for the whole sale), all of it once the line is refunded in full.
+ */
+async function refundedLines(tx: Tx, saleId: string, items: NonNullable<ConversionInput['items']>): Promise<{ lines: StoredLine[]; reversal: number }> {
+  const stored = await repo.conversionExtras(tx.q, saleId);
+  if (!stored?.items_json) throw new AppError('VALIDATION_FAILED', { items: 'not_allowed' });
+  const lines = JSON.parse(stored.items_json) as StoredLine[];
+  let reversal = 0;
+  for (const item of items) {
+    const line = lines.find((l) => l.sku === item.sku);
+    if (!line) throw new AppError('VALIDATION_FAILED', { items: 'not_found' });
+    if (line.refunded + item.amount > line.amount) throw new AppError('VALIDATION_FAILED', { items: 'too_large' });
+    line.refunded += item.amount;
+    const reversedAfter = line.refunded === line.amount ? line.commission : Number((BigInt(line.commission) * BigInt(line.refunded)) / BigInt(line.amount));
+    reversal += reversedAfter - line.reversed;
+    line.reversed = reversedAfter;
+  }
+  return { lines, reversal };
 }
 
 /** Takes back part or all of a commission: from pending during the hold, from available after it. */

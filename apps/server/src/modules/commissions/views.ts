@@ -7,7 +7,10 @@ import { maskName } from '@pa/shared/rules';
 import { pickLocalized } from '../../platform/localized';
 import type { CommissionRow, ConversionRow } from './repository';
 
-export const toConversion = (r: ConversionRow): Conversion => ({
+/** The columns the conversion's answer shows (issue 31's line items and explanation are read on their own). */
+type ConversionColumns = Omit<ConversionRow, 'items_json' | 'country' | 'metadata_json' | 'new_customer' | 'explanation_json'>;
+
+export const toConversion = (r: ConversionColumns): Conversion => ({
   id: r.id,
   campaignId: r.campaign_id,
   kind: r.kind,
