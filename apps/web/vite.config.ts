@@ -69,12 +69,13 @@ function preloadLists(): Plugin {
         /\/src\/app\/shells\/phone\/tab-layout\.tsx$/,
         /\/src\/lib\/format\.ts$/,
       );
-      // With the app's texts, antd-mobile's pack and the catalogue's inbox messages and conversion terms (src/i18n/index.ts loads them together).
+      // With the app's texts, antd-mobile's pack and the catalogue's inbox messages and conversion
+      // terms, with the module that lists those (src/i18n/index.ts and catalogue.ts load them together).
       const part = (name: string, locale: string) => new RegExp(`/packages/shared/src/texts/${name}/${locale}\\.ts$`);
       const homeTexts = Object.fromEntries(
         Object.entries(ANTD_PACKS).map(([locale, pack]) => [
           locale,
-          files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`), part('notifications', locale), part('conversions', locale)),
+          files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`), /\/src\/i18n\/catalogue\.ts$/, part('notifications', locale), part('conversions', locale)),
         ]),
       );
       this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home, homeTexts }) });

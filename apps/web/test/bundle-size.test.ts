@@ -25,6 +25,10 @@ describe('first-visit budget', () => {
       .filter(([src]) => /src\/i18n\/locales\/(app|console)\//.test(src) || /antd-mobile\/es\/locales\/[a-z]{2}-[A-Z]{2}\.js$/.test(src))
       .map(([, chunk]) => chunk.file)
       .concat(catalogueParts.map(([, chunk]) => chunk.file));
+    // The module listing those parts is a chunk of its own too, not in the entry.
+    const loaders = manifest['src/i18n/catalogue.ts'];
+    expect(loaders).toBeDefined();
+    later.push(loaders!.file);
     expect(later.length).toBeGreaterThanOrEqual(25);
     const result = signInFirstVisit() as { rows: { file: string }[] };
     expect(result.rows.map((r) => r.file).filter((f) => later.includes(f))).toEqual([]);
@@ -35,6 +39,6 @@ describe('first-visit budget', () => {
     // Home (a signed-in visitor's first screen) preloads the inbox's and the conversion terms' French chunks with the app's texts.
     const frParts = catalogueParts.filter(([src]) => /\/(notifications|conversions)\/fr\.ts$/.test(src)).map(([, chunk]) => chunk.file);
     expect(frParts).toHaveLength(2);
-    expect(preload.homeTexts.fr).toEqual(expect.arrayContaining(frParts));
+    expect(preload.homeTexts.fr).toEqual(expect.arrayContaining([...frParts, loaders!.file]));
   });
 });

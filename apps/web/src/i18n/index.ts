@@ -35,54 +35,28 @@ type Messages = Record<string, unknown>;
 const files = import.meta.glob<Messages>('./locales/*/*.json', { import: 'default' });
 
 /**
- * The shared catalogue's parts (packages/shared/src/texts/<part>/<locale>.ts, one chunk each) that
- * come with an area, and the key they go under (`null`: at the top, as `errors` and `fields` do).
+ * The shared catalogue's parts that come with an area (packages/shared/src/texts/<part>/<locale>.ts,
+ * one chunk each), each with the key it goes under (`null`: at the top, as `errors` and `fields`
+ * do). Sign-in's are listed here; the app's and the console's in ./catalogue.ts, a module of its
+ * own loaded with the first of them, so that the sign-in page's JavaScript does not carry their
+ * loaders either.
  */
-interface CataloguePart {
+export interface CataloguePart {
   at: string | null;
   load: Record<Locale, () => Promise<{ default: Messages }>>;
 }
-const catalogue: Record<TextArea, CataloguePart[]> = {
-  common: [{
-    at: null,
-    load: {
-      'zh-Hans': () => import('@pa/shared/texts/common/zh-Hans'),
-      'zh-Hant': () => import('@pa/shared/texts/common/zh-Hant'),
-      en: () => import('@pa/shared/texts/common/en'),
-      fr: () => import('@pa/shared/texts/common/fr'),
-      es: () => import('@pa/shared/texts/common/es'),
-    },
-  }],
-  app: [{
-    at: 'notifications',
-    load: {
-      'zh-Hans': () => import('@pa/shared/texts/notifications/zh-Hans'),
-      'zh-Hant': () => import('@pa/shared/texts/notifications/zh-Hant'),
-      en: () => import('@pa/shared/texts/notifications/en'),
-      fr: () => import('@pa/shared/texts/notifications/fr'),
-      es: () => import('@pa/shared/texts/notifications/es'),
-    },
-  }, {
-    at: 'conversions',
-    load: {
-      'zh-Hans': () => import('@pa/shared/texts/conversions/zh-Hans'),
-      'zh-Hant': () => import('@pa/shared/texts/conversions/zh-Hant'),
-      en: () => import('@pa/shared/texts/conversions/en'),
-      fr: () => import('@pa/shared/texts/conversions/fr'),
-      es: () => import('@pa/shared/texts/conversions/es'),
-    },
-  }],
-  console: [{
-    at: 'auditAdmin',
-    load: {
-      'zh-Hans': () => import('@pa/shared/texts/audit/zh-Hans'),
-      'zh-Hant': () => import('@pa/shared/texts/audit/zh-Hant'),
-      en: () => import('@pa/shared/texts/audit/en'),
-      fr: () => import('@pa/shared/texts/audit/fr'),
-      es: () => import('@pa/shared/texts/audit/es'),
-    },
-  }],
-};
+const signInCatalogue: CataloguePart[] = [{
+  at: null,
+  load: {
+    'zh-Hans': () => import('@pa/shared/texts/common/zh-Hans'),
+    'zh-Hant': () => import('@pa/shared/texts/common/zh-Hant'),
+    en: () => import('@pa/shared/texts/common/en'),
+    fr: () => import('@pa/shared/texts/common/fr'),
+    es: () => import('@pa/shared/texts/common/es'),
+  },
+}];
+const catalogueParts = (area: TextArea): Promise<CataloguePart[]> =>
+  area === 'common' ? Promise.resolve(signInCatalogue) : once('catalogue', () => import('./catalogue')).then((m) => m.catalogue[area]);
 
 const antdPacks: Record<Locale, () => Promise<{ default: AntdLocale }>> = {
   'zh-Hans': () => import('antd-mobile/es/locales/zh-CN'),
@@ -127,14 +101,16 @@ function download(locale: Locale, area: TextArea): Promise<Messages> {
   const file = `./locales/${area}/${locale}.json`;
   const load = files[file];
   if (!load) return Promise.reject(new Error(`no texts for ${area} in ${locale}`));
-  const parts = catalogue[area].map(({ at, load }) => once(`catalogue/${area}/${at}/${locale}`, () => load[locale]().then((m) => m.default)));
+  const parts = catalogueParts(area).then((list) =>
+    Promise.all(list.map(({ at, load }) => once(`catalogue/${area}/${at}/${locale}`, () => load[locale]().then((m) => [at, m.default] as const)))),
+  );
   const antd = area === 'app' ? once(`antd/${locale}`, () => antdPacks[locale]().then((m) => void antdLocales.set(locale, m.default))) : undefined;
-  return Promise.all([once(file, load), Promise.all(parts), antd]).then(([messages, texts]) => {
+  return Promise.all([once(file, load), parts, antd]).then(([messages, texts]) => {
     const out = { ...messages };
-    catalogue[area].forEach(({ at }, i) => {
-      if (at === null) Object.assign(out, texts[i]);
-      else out[at] = { ...(out[at] as Messages | undefined), ...texts[i] };
-    });
+    for (const [at, part] of texts) {
+      if (at === null) Object.assign(out, part);
+      else out[at] = { ...(out[at] as Messages | undefined), ...part };
+    }
     return out;
   });
 }
