@@ -54,7 +54,7 @@ beforeAll(async () => {
   await createShopKey(ctx, adminId);
   const { endpoint } = await createEndpoint(ctx, { userId: adminId, ip: null }, { url: 'https://hooks.example.com/promotion-assistant/receiver', events: ['commission.created'] });
   webhookId = endpoint.id;
-  await sendTest(ctx, { userId: adminId, ip: null }, webhookId);
+  await sendTest(ctx, { userId: adminId, ip: null }, webhookId, 'en');
 });
 
 afterAll(async () => {

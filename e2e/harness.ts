@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { Locale } from '@pa/shared';
-import { COMMON_TEXTS } from '@pa/shared/texts';
+import { AUDIT_TEXTS, COMMON_TEXTS, CONVERSION_TEXTS, NOTIFICATION_TEXTS } from '@pa/shared/texts';
 import { buildApp } from '../apps/server/src/app';
 import { createContext } from '../apps/server/src/bootstrap';
 import { loadConfig, type Config } from '../apps/server/src/config';
@@ -234,11 +234,17 @@ export async function itemsPerRow(page: Page, selector: string): Promise<number[
 
 /**
  * The web app's texts in `locale`: its three areas (sign-in's, the promoter app's, the console's)
- * and the shared catalogue's error and field texts merged, as the app holds them once all are loaded.
+ * and the shared catalogue's parts merged where the app puts them (src/i18n/index.ts), as it holds
+ * them once all are loaded: error and field texts at the top, the inbox's messages under
+ * `notifications`, the conversion terms as `conversions`, the audit names under `auditAdmin`.
  */
 export function readLocale(locale: string): Record<string, unknown> {
   const areas = ['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${area}/${locale}.json`), 'utf8')) as Record<string, unknown>);
-  return Object.assign({}, ...areas, COMMON_TEXTS[locale as Locale]) as Record<string, unknown>;
+  const l = locale as Locale;
+  const texts = Object.assign({}, ...areas, COMMON_TEXTS[l], { conversions: CONVERSION_TEXTS[l] }) as Record<string, unknown>;
+  texts.notifications = { ...(texts.notifications as object), ...NOTIFICATION_TEXTS[l] };
+  texts.auditAdmin = { ...(texts.auditAdmin as object), ...AUDIT_TEXTS[l] };
+  return texts;
 }
 
 export function tr(messages: Record<string, unknown>, key: string, vars: Record<string, string> = {}): string {
@@ -248,7 +254,7 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 }
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
-export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations|emailAddress|verifyEmail)\.[A-Za-z_]+\b/;
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|conversions|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations|emailAddress|verifyEmail)\.[A-Za-z_]+\b/;
 
 /**
  * The page's words, without what it shows as code (<code>: an audit action such as

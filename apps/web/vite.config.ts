@@ -69,9 +69,14 @@ function preloadLists(): Plugin {
         /\/src\/app\/shells\/phone\/tab-layout\.tsx$/,
         /\/src\/lib\/format\.ts$/,
       );
-      // With the app's texts, antd-mobile's pack (src/i18n/index.ts loads them together).
+      // With the app's texts, antd-mobile's pack and the catalogue's inbox messages and conversion
+      // terms, with the module that lists those (src/i18n/index.ts and catalogue.ts load them together).
+      const part = (name: string, locale: string) => new RegExp(`/packages/shared/src/texts/${name}/${locale}\\.ts$`);
       const homeTexts = Object.fromEntries(
-        Object.entries(ANTD_PACKS).map(([locale, pack]) => [locale, files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`))]),
+        Object.entries(ANTD_PACKS).map(([locale, pack]) => [
+          locale,
+          files(texts('app', locale), new RegExp(`/antd-mobile/es/locales/${pack}\\.js$`), /\/src\/i18n\/catalogue\.ts$/, part('notifications', locale), part('conversions', locale)),
+        ]),
       );
       this.emitFile({ type: 'asset', fileName: 'preload.json', source: JSON.stringify({ locales, home, homeTexts }) });
     },
@@ -131,11 +136,12 @@ export default defineConfig(({ mode }) => {
       rollupOptions: {
         output: {
           // Texts by area and locale (src/i18n/locales/<area>/<locale>.json, and the shared catalogue's
-          // packages/shared/src/texts/common/<locale>.ts) named so in reports: texts-app-fr-….js, texts-catalogue-fr-….js.
+          // packages/shared/src/texts/<part>/<locale>.ts) named so in reports: texts-app-fr-….js,
+          // texts-catalogue-common-fr-….js.
           chunkFileNames: (chunk) => {
             const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/(\w+)\/([\w-]+)\.json$/);
-            const catalogue = chunk.facadeModuleId?.match(/\/packages\/shared\/src\/texts\/common\/([\w-]+)\.ts$/);
-            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-[hash].js` : 'assets/[name]-[hash].js';
+            const catalogue = chunk.facadeModuleId?.match(/\/packages\/shared\/src\/texts\/(\w+)\/([\w-]+)\.ts$/);
+            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-${catalogue[2]}-[hash].js` : 'assets/[name]-[hash].js';
           },
         },
       },

@@ -623,7 +623,7 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       }
     });
 
-    it('exports what is filtered as CSV: BOM, CRLF, snake_case headers, before and after, the address', async () => {
+    it('exports what is filtered as CSV: BOM, CRLF, the catalogue’s snake_case headers, each action’s name in the reader’s language, before and after, the address', async () => {
       const res = await admin.request('GET', `/api/admin/audit/export?${days}&action=withdrawal.`);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/csv; charset=utf-8/);
@@ -632,30 +632,40 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       expect(res.body.charCodeAt(0)).toBe(0xfeff);
       expect(res.body.endsWith('\r\n')).toBe(true);
       const [header, ...rows] = parseCsv(res.body);
-      expect(header).toEqual(['at', 'actor', 'actor_account', 'actor_role', 'action', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id']);
+      expect(header).toEqual(['at', 'actor', 'actor_account', 'actor_role', 'action', 'action_name', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id']);
       const want = planted.filter((p) => p.action.startsWith('withdrawal.'));
-      expect(rows.map((r) => idCell(r[10]!))).toEqual(want.map((p) => p.id));
+      expect(rows.map((r) => idCell(r[11]!))).toEqual(want.map((p) => p.id));
       const first = rows[0]!;
       const plantedFirst = want[0]!;
       expect(first[0]).toBe(new Date(plantedFirst.at).toISOString());
       expect(first[4]).toBe(plantedFirst.action);
-      expect(first[5]).toBe('withdrawal');
-      expect(idCell(first[6]!)).toBe(plantedFirst.entityId);
-      expect(JSON.parse(first[7]!)).toEqual({ n: 1 });
-      expect(JSON.parse(first[8]!)).toEqual({ n: 2, note: 'a "quoted", text' });
-      expect(idCell(first[9]!)).toBe('192.0.2.1');
+      // The action's name beside its code, in the language of the request (English here).
+      expect(rows.map((r) => [r[4], r[5]])).toEqual(want.map((p) => [p.action, { 'withdrawal.paid': 'Withdrawal paid', 'withdrawal.approved': 'Withdrawal approved' }[p.action]]));
+      expect(first[6]).toBe('withdrawal');
+      expect(idCell(first[7]!)).toBe(plantedFirst.entityId);
+      expect(JSON.parse(first[8]!)).toEqual({ n: 1 });
+      expect(JSON.parse(first[9]!)).toEqual({ n: 2, note: 'a "quoted", text' });
+      expect(idCell(first[10]!)).toBe('192.0.2.1');
       const byAdmin = rows.find((r) => r[3] === 'admin')!;
       const adminRow = await env.ctx.db.selectFrom('users').select(['account', 'display_name']).where('id', '=', adminId).executeTakeFirstOrThrow();
       expect([byAdmin[1], idCell(byAdmin[2]!)]).toEqual([adminRow.display_name, adminRow.account]);
 
-      // The system's entries, in Chinese: the same column names (one style for every export), the name of the system in the reader's language.
+      // In French: the same column names and codes, the actions named in French.
+      const fr = new Client(env.app, { locale: 'fr-FR', ip: ADMIN_IP });
+      fr.cookies = new Map(admin.cookies);
+      const [frHeader, ...frRows] = parseCsv((await fr.request('GET', `/api/admin/audit/export?${days}&action=withdrawal.`)).body);
+      expect(frHeader).toEqual(header);
+      expect(frRows.map((r) => [r[4], r[5]])).toEqual(want.map((p) => [p.action, { 'withdrawal.paid': 'Retrait payé', 'withdrawal.approved': 'Retrait approuvé' }[p.action]]));
+
+      // The system's entries, in Chinese: the same column names (one style for every export), the name of the system and the actions in the reader's language.
       const zh = new Client(env.app, { locale: 'zh-CN', ip: ADMIN_IP });
       zh.cookies = new Map(admin.cookies);
       const system = await zh.request('GET', `/api/admin/audit/export?${days}&actor=system`);
       const [zhHeader, ...systemRows] = parseCsv(system.body);
       expect(zhHeader).toEqual(header);
       expect(systemRows).toHaveLength(planted.filter((p) => p.actor === null).length);
-      expect(systemRows.every((r) => r[1] === '系统' && r[2] === '' && r[3] === '' && r[9] === '')).toBe(true);
+      expect(systemRows.every((r) => r[1] === '系统' && r[2] === '' && r[3] === '' && r[10] === '')).toBe(true);
+      expect(new Set(systemRows.map((r) => `${r[4]} ${r[5]}`))).toEqual(new Set(['campaign.end 结束活动', 'user.suspend 停用账号']));
 
       // Nothing matched: the header alone.
       const empty = await admin.request('GET', '/api/admin/audit/export?from=2019-01-01&to=2019-01-31');

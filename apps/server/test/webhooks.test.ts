@@ -87,11 +87,20 @@ describe.each(DIALECTS)('webhooks on %s', (dialect) => {
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]).toMatchObject({ type: 'webhook.test', verified: true });
     expect(receiver.received[0]!.id).toMatch(/^msg_/);
+    // Its message is for the admin who pressed the button: in their language, naming the installation.
+    expect(receiver.received[0]!.body).toMatchObject({ data: { endpointId: endpoint.id, message: 'A test event from Promotion Assistant.' } });
     const [delivery] = await deliveriesOf(endpoint.id);
     expect(delivery).toMatchObject({ type: 'webhook.test', status: 'succeeded', eventId: receiver.received[0]!.id, nextAttemptAt: null });
     expect(delivery.attempts).toEqual([{ at: expect.any(Number), statusCode: 200, durationMs: expect.any(Number), error: null }]);
     // Nothing is due any more: another pass sends nothing.
     expect(await dispatchDue(env.ctx, log)).toBe(0);
+
+    const fr = new Client(env.app, { locale: 'fr' });
+    fr.cookies = new Map(admin.cookies);
+    expect((await fr.request('POST', `/api/admin/webhooks/${endpoint.id}/test`)).statusCode).toBe(202);
+    receiver.received = [];
+    await dispatchDue(env.ctx, log);
+    expect(receiver.received.map((r) => r.body)).toMatchObject([{ type: 'webhook.test', data: { message: 'Un événement de test envoyé par Assistant de promotion.' } }]);
   });
 
   it('a receiver that fails is retried on the schedule with the same message id, until it answers 2xx', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toCsv } from '@pa/shared/csv';
-import { collectPages, csvFilename, csvTime, type Page } from '../src/lib/csv-export';
+import { CSV_COLUMNS } from '@pa/shared/texts/csv-columns';
+import { collectPages, csvFilename, csvOfRows, csvTime, type Page } from '../src/lib/csv-export';
 
 // The encoder itself (cells, quoting, formulas, money) is tested once, in packages/shared/test/csv.test.ts.
 describe('the console’s side of an export', () => {
@@ -43,7 +43,7 @@ describe('walking the cursor pages', () => {
 });
 
 describe('the console’s commissions export', () => {
-  it('carries the order id (the conversion’s externalId) as text, under snake_case column names', async () => {
+  it('carries the order id (the conversion’s externalId) as text, under the catalogue’s column names in their order', async () => {
     const { commissionCsvColumns } = await import('../src/features/money/lib/commission-csv');
     const t = ((key: string) => key) as unknown as Parameters<typeof commissionCsvColumns>[0];
     const columns = commissionCsvColumns(t, 'CNY');
@@ -52,9 +52,10 @@ describe('the console’s commissions export', () => {
       base: 12_000, rateBps: 1000, amount: 1200, reversedAmount: 0, status: 'pending', occurredAt: 0, availableAt: 0, createdAt: 0, decidedAt: null, reason: null, recurring: null,
       promoterName: 'Lin', promoterAccount: '+8613800138000', externalId: '000123',
     } as const;
-    const csv = toCsv(columns.map((c) => c.header), [columns.map((c) => c.value(row))]);
+    const csv = csvOfRows(columns, [row]);
     const [header, line] = csv.replace(/^\uFEFF/, '').split('\r\n');
     const names = header!.split(',');
+    expect(names).toEqual([...CSV_COLUMNS.commissions]);
     expect(names).toContain('external_id');
     expect(line!.split(',')[names.indexOf('external_id')]).toBe('"=""000123"""');
   });

@@ -7,6 +7,7 @@ import { createElement, Suspense } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
 import { useTranslation } from 'react-i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { AUDIT_TEXTS, CONVERSION_TEXTS, NOTIFICATION_TEXTS } from '@pa/shared/texts';
 import { antdLocales, hasTexts, i18next, loadLocale, loadTexts, useTexts } from '../src/i18n';
 import { readArea } from './texts';
 
@@ -52,6 +53,11 @@ describe('texts loaded by area', () => {
     expect(i18next.t('tabs.home')).toBe(text('app', 'fr', 'tabs.home'));
     expect(i18next.t('auth.signIn')).toBe(text('common', 'fr', 'auth.signIn'));
     expect(antdLocales.get('fr')).toBe((await import('antd-mobile/es/locales/fr-FR')).default);
+    // With them, the catalogue's inbox messages beside the inbox page's own texts, and the conversion terms.
+    expect(i18next.t('notifications.withdrawal.paid.title', { net: '9,80 €' })).toBe(NOTIFICATION_TEXTS.fr.withdrawal.paid.title.replace('{{net}}', '9,80 €'));
+    expect(i18next.t('notifications.title')).toBe(text('app', 'fr', 'notifications.title'));
+    expect(i18next.t('conversions.kind.sale')).toBe(CONVERSION_TEXTS.fr.kind.sale);
+    expect(i18next.exists('auditAdmin.actions.promoter.adjust')).toBe(false);
   });
 
   it('holds a screen back until its area’s texts are in, then shows them (never the key)', async () => {
@@ -60,6 +66,10 @@ describe('texts loaded by area', () => {
     expect(shown).toContain(`<h1>${text('console', 'fr', 'console.nav.overview')}</h1>`);
     expect(shown).not.toContain('console.nav.overview');
     expect(hasTexts('fr', 'console')).toBe(true);
+    // With them, the catalogue's audit names beside the audit page's own texts.
+    expect(i18next.t('auditAdmin.actions.promoter.adjust')).toBe(AUDIT_TEXTS.fr.actions.promoter.adjust);
+    expect(i18next.t('auditAdmin.entities.webhook')).toBe(AUDIT_TEXTS.fr.entities.webhook);
+    expect(i18next.t('auditAdmin.title')).toBe(text('console', 'fr', 'auditAdmin.title'));
   });
 
   it('switches the language only once the new language’s texts of every area shown so far are in', async () => {

@@ -1,6 +1,8 @@
 import i18next, { type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, NOTIFICATION_TYPES } from '@pa/shared';
+import { formatMoney } from '@pa/shared/format';
+import { NOTIFICATION_TEXTS } from '@pa/shared/texts';
 import { describeNotification, pickName } from '../src/features/notifications/lib/message';
 import { readTexts } from './texts';
 
@@ -129,5 +131,21 @@ describe('notification messages: type + parameters → words in the reader’s l
     expect(d('staff.mail_failing', { error: '451 Try again later' }, 'zh-Hans')).toMatchObject({ title: '邮件发送失败', details: ['错误：451 Try again later'], target: '/admin/mail', tone: 'bad' });
     expect(d('staff.ledger_breach', { count: 2 }, 'zh-Hant').title).toBe('帳本檢查發現 2 個問題');
     expect(d('staff.ledger_breach', { count: 1 }).target).toBe('/admin/ledger-check');
+  });
+
+  it.each(LOCALES)('%s: counts 0, 1, 2, 5, 21 each in the language’s form (the catalogue’s, through i18next), amounts as formatMoney writes them', (locale) => {
+    const texts = NOTIFICATION_TEXTS[locale];
+    const form = (forms: Record<string, string | undefined>, name: string, n: number) => forms[`${name}_${new Intl.PluralRules(locale).select(n)}`]!.replace('{{count}}', String(n));
+    for (const n of [0, 1, 2, 5, 21]) {
+      expect(describeNotification({ type: 'staff.registration', params: { count: n } }, t(locale), locale, 'CNY').title).toBe(form(texts.staff.registration, 'title', n));
+      expect(describeNotification({ type: 'staff.enrollment', params: { count: n } }, t(locale), locale, 'CNY').title).toBe(form(texts.staff.enrollment, 'title', n));
+      expect(describeNotification({ type: 'staff.ledger_breach', params: { count: n } }, t(locale), locale, 'CNY').title).toBe(form(texts.staff.ledger_breach, 'title', n));
+      const w = describeNotification({ type: 'staff.withdrawal', params: { withdrawalId: 'w1', amount: 2_710, count: n } }, t(locale), locale, 'CNY');
+      expect(w.body).toBe(form(texts.staff.withdrawal, 'body', n));
+      expect(w.title).toBe(texts.staff.withdrawal.title.replace('{{amount}}', formatMoney(2_710, 'CNY', locale)));
+    }
+    // "CN¥27.10" in English and Chinese, "27,10 CN¥" in French and Spanish: the web's one currency mark.
+    const paid = describeNotification({ type: 'withdrawal.paid', params: { withdrawalId: 'w1', amount: 3_000, net: 2_710 } }, t(locale), locale, 'CNY');
+    expect(paid.title.replace(/\s/g, ' ')).toContain(locale === 'fr' || locale === 'es' ? '27,10 CN¥' : 'CN¥27.10');
   });
 });

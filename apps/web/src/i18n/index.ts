@@ -9,8 +9,12 @@
  * - `app`: the promoter's app (also the signed-in person's own pages, and the figures the console
  *   shows about a promoter: the console needs it too), with antd-mobile's pack for the language
  *   (its texts — pickers, dialogs, lists — appear on signed-in screens only: the sign-in screens'
- *   Button and DotLoading have none; app/guards/texts.tsx hands the pack to antd-mobile);
- * - `console`: the staff console.
+ *   Button and DotLoading have none; app/guards/texts.tsx hands the pack to antd-mobile), and the
+ *   catalogue's inbox messages (`notifications/<locale>.ts`, under `notifications`) and conversion
+ *   terms (`conversions/<locale>.ts`, under `conversions`: the promoter's commission page and the
+ *   console's tables alike);
+ * - `console`: the staff console, with the catalogue's audit action and subject names
+ *   (`audit/<locale>.ts`, under `auditAdmin`: the very names the server's audit export writes).
  *
  * `app` and `console` are loaded when a screen of theirs is first shown (`useTexts`, which keeps
  * the screen suspended until they are in: no untranslated key ever shows), so a first visit to the
@@ -22,7 +26,6 @@ import i18next from 'i18next';
 import { use } from 'react';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { DEFAULT_APP_NAME, negotiateLocale, type Locale } from '@pa/shared/locales';
-import type { CommonTexts } from '@pa/shared/texts';
 import type { Locale as AntdLocale } from 'antd-mobile/es/locales/base';
 
 export type TextArea = 'common' | 'app' | 'console';
@@ -31,14 +34,29 @@ type Messages = Record<string, unknown>;
 /** Each area's file per locale, one chunk each (`./locales/app/fr.json` → its loader). */
 const files = import.meta.glob<Messages>('./locales/*/*.json', { import: 'default' });
 
-/** The shared catalogue's error and field texts, one chunk per locale, added to `common`. */
-const catalogue: Record<Locale, () => Promise<{ default: CommonTexts }>> = {
-  'zh-Hans': () => import('@pa/shared/texts/common/zh-Hans'),
-  'zh-Hant': () => import('@pa/shared/texts/common/zh-Hant'),
-  en: () => import('@pa/shared/texts/common/en'),
-  fr: () => import('@pa/shared/texts/common/fr'),
-  es: () => import('@pa/shared/texts/common/es'),
-};
+/**
+ * The shared catalogue's parts that come with an area (packages/shared/src/texts/<part>/<locale>.ts,
+ * one chunk each), each with the key it goes under (`null`: at the top, as `errors` and `fields`
+ * do). Sign-in's are listed here; the app's and the console's in ./catalogue.ts, a module of its
+ * own loaded with the first of them, so that the sign-in page's JavaScript does not carry their
+ * loaders either.
+ */
+export interface CataloguePart {
+  at: string | null;
+  load: Record<Locale, () => Promise<{ default: Messages }>>;
+}
+const signInCatalogue: CataloguePart[] = [{
+  at: null,
+  load: {
+    'zh-Hans': () => import('@pa/shared/texts/common/zh-Hans'),
+    'zh-Hant': () => import('@pa/shared/texts/common/zh-Hant'),
+    en: () => import('@pa/shared/texts/common/en'),
+    fr: () => import('@pa/shared/texts/common/fr'),
+    es: () => import('@pa/shared/texts/common/es'),
+  },
+}];
+const catalogueParts = (area: TextArea): Promise<CataloguePart[]> =>
+  area === 'common' ? Promise.resolve(signInCatalogue) : once('catalogue', () => import('./catalogue')).then((m) => m.catalogue[area]);
 
 const antdPacks: Record<Locale, () => Promise<{ default: AntdLocale }>> = {
   'zh-Hans': () => import('antd-mobile/es/locales/zh-CN'),
@@ -76,21 +94,25 @@ function once<T>(key: string, load: () => Promise<T>): Promise<T> {
 }
 
 /**
- * An area's file; with `common`, the catalogue's error and field texts; with `app`, antd-mobile's
- * pack for the language (kept in `antdLocales`).
+ * An area's file with the catalogue's parts that come with it, each under its key; with `app`,
+ * antd-mobile's pack for the language too (kept in `antdLocales`).
  */
 function download(locale: Locale, area: TextArea): Promise<Messages> {
   const file = `./locales/${area}/${locale}.json`;
   const load = files[file];
   if (!load) return Promise.reject(new Error(`no texts for ${area} in ${locale}`));
-  const messages = once(file, load);
-  if (area === 'common') {
-    const shared = once(`catalogue/${locale}`, () => catalogue[locale]().then((m) => m.default));
-    return Promise.all([messages, shared]).then(([m, s]) => ({ ...m, ...s }));
-  }
-  if (area !== 'app') return messages;
-  const antd = once(`antd/${locale}`, () => antdPacks[locale]().then((m) => void antdLocales.set(locale, m.default)));
-  return Promise.all([messages, antd]).then(([m]) => m);
+  const parts = catalogueParts(area).then((list) =>
+    Promise.all(list.map(({ at, load }) => once(`catalogue/${area}/${at}/${locale}`, () => load[locale]().then((m) => [at, m.default] as const)))),
+  );
+  const antd = area === 'app' ? once(`antd/${locale}`, () => antdPacks[locale]().then((m) => void antdLocales.set(locale, m.default))) : undefined;
+  return Promise.all([once(file, load), parts, antd]).then(([messages, texts]) => {
+    const out = { ...messages };
+    for (const [at, part] of texts) {
+      if (at === null) Object.assign(out, part);
+      else out[at] = { ...(out[at] as Messages | undefined), ...part };
+    }
+    return out;
+  });
 }
 
 /** Areas shown so far (in any language): a language switch loads all of them. */

@@ -4,11 +4,14 @@
  * the list API's cursor pages with the same filters and builds the file here with the server's own
  * encoder (packages/shared/src/csv.ts, docs/api.md "CSV exports"): UTF-8 with a byte-order mark
  * (spreadsheets then read Chinese), CRLF line ends, text that can never start a formula,
- * identifiers that stay text, and money as a plain decimal from the currency's minor units. What is
- * here is the browser's part: the cursor walk, local times, the file name and the download.
+ * identifiers that stay text, and money as a plain decimal from the currency's minor units — under
+ * the column names the catalogue gives the export (packages/shared/src/texts/csv-columns.ts, one
+ * snake_case English set for every language). What is here is the browser's part: the cursor walk,
+ * local times, the file name and the download.
  */
 import type { Page } from '@pa/shared';
-import { toCsv, type CsvValue } from '@pa/shared/csv';
+import type { CsvValue } from '@pa/shared/csv';
+import { csvOf, type CsvColumnName, type CsvExport, type CsvRecord } from '@pa/shared/texts/csv-columns';
 import { api } from './api-client';
 import { downloadBlob } from './share';
 
@@ -25,10 +28,11 @@ export function csvTime(epochMs: number | null | undefined): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-export interface CsvColumn<Row> {
-  header: string;
-  value: (row: Row) => CsvValue;
-}
+/** How a row fills each column of the export `E` (the columns' names and order are the catalogue's). */
+export type CsvFill<E extends CsvExport, Row> = Record<CsvColumnName<E>, (row: Row) => CsvValue>;
+
+/** Which export of the catalogue (`csv`), and how a row fills each of its columns. */
+export type CsvColumns<Row> = { [E in CsvExport]: { csv: E; columns: CsvFill<E, Row> } }[CsvExport];
 
 export type { Page };
 
@@ -72,15 +76,20 @@ export function csvFilename(name: string, now = Date.now()): string {
   return `${name}-${csvTime(now).slice(0, 10)}.csv`;
 }
 
+/** The CSV of `rows` under the export's columns. */
+export function csvOfRows<Row>({ csv, columns }: CsvColumns<Row>, rows: readonly Row[]): string {
+  const fills = Object.entries(columns) as [string, (row: Row) => CsvValue][];
+  return csvOf(csv, rows.map((row) => Object.fromEntries(fills.map(([name, fill]) => [name, fill(row)])) as CsvRecord<typeof csv>));
+}
+
 /** Builds the file from every row the list's filters match and downloads it; returns how many rows it has. */
-export async function exportList<Row>({ filename, columns, fetchPage, onProgress }: {
+export async function exportList<Row>({ filename, fetchPage, onProgress, ...columns }: {
   filename: string;
-  columns: CsvColumn<Row>[];
   fetchPage: (cursor: string | null) => Promise<Page<Row>>;
   onProgress?: (rows: number) => void;
-}): Promise<number> {
+} & CsvColumns<Row>): Promise<number> {
   const rows = await collectPages(fetchPage, { onProgress });
-  const csv = toCsv(columns.map((c) => c.header), rows.map((r) => columns.map((c) => c.value(r))));
+  const csv = csvOfRows(columns as CsvColumns<Row>, rows);
   downloadBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
   return rows.length;
 }

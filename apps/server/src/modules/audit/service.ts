@@ -5,8 +5,8 @@
 import { AUDIT_SYSTEM_ACTOR, type AuditEntry, type AuditQuery, type Locale } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
-import { csvId, toCsv } from '@pa/shared/csv';
-import { SERVER_TEXTS } from '@pa/shared/texts';
+import { csvId } from '@pa/shared/csv';
+import { auditActionName, csvOf, SERVER_TEXTS } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { pageOf } from '../../platform/listing';
 import { zoneOf } from '../../platform/settings';
@@ -18,9 +18,6 @@ import { auditPage, auditRows, entityNames, type AuditFilters, type AuditRow } f
 const AUDIT_EXPORT_MAX = 50_000;
 
 type Filters = Omit<AuditQuery, 'cursor' | 'limit'>;
-
-/** The export's column names: one snake_case English set in every language, like every CSV export (docs/api.md). */
-const AUDIT_CSV_HEADER = ['at', 'actor', 'actor_account', 'actor_role', 'action', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id'];
 
 /** Offset of a zone from UTC at an instant, in ms. */
 function offsetAt(instant: number, zone: string): number {
@@ -99,22 +96,27 @@ export async function listAudit(ctx: AppContext, q: AuditQuery & { limit: number
   return { items: page.map((r) => toEntry(r, names)), nextCursor };
 }
 
-/** The filtered log as CSV in the reader's language; the export is recorded in the log it exports. */
+/**
+ * The filtered log as CSV: the catalogue's column names (csv-columns.ts, one snake_case English set
+ * in every language), the values a person reads — the system's name, each action's name beside its
+ * code — in the reader's language. The export is recorded in the log it exports.
+ */
 export async function exportAudit(ctx: AppContext, actor: Actor, q: Filters, locale: Locale): Promise<{ csv: string; filename: string }> {
   const rows = await auditRows(ctx.db, toFilters(ctx, q), AUDIT_EXPORT_MAX);
-  const csv = toCsv(AUDIT_CSV_HEADER, rows.map((r) => [
-    new Date(Number(r.at)).toISOString(),
-    r.actor_id ? (r.actor_name ?? r.actor_id) : SERVER_TEXTS[locale].auditCsv.system,
-    csvId(r.actor_account),
-    r.actor_role,
-    r.action,
-    r.entity,
-    csvId(r.entity_id),
-    r.before_json,
-    r.after_json,
-    csvId(r.ip),
-    csvId(r.id),
-  ]));
+  const csv = csvOf('audit', rows.map((r) => ({
+    at: new Date(Number(r.at)).toISOString(),
+    actor: r.actor_id ? (r.actor_name ?? r.actor_id) : SERVER_TEXTS[locale].auditCsv.system,
+    actor_account: csvId(r.actor_account),
+    actor_role: r.actor_role,
+    action: r.action,
+    action_name: auditActionName(r.action, locale),
+    entity_type: r.entity,
+    entity_id: csvId(r.entity_id),
+    before: r.before_json,
+    after: r.after_json,
+    ip: csvId(r.ip),
+    entry_id: csvId(r.id),
+  })));
   const filters = Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined));
   await audit(ctx.db, { actorId: actor.userId, action: 'audit.export', entity: 'audit', after: { filters, count: rows.length }, ip: actor.ip });
   return { csv, filename: `audit-${dayKey(Date.now(), zoneOf(ctx))}.csv` };

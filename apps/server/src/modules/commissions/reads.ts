@@ -9,8 +9,8 @@ import type {
 } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
-import { csvAmount, csvId, decimalAmount, toCsv } from '@pa/shared/csv';
-import { explainSteps, SERVER_TEXTS, type ExplanationStep } from '@pa/shared/texts';
+import { csvAmount, csvId, decimalAmount } from '@pa/shared/csv';
+import { CONVERSION_TEXTS, csvOf, explainSteps, SERVER_TEXTS, type ExplanationStep } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { checkLedger, ledgerPage, walletOf } from '../../platform/ledger';
 import { pickLocalized } from '../../platform/localized';
@@ -111,32 +111,31 @@ export async function myCommissions(ctx: AppContext, userId: string, query: z.in
 }
 
 /**
- * The promoter's commission export's column names: one snake_case English set whatever the
- * language, like every CSV export's (docs/api.md, CSV exports); the values are in the reader's.
+ * The promoter's commissions as CSV (at most 50,000 rows, latest first): the catalogue's column
+ * names, one snake_case English set whatever the language, like every export's (csv-columns.ts,
+ * docs/api.md "CSV exports"); the values in the reader's language.
  */
-const COMMISSION_CSV_HEADER = ['occurred_at', 'campaign', 'kind', 'level', 'external_id', 'base', 'rate', 'amount', 'reversed_amount', 'status', 'available_at', 'link_code', 'currency'];
-
-/** The promoter's commissions as CSV in their language (at most 50,000 rows, latest first). */
 export async function exportMyCommissions(ctx: AppContext, userId: string, query: CommissionQuery, locale: Locale): Promise<{ csv: string; filename: string }> {
   const texts = SERVER_TEXTS[locale].commissionCsv;
+  const kinds = CONVERSION_TEXTS[locale].kind;
   const { currency } = await readSettings(ctx.db);
   const rows = await promoterCommissionsExport(ctx.db, userId, filtersOf(ctx, query), 50_000);
   const time = (ms: number) => `${dayKey(ms, zoneOf(ctx))} ${new Intl.DateTimeFormat('en-GB', { timeZone: zoneOf(ctx), hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)}`;
-  const csv = toCsv(COMMISSION_CSV_HEADER, rows.map((r) => [
-    time(Number(r.occurred_at)),
-    pickLocalized(r.names_json, locale),
-    texts.kind[r.kind],
-    r.level === 1 ? texts.level.direct : texts.level.team,
-    csvId(r.external_id),
-    csvAmount(Number(r.base), currency),
-    r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
-    csvAmount(Number(r.amount), currency),
-    csvAmount(Number(r.reversed_amount), currency),
-    texts.status[r.status],
-    dayKey(Number(r.available_at), zoneOf(ctx)),
-    csvId(r.link_code),
+  const csv = csvOf('promoterCommissions', rows.map((r) => ({
+    occurred_at: time(Number(r.occurred_at)),
+    campaign: pickLocalized(r.names_json, locale),
+    kind: kinds[r.kind],
+    level: r.level === 1 ? texts.level.direct : texts.level.team,
+    external_id: csvId(r.external_id),
+    base: csvAmount(Number(r.base), currency),
+    rate: r.rate_bps === null ? '' : `${decimalAmount(r.rate_bps, 2)}%`,
+    amount: csvAmount(Number(r.amount), currency),
+    reversed_amount: csvAmount(Number(r.reversed_amount), currency),
+    status: texts.status[r.status],
+    available_at: dayKey(Number(r.available_at), zoneOf(ctx)),
+    link_code: csvId(r.link_code),
     currency,
-  ]));
+  })));
   return { csv, filename: `commissions-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
 }
 

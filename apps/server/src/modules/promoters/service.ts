@@ -12,7 +12,8 @@ import type { Adjustment, AdminPromoterDetail, AdminPromoterRow, PromoterAction 
 import type { AppContext } from '../../context';
 import type { AdjustmentsTable } from '../../db/types';
 import { audit } from '../../platform/audit';
-import { csvAmount, csvId, toCsv } from '@pa/shared/csv';
+import { csvAmount, csvId } from '@pa/shared/csv';
+import { csvOf } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { promoterAccount } from '../../domain/ledger';
@@ -136,21 +137,18 @@ export async function exportPromoters(ctx: AppContext, actorId: string, filters:
   const [rows, settings] = await Promise.all([allPromoters(ctx.db, filters, EXPORT_CAP), readSettings(ctx.db)]);
   await audit(ctx.db, { actorId, action: 'promoter.export', entity: 'promoter', after: { filters, count: rows.length }, ip });
   const { currency } = settings;
-  const csv = toCsv(
-    ['promoter_id', 'account', 'display_name', 'status', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
-    rows.map((r) => [
-      csvId(r.id),
-      csvId(r.account),
-      r.display_name,
-      r.status,
-      csvId(r.invite_code),
-      new Date(Number(r.created_at)).toISOString(),
-      csvId(r.inviter_account),
-      csvAmount(Number(r.available), currency),
-      csvAmount(Number(r.pending), currency),
-      currency,
-    ]),
-  );
+  const csv = csvOf('promoters', rows.map((r) => ({
+    promoter_id: csvId(r.id),
+    account: csvId(r.account),
+    display_name: r.display_name,
+    status: r.status,
+    invite_code: csvId(r.invite_code),
+    created_at: new Date(Number(r.created_at)).toISOString(),
+    inviter_account: csvId(r.inviter_account),
+    available: csvAmount(Number(r.available), currency),
+    pending: csvAmount(Number(r.pending), currency),
+    currency,
+  })));
   return { csv, filename: `promoters-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
 }
 

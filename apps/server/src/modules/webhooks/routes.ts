@@ -5,6 +5,7 @@ import {
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../platform/audit';
+import { requestLocale } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly } from '../../platform/session';
 import { createEndpoint, deleteEndpoint, deliveries, endpoints, retryDelivery, rotateSecret, sendTest, updateEndpoint } from './service';
@@ -56,7 +57,7 @@ export function webhookRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       preValidation: adminOnly,
       schema: { tags: ['webhooks'], summary: 'Send a webhook.test event to the endpoint', params: IdParamsSchema, response: { 202: OkSchema, ...errorResponses } },
     }, async (request, reply) => {
-      await sendTest(ctx, actorOf(request), request.params.id);
+      await sendTest(ctx, actorOf(request), request.params.id, requestLocale(request));
       return reply.status(202).send({ ok: true as const });
     });
 

@@ -17,7 +17,8 @@
  *   request or a group commit.
  */
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointPatch, WebhookEventType } from '@pa/shared';
-import { WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT } from '@pa/shared';
+import { DEFAULT_APP_NAME, WEBHOOK_PREVIOUS_SECRET_MS, WEBHOOK_TEST_EVENT, type Locale } from '@pa/shared';
+import { interpolate, SERVER_TEXTS } from '@pa/shared/texts';
 import type { AppContext } from '../../context';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/types';
 import { audit, type Actor } from '../../platform/audit';
@@ -167,14 +168,19 @@ export async function retryDelivery(ctx: AppContext, actor: Actor, id: string) {
   return { delivery: { id, status: 'pending' as const, nextAttemptAt: now } };
 }
 
-/** Sends `webhook.test` to one endpoint (through the outbox, like any event). */
-export async function sendTest(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+/**
+ * Sends `webhook.test` to one endpoint (through the outbox, like any event). Its `message` is for
+ * the person who pressed the button and reads the receiver's log: in their language (the console's,
+ * `locale`), naming the installation as its mails do. Receivers act on `type`, never on `message`.
+ */
+export async function sendTest(ctx: AppContext, actor: Actor, id: string, locale: Locale): Promise<void> {
   const now = Date.now();
+  const message = interpolate(SERVER_TEXTS[locale].webhookTest.message, { app: ctx.config.mail?.appName ?? DEFAULT_APP_NAME[locale] });
   await ctx.uow.run(async (tx) => {
     const row = await repo.endpointById(tx.q, id);
     if (!row) throw new AppError('NOT_FOUND');
     if (row.status !== 'enabled') throw new AppError('INVALID_STATE_TRANSITION');
-    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message: 'A test event from Promotion Assistant.' }, endpointIds: [id], local: ctx.webhooks.local });
+    tx.collect(WEBHOOK_OUTBOX).events.push({ type: WEBHOOK_TEST_EVENT, data: { endpointId: id, message }, endpointIds: [id], local: ctx.webhooks.local });
     await audit(tx.q, { actorId: actor.userId, action: 'webhook.test', entity: 'webhook', entityId: id, ip: actor.ip }, now);
   });
 }

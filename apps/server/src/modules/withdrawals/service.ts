@@ -20,7 +20,8 @@ import type { AppContext } from '../../context';
 import type { PayoutAccountsTable, WithdrawalsTable } from '../../db/types';
 import type { Tx } from '../../db/unit-of-work';
 import { audit, type Actor } from '../../platform/audit';
-import { csvAmount, csvId, toCsv } from '@pa/shared/csv';
+import { csvAmount, csvId } from '@pa/shared/csv';
+import { csvOf } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { emitEvent } from '../../platform/webhooks/outbox';
@@ -381,22 +382,19 @@ const EXPORT_CAP = 10_000;
  */
 export async function exportApprovedWithdrawals(ctx: AppContext, actor: Actor): Promise<{ csv: string; filename: string }> {
   const rows = await approvedWithdrawals(ctx.db, EXPORT_CAP);
-  const csv = toCsv(
-    ['withdrawal_id', 'requested_at', 'promoter_account', 'promoter_name', 'method', 'holder_name', 'account_number', 'amount', 'fee', 'net', 'currency'],
-    rows.map((r) => [
-      csvId(r.id),
-      new Date(Number(r.requested_at)).toISOString(),
-      csvId(r.promoter_account),
-      r.promoter_name,
-      r.account_method,
-      r.account_holder,
-      csvId(withdrawalAccountNumber(ctx, r)),
-      csvAmount(Number(r.amount), r.currency),
-      csvAmount(Number(r.fee), r.currency),
-      csvAmount(Number(r.net), r.currency),
-      r.currency,
-    ]),
-  );
+  const csv = csvOf('withdrawalBatch', rows.map((r) => ({
+    withdrawal_id: csvId(r.id),
+    requested_at: new Date(Number(r.requested_at)).toISOString(),
+    promoter_account: csvId(r.promoter_account),
+    promoter_name: r.promoter_name,
+    method: r.account_method,
+    holder_name: r.account_holder,
+    account_number: csvId(withdrawalAccountNumber(ctx, r)),
+    amount: csvAmount(Number(r.amount), r.currency),
+    fee: csvAmount(Number(r.fee), r.currency),
+    net: csvAmount(Number(r.net), r.currency),
+    currency: r.currency,
+  })));
   await audit(ctx.db, { actorId: actor.userId, action: 'withdrawal.export', entity: 'withdrawal', after: { status: 'approved', count: rows.length, ids: rows.map((r) => r.id) }, ip: actor.ip });
   return { csv, filename: `withdrawals-approved-${dayKey(Date.now(), zoneOf(ctx))}.csv` };
 }

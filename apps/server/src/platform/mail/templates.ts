@@ -11,14 +11,14 @@
  */
 import type { Locale, MailTemplate } from '@pa/shared';
 import { DEFAULT_APP_NAME, LOCALES } from '@pa/shared';
-import { interpolate, SERVER_TEXTS, textValues, type TextValue } from '@pa/shared/texts';
+import { interpolate, NOTIFICATION_TEXTS, SERVER_TEXTS, textValues, type TextValue } from '@pa/shared/texts';
 
 type MailValue = TextValue;
 export type MailParams = Record<string, MailValue>;
 
-/** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`). */
+/** Why an endpoint was disabled, in each language (the webhook_disabled mail's `reason`, worded as the admins' inbox says it). */
 export const DISABLED_REASONS = Object.fromEntries(
-  (['gone', 'failing'] as const).map((why) => [why, Object.fromEntries(LOCALES.map((l) => [l, SERVER_TEXTS[l].webhookDisabledReasons[why]])) as Record<Locale, string>]),
+  (['gone', 'failing'] as const).map((why) => [why, Object.fromEntries(LOCALES.map((l) => [l, NOTIFICATION_TEXTS[l].staff.webhook_disabled[why]])) as Record<Locale, string>]),
 ) as Record<'gone' | 'failing', Record<Locale, string>>;
 
 interface RenderedMail {

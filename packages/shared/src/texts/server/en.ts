@@ -1,5 +1,5 @@
 /**
- * English: what only the server writes — mails, its small HTML pages, the values of its CSV exports
+ * English: what only the server writes — mails, its small HTML pages, the values of its CSV exports, the webhook test event
  * (issue 30). i18next's format, like every entry of the catalogue: `{{name}}` placeholders, counted
  * phrases as `<name>_<plural category>` keys chosen by Intl.PluralRules.
  */
@@ -186,10 +186,6 @@ export default {
     open: 'Open:',
     colon: ':',
   },
-  webhookDisabledReasons: {
-    gone: 'the receiver answered 410 Gone',
-    failing: 'every delivery has failed for 5 days',
-  },
   pages: {
     linkNotFoundTitle: 'Link not found',
     linkNotFoundBody: 'This link does not exist or was removed. Please check with the person who shared it.',
@@ -206,10 +202,6 @@ export default {
       rejected: 'Rejected',
       reversed: 'Reversed',
     },
-    kind: {
-      lead: 'Lead',
-      sale: 'Sale',
-    },
     level: {
       direct: 'Direct',
       team: 'Team bonus',
@@ -217,5 +209,8 @@ export default {
   },
   auditCsv: {
     system: 'System',
+  },
+  webhookTest: {
+    message: 'A test event from {{app}}.',
   },
 } satisfies ServerTexts;

@@ -1,5 +1,5 @@
 /**
- * Spanish: what only the server writes — mails, its small HTML pages, the values of its CSV exports
+ * Spanish: what only the server writes — mails, its small HTML pages, the values of its CSV exports, the webhook test event
  * (issue 30). i18next's format, like every entry of the catalogue: `{{name}}` placeholders, counted
  * phrases as `<name>_<plural category>` keys chosen by Intl.PluralRules.
  */
@@ -200,10 +200,6 @@ export default {
     open: 'Abrir:',
     colon: ':',
   },
-  webhookDisabledReasons: {
-    gone: 'el receptor respondió 410 Gone',
-    failing: 'todas las entregas fallan desde hace 5 días',
-  },
   pages: {
     linkNotFoundTitle: 'Enlace no encontrado',
     linkNotFoundBody: 'Este enlace no existe o fue eliminado. Consúltalo con la persona que lo compartió.',
@@ -220,10 +216,6 @@ export default {
       rejected: 'Rechazada',
       reversed: 'Anulada',
     },
-    kind: {
-      lead: 'Lead',
-      sale: 'Venta',
-    },
     level: {
       direct: 'Directa',
       team: 'Bono de equipo',
@@ -231,5 +223,8 @@ export default {
   },
   auditCsv: {
     system: 'Sistema',
+  },
+  webhookTest: {
+    message: 'Un evento de prueba enviado por {{app}}.',
   },
 } satisfies ServerTexts;

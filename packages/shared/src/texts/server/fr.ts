@@ -1,5 +1,5 @@
 /**
- * French: what only the server writes — mails, its small HTML pages, the values of its CSV exports
+ * French: what only the server writes — mails, its small HTML pages, the values of its CSV exports, the webhook test event
  * (issue 30). i18next's format, like every entry of the catalogue: `{{name}}` placeholders, counted
  * phrases as `<name>_<plural category>` keys chosen by Intl.PluralRules.
  */
@@ -203,10 +203,6 @@ export default {
     open: 'Ouvrir :',
     colon: ' :',
   },
-  webhookDisabledReasons: {
-    gone: 'le récepteur a répondu 410 Gone',
-    failing: 'toutes les livraisons échouent depuis 5 jours',
-  },
   pages: {
     linkNotFoundTitle: 'Lien introuvable',
     linkNotFoundBody: 'Ce lien n’existe pas ou a été supprimé. Vérifiez-le auprès de la personne qui l’a partagé.',
@@ -223,10 +219,6 @@ export default {
       rejected: 'Refusée',
       reversed: 'Annulée',
     },
-    kind: {
-      lead: 'Prospect',
-      sale: 'Vente',
-    },
     level: {
       direct: 'Directe',
       team: 'Bonus d’équipe',
@@ -234,5 +226,8 @@ export default {
   },
   auditCsv: {
     system: 'Système',
+  },
+  webhookTest: {
+    message: 'Un événement de test envoyé par {{app}}.',
   },
 } satisfies ServerTexts;

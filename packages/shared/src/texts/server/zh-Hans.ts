@@ -1,5 +1,5 @@
 /**
- * Simplified Chinese: what only the server writes — mails, its small HTML pages, the values of its CSV exports
+ * Simplified Chinese: what only the server writes — mails, its small HTML pages, the values of its CSV exports, the webhook test event
  * (issue 30). i18next's format, like every entry of the catalogue: `{{name}}` placeholders, counted
  * phrases as `<name>_<plural category>` keys chosen by Intl.PluralRules.
  */
@@ -140,10 +140,6 @@ export default {
     open: '打开：',
     colon: '：',
   },
-  webhookDisabledReasons: {
-    gone: '接收方返回了 410 Gone',
-    failing: '连续 5 天投递全部失败',
-  },
   pages: {
     linkNotFoundTitle: '链接不存在',
     linkNotFoundBody: '这个推广链接不存在或已被删除，请向分享者确认。',
@@ -160,10 +156,6 @@ export default {
       rejected: '已拒绝',
       reversed: '已扣回',
     },
-    kind: {
-      lead: '线索',
-      sale: '订单',
-    },
     level: {
       direct: '直接',
       team: '团队奖励',
@@ -171,5 +163,8 @@ export default {
   },
   auditCsv: {
     system: '系统',
+  },
+  webhookTest: {
+    message: '来自 {{app}} 的测试事件。',
   },
 } satisfies ServerTexts;

@@ -1,5 +1,5 @@
 /**
- * Traditional Chinese: what only the server writes — mails, its small HTML pages, the values of its CSV exports
+ * Traditional Chinese: what only the server writes — mails, its small HTML pages, the values of its CSV exports, the webhook test event
  * (issue 30). i18next's format, like every entry of the catalogue: `{{name}}` placeholders, counted
  * phrases as `<name>_<plural category>` keys chosen by Intl.PluralRules.
  */
@@ -140,10 +140,6 @@ export default {
     open: '開啟：',
     colon: '：',
   },
-  webhookDisabledReasons: {
-    gone: '接收方回傳了 410 Gone',
-    failing: '連續 5 天投遞全部失敗',
-  },
   pages: {
     linkNotFoundTitle: '連結不存在',
     linkNotFoundBody: '這個推廣連結不存在或已被刪除，請向分享者確認。',
@@ -160,10 +156,6 @@ export default {
       rejected: '已拒絕',
       reversed: '已扣回',
     },
-    kind: {
-      lead: '名單',
-      sale: '訂單',
-    },
     level: {
       direct: '直接',
       team: '團隊獎勵',
@@ -171,5 +163,8 @@ export default {
   },
   auditCsv: {
     system: '系統',
+  },
+  webhookTest: {
+    message: '來自 {{app}} 的測試事件。',
   },
 } satisfies ServerTexts;

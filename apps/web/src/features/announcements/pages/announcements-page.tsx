@@ -126,15 +126,16 @@ function AnnouncementsDesk({ filter, onFilter }: { filter: AnnouncementFilter; o
     filename: csvFilename(`announcements-${filter}`),
     fetchPage: listPages('admin/announcements', { status: filter === 'all' ? null : filter }),
     onProgress,
-    columns: [
-      { header: 'title', value: (a) => announcementTitle(a.texts, i18n.language) },
-      { header: 'status', value: (a) => t(`announcementsAdmin.filters.${a.status}`) },
-      { header: 'pinned', value: (a) => (a.pinned ? t('console.yes') : t('console.no')) },
-      { header: 'languages', value: (a) => languages(a) },
-      { header: 'created_at', value: (a) => csvTime(a.createdAt) },
-      { header: 'published_at', value: (a) => csvTime(a.publishedAt) },
-      { header: 'id', value: (a) => csvId(a.id) },
-    ],
+    csv: 'announcements',
+    columns: {
+      title: (a) => announcementTitle(a.texts, i18n.language),
+      status: (a) => t(`announcementsAdmin.filters.${a.status}`),
+      pinned: (a) => (a.pinned ? t('console.yes') : t('console.no')),
+      languages: (a) => languages(a),
+      created_at: (a) => csvTime(a.createdAt),
+      published_at: (a) => csvTime(a.publishedAt),
+      id: (a) => csvId(a.id),
+    },
   });
 
   if (announcements.isError) return <PageError error={announcements.error} onRetry={() => announcements.refetch()} />;

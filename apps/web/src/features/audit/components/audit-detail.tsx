@@ -13,7 +13,11 @@ import { formatDateTime, formatMoney } from '@/lib/format';
 import { auditDiff, isInstantField, isMoneyField, type DiffKind } from '../lib/audit';
 import './audit.css';
 
-/** The action's name in the reader's language; an action this build has no name for shows its code. */
+/**
+ * The action's name in the reader's language; an action this build has no name for shows its code.
+ * The names are the text catalogue's (packages/shared/src/texts/audit/<locale>.ts, loaded with the
+ * console's texts under `auditAdmin`): the audit export's `action_name` writes the same words.
+ */
 export const actionLabel = (t: TFunction, action: string) => t(`auditAdmin.actions.${action}`, { defaultValue: action });
 export const entityLabel = (t: TFunction, type: string) => t(`auditAdmin.entities.${type}`, { defaultValue: type });
 /** A before/after field's name in the reader's language; '' for a field this build has no name for (its code shows). */

@@ -95,17 +95,18 @@ function CampaignsDesk({ filter, canCreate, onFilter }: { filter: CampaignFilter
     filename: csvFilename(`campaigns-${filter}`),
     fetchPage: listPages('admin/campaigns', { status: filter === 'all' ? null : filter }),
     onProgress,
-    columns: [
-      { header: 'name', value: name },
-      { header: 'status', value: (c) => t(`campaignAdmin.status.${c.status}`) },
-      { header: 'lead_reward', value: (c) => csvAmount(c.leadReward, currency ?? 'XXX') },
-      { header: 'sale_reward', value: (c) => (c.saleRewardType === 'bps' ? formatPercent(c.saleReward, 'en') : csvAmount(c.saleReward, currency ?? 'XXX')) },
-      { header: 'currency', value: () => currency ?? '' },
-      { header: 'starts_at', value: (c) => csvTime(c.startsAt) },
-      { header: 'ends_at', value: (c) => csvTime(c.endsAt) },
-      { header: 'created_at', value: (c) => csvTime(c.createdAt) },
-      { header: 'id', value: (c) => csvId(c.id) },
-    ],
+    csv: 'campaigns',
+    columns: {
+      name: name,
+      status: (c) => t(`campaignAdmin.status.${c.status}`),
+      lead_reward: (c) => csvAmount(c.leadReward, currency ?? 'XXX'),
+      sale_reward: (c) => (c.saleRewardType === 'bps' ? formatPercent(c.saleReward, 'en') : csvAmount(c.saleReward, currency ?? 'XXX')),
+      currency: () => currency ?? '',
+      starts_at: (c) => csvTime(c.startsAt),
+      ends_at: (c) => csvTime(c.endsAt),
+      created_at: (c) => csvTime(c.createdAt),
+      id: (c) => csvId(c.id),
+    },
   });
   return (
     <DataTable

@@ -150,15 +150,16 @@ function EnrollmentsDesk({ status, onStatus }: { status: EnrollmentStatus; onSta
     filename: csvFilename(`enrollments-${status}`),
     fetchPage: listPages('admin/enrollments', { status }),
     onProgress,
-    columns: [
-      { header: 'promoter_name', value: (e) => e.promoterName },
-      { header: 'promoter_account', value: (e) => csvId(e.promoterAccount) },
-      { header: 'campaign', value: (e) => e.campaignName },
-      { header: 'status', value: (e) => t(`campaignAdmin.enrollments.status.${e.status}`) },
-      { header: 'requested_at', value: (e) => csvTime(e.createdAt) },
-      { header: 'coupon_code', value: (e) => csvId(e.couponCode) },
-      { header: 'id', value: (e) => csvId(e.id) },
-    ],
+    csv: 'enrollments',
+    columns: {
+      promoter_name: (e) => e.promoterName,
+      promoter_account: (e) => csvId(e.promoterAccount),
+      campaign: (e) => e.campaignName,
+      status: (e) => t(`campaignAdmin.enrollments.status.${e.status}`),
+      requested_at: (e) => csvTime(e.createdAt),
+      coupon_code: (e) => csvId(e.couponCode),
+      id: (e) => csvId(e.id),
+    },
   });
 
   if (enrollments.isError) return <PageError error={enrollments.error} onRetry={() => enrollments.refetch()} />;

@@ -21,7 +21,7 @@ const STATUSES: ConversionStatus[] = ['attributed', 'unattributed', 'rejected'];
 /** How it was credited (attributed) or why it was not (the others). */
 function Outcome({ c }: { c: AdminConversion }) {
   const { t } = useTranslation();
-  if (c.status === 'attributed' && c.attributedBy) return <span className="console-line">{t(`moneyAdmin.conversions.by.${c.attributedBy}`)}</span>;
+  if (c.status === 'attributed' && c.attributedBy) return <span className="console-line">{t(`conversions.attributedBy.${c.attributedBy}`)}</span>;
   if (!c.reason) return null;
   return <span className="console-line console-reason">{t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason })}</span>;
 }
@@ -45,7 +45,7 @@ function ConversionRow({ c, currency }: { c: AdminConversion; currency: string }
       extra={showAmount ? <span className="console-amount">{money(c.kind === 'refund' ? -c.amount : c.amount)}</span> : null}
     >
       <span className="console-row-title">
-        <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag>
+        <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`conversions.kind.${c.kind}`)}</Tag>
         <code className="console-code console-external-id">{c.externalId}</code>
       </span>
     </List.Item>
@@ -72,7 +72,7 @@ function ConversionList({ status }: { status: ConversionStatus }) {
 
 /** What the outcome column and the export say: how it was credited, or why not. */
 function outcomeText(c: AdminConversion, t: (key: string, options?: Record<string, unknown>) => string): string {
-  if (c.status === 'attributed' && c.attributedBy) return t(`moneyAdmin.conversions.by.${c.attributedBy}`);
+  if (c.status === 'attributed' && c.attributedBy) return t(`conversions.attributedBy.${c.attributedBy}`);
   return c.reason ? t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason }) : '';
 }
 
@@ -85,7 +85,7 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
   const signed = (c: AdminConversion) => (c.kind === 'refund' ? -c.amount : c.amount);
   const columns: Column<AdminConversion>[] = [
     { key: 'occurredAt', title: t('console.col.occurredAt'), sortValue: (c) => c.occurredAt, render: (c) => <DateTimeText at={c.occurredAt} locale={i18n.language} /> },
-    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => c.kind, render: (c) => <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`moneyAdmin.kind.${c.kind}`)}</Tag> },
+    { key: 'kind', title: t('console.col.kind'), sortValue: (c) => c.kind, render: (c) => <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`conversions.kind.${c.kind}`)}</Tag> },
     { key: 'externalId', title: t('console.col.externalId'), sortValue: (c) => c.externalId, render: (c) => <code className="desk-code">{c.externalId}</code> },
     { key: 'campaign', priority: 'low', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => c.campaignName },
     { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => c.promoterName ?? <span className="data-table-muted">{t('moneyAdmin.conversions.noPromoter')}</span> },
@@ -97,20 +97,21 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
     filename: csvFilename(`conversions-${status}`),
     fetchPage: listPages('admin/conversions', { status }),
     onProgress,
-    columns: [
-      { header: 'occurred_at', value: (c) => csvTime(c.occurredAt) },
-      { header: 'kind', value: (c) => t(`moneyAdmin.kind.${c.kind}`) },
-      { header: 'external_id', value: (c) => csvId(c.externalId) },
-      { header: 'campaign', value: (c) => c.campaignName },
-      { header: 'promoter_name', value: (c) => c.promoterName },
-      { header: 'status', value: (c) => t(`moneyAdmin.conversions.status.${c.status}`) },
-      { header: 'outcome', value: (c) => outcomeText(c, t) },
-      { header: 'amount', value: (c) => csvAmount(signed(c), currency ?? 'XXX') },
-      { header: 'refunded_amount', value: (c) => csvAmount(c.refundedAmount, currency ?? 'XXX') },
-      { header: 'currency', value: () => currency ?? '' },
-      { header: 'coupon_code', value: (c) => csvId(c.couponCode) },
-      { header: 'id', value: (c) => csvId(c.id) },
-    ],
+    csv: 'conversions',
+    columns: {
+      occurred_at: (c) => csvTime(c.occurredAt),
+      kind: (c) => t(`conversions.kind.${c.kind}`),
+      external_id: (c) => csvId(c.externalId),
+      campaign: (c) => c.campaignName,
+      promoter_name: (c) => c.promoterName,
+      status: (c) => t(`moneyAdmin.conversions.status.${c.status}`),
+      outcome: (c) => outcomeText(c, t),
+      amount: (c) => csvAmount(signed(c), currency ?? 'XXX'),
+      refunded_amount: (c) => csvAmount(c.refundedAmount, currency ?? 'XXX'),
+      currency: () => currency ?? '',
+      coupon_code: (c) => csvId(c.couponCode),
+      id: (c) => csvId(c.id),
+    },
   });
   if (conversions.isError) return <PageError error={conversions.error} onRetry={() => conversions.refetch()} />;
   const items = conversions.data?.pages.flatMap((p) => p.items) ?? [];

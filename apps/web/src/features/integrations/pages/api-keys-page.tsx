@@ -210,16 +210,17 @@ function KeysDesk({ toolbarAction }: { toolbarAction: ReactNode }) {
     // The list is one answer, already here: the file holds the rows the filter shows.
     fetchPage: async () => ({ items: rows, nextCursor: null }),
     onProgress,
-    columns: [
-      { header: 'name', value: (k) => k.name },
-      { header: 'key_prefix', value: (k) => csvId(`${k.prefix}…`) },
-      { header: 'scopes', value: (k) => k.scopes.join(' ') },
-      { header: 'signature_required', value: signature },
-      { header: 'created_at', value: (k) => csvTime(k.createdAt) },
-      { header: 'last_used_at', value: (k) => csvTime(k.lastUsedAt) },
-      { header: 'revoked_at', value: (k) => csvTime(k.revokedAt) },
-      { header: 'id', value: (k) => csvId(k.id) },
-    ],
+    csv: 'apiKeys',
+    columns: {
+      name: (k) => k.name,
+      key_prefix: (k) => csvId(`${k.prefix}…`),
+      scopes: (k) => k.scopes.join(' '),
+      signature_required: signature,
+      created_at: (k) => csvTime(k.createdAt),
+      last_used_at: (k) => csvTime(k.lastUsedAt),
+      revoked_at: (k) => csvTime(k.revokedAt),
+      id: (k) => csvId(k.id),
+    },
   });
 
   if (keys.isError) return <PageError error={keys.error} onRetry={() => keys.refetch()} />;

@@ -1,30 +1,33 @@
 /**
  * The console's commissions export: what the list shows plus the order it came from (the
- * conversion's `externalId`, so a row can be matched with the shop's order), snake_case column
- * names like every export (lib/csv-export.ts `toCsv`).
+ * conversion's `externalId`, so a row can be matched with the shop's order), under the catalogue's
+ * column names for it (`commissions` in packages/shared/src/texts/csv-columns.ts).
  */
 import type { TFunction } from 'i18next';
 import { csvAmount, csvId } from '@pa/shared/csv';
-import { csvTime, type CsvColumn } from '@/lib/csv-export';
+import { csvTime, type CsvColumns } from '@/lib/csv-export';
 import type { AdminCommission } from '../api/commission-review';
 
-export function commissionCsvColumns(t: TFunction, currency: string): CsvColumn<AdminCommission>[] {
-  return [
-    { header: 'occurred_at', value: (c) => csvTime(c.occurredAt) },
-    { header: 'promoter_name', value: (c) => c.promoterName },
-    { header: 'promoter_account', value: (c) => csvId(c.promoterAccount) },
-    { header: 'campaign', value: (c) => c.campaignName },
-    { header: 'kind', value: (c) => t(`moneyAdmin.kind.${c.kind}`) },
-    { header: 'external_id', value: (c) => csvId(c.externalId) },
-    { header: 'level', value: (c) => c.level },
-    { header: 'base', value: (c) => csvAmount(c.base, currency) },
-    { header: 'rate', value: (c) => (c.rateBps === null ? '' : `${(c.rateBps / 100).toFixed(2)}%`) },
-    { header: 'amount', value: (c) => csvAmount(c.amount, currency) },
-    { header: 'reversed_amount', value: (c) => csvAmount(c.reversedAmount, currency) },
-    { header: 'currency', value: () => currency },
-    { header: 'status', value: (c) => t(`commissions.status.${c.status}`) },
-    { header: 'available_at', value: (c) => csvTime(c.availableAt).slice(0, 10) },
-    { header: 'reason', value: (c) => c.reason },
-    { header: 'id', value: (c) => csvId(c.id) },
-  ];
+export function commissionCsvColumns(t: TFunction, currency: string): CsvColumns<AdminCommission> {
+  return {
+    csv: 'commissions',
+    columns: {
+      occurred_at: (c) => csvTime(c.occurredAt),
+      promoter_name: (c) => c.promoterName,
+      promoter_account: (c) => csvId(c.promoterAccount),
+      campaign: (c) => c.campaignName,
+      kind: (c) => t(`conversions.kind.${c.kind}`),
+      external_id: (c) => csvId(c.externalId),
+      level: (c) => c.level,
+      base: (c) => csvAmount(c.base, currency),
+      rate: (c) => (c.rateBps === null ? '' : `${(c.rateBps / 100).toFixed(2)}%`),
+      amount: (c) => csvAmount(c.amount, currency),
+      reversed_amount: (c) => csvAmount(c.reversedAmount, currency),
+      currency: () => currency,
+      status: (c) => t(`commissions.status.${c.status}`),
+      available_at: (c) => csvTime(c.availableAt).slice(0, 10),
+      reason: (c) => c.reason,
+      id: (c) => csvId(c.id),
+    },
+  };
 }

@@ -33,7 +33,7 @@ function Detail({ data }: { data: CommissionDetail }) {
         </p>
       </section>
       <List className="info-list" header={t('commissions.whatWasSold')}>
-        <List.Item extra={<span className="list-value">{t(`commissions.conversionKind.${conversion.kind}`)}</span>}>{t('commissions.type')}</List.Item>
+        <List.Item extra={<span className="list-value">{t(`conversions.kind.${conversion.kind}`)}</span>}>{t('commissions.type')}</List.Item>
         {c.sourceName ? <List.Item extra={<span className="list-value">{c.sourceName}</span>}>{t('commissions.teamMember')}</List.Item> : null}
         <List.Item extra={<span className="list-value" data-testid="commission-order">{conversion.externalId}</span>}>{t('commissions.order')}</List.Item>
         {conversion.kind === 'sale' ? <List.Item extra={<span className="list-value">{money(conversion.amount)}</span>}>{t('commissions.orderAmount')}</List.Item> : null}
@@ -42,7 +42,7 @@ function Detail({ data }: { data: CommissionDetail }) {
         {c.linkCode && c.linkId ? (
           <List.Item extra={<Link to={`/links/${encodeURIComponent(c.linkId)}`} className="list-link">{c.linkCode}</Link>}>{t('commissions.link')}</List.Item>
         ) : null}
-        {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`commissions.by.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
+        {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`conversions.attributedBy.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
         {c.recurring ? (
           <List.Item extra={<span className="list-value" data-testid="commission-recurring">{c.recurring.of === null ? t('commissions.recurring.lifetime', { month: c.recurring.month }) : t('commissions.recurring.months', { month: c.recurring.month, of: c.recurring.of })}</span>}>{t('commissions.recurring.title')}</List.Item>
         ) : null}

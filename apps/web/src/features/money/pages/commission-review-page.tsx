@@ -105,7 +105,7 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
           <span className="console-line list-value">{c.promoterAccount}</span>
           <span className="console-line console-strong">{c.campaignName}</span>
           <span className="console-line">
-            {t(`moneyAdmin.kind.${c.kind}`)} · {t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}
+            {t(`conversions.kind.${c.kind}`)} · {t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}
             {c.rateBps !== null ? ` · ${t('moneyAdmin.commissions.rate', { rate: formatPercent(c.rateBps, i18n.language), base: money(c.base) })}` : ''}
           </span>
           <span className="console-line">{t('moneyAdmin.commissions.availableFrom', { date: formatDate(c.availableAt, i18n.language) })}</span>
@@ -303,7 +303,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
     // Kind and rate sit under the campaign and the amount they explain: two columns fewer, so the
     // review buttons stay in sight at 1024 px in every language.
     { key: 'promoter', title: t('console.col.promoter'), sortValue: (c) => c.promoterName, render: (c) => <><span className="data-table-strong">{c.promoterName}</span><AccountText account={c.promoterAccount} className="data-table-sub" /></> },
-    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => <>{c.campaignName}<span className="data-table-sub">{t(`moneyAdmin.kind.${c.kind}`)} · {level(c)}</span></> },
+    { key: 'campaign', title: t('console.col.campaign'), sortValue: (c) => c.campaignName, render: (c) => <>{c.campaignName}<span className="data-table-sub">{t(`conversions.kind.${c.kind}`)} · {level(c)}</span></> },
     {
       key: 'amount', title: t('console.col.amount'), align: 'end', sortValue: (c) => c.amount,
       render: (c) => (
@@ -334,7 +334,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
     filename: csvFilename(`commissions-${status}`),
     fetchPage: listPages('admin/commissions', { status }),
     onProgress,
-    columns: commissionCsvColumns(t, currency ?? 'XXX'),
+    ...commissionCsvColumns(t, currency ?? 'XXX'),
   });
 
   if (commissions.isError) return <PageError error={commissions.error} onRetry={() => commissions.refetch()} />;

@@ -1,7 +1,9 @@
 /**
  * A notification is stored as a type and parameters; this turns it into words in the reader's
  * current language (so switching language re-renders the whole inbox), with the place it opens.
- * Pure: given `t`, the same input always gives the same text.
+ * Pure: given `t`, the same input always gives the same text. The words are the text catalogue's
+ * (packages/shared/src/texts/notifications/<locale>.ts, loaded with the app's texts under
+ * `notifications`); amounts come in written by formatMoney, as everywhere on screen.
  */
 import type { TFunction } from 'i18next';
 import { LOCALES } from '@pa/shared/locales';

@@ -137,7 +137,7 @@ function CommissionsTab({ id, currency }: { id: string; currency: string }) {
   const columns: Column<AdminPromoterCommission>[] = [
     { key: 'createdAt', title: t('console.col.created'), render: (c) => <span className="data-table-nowrap">{formatDate(c.createdAt, i18n.language)}</span> },
     { key: 'campaign', title: t('console.col.campaign'), render: (c) => c.campaignName },
-    { key: 'kind', title: t('console.col.kind'), render: (c) => `${t(`moneyAdmin.kind.${c.kind}`)} · ${t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}` },
+    { key: 'kind', title: t('console.col.kind'), render: (c) => `${t(`conversions.kind.${c.kind}`)} · ${t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1')}` },
     {
       key: 'amount',
       title: t('console.col.amount'),

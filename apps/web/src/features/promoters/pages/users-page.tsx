@@ -128,15 +128,16 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
     filename: csvFilename(`registrations-${status}`),
     fetchPage: listPages('admin/users', { status }),
     onProgress,
-    columns: [
-      { header: 'display_name', value: (u) => u.displayName },
-      { header: 'account', value: (u) => csvId(u.account) },
-      { header: 'role', value: (u) => t(`me.roles.${u.role}`) },
-      { header: 'status', value: (u) => t(`admin.status.${u.status}`) },
-      { header: 'joined_at', value: (u) => csvTime(u.createdAt) },
-      { header: 'inviter_name', value: (u) => u.inviterName },
-      { header: 'id', value: (u) => csvId(u.id) },
-    ],
+    csv: 'users',
+    columns: {
+      display_name: (u) => u.displayName,
+      account: (u) => csvId(u.account),
+      role: (u) => t(`me.roles.${u.role}`),
+      status: (u) => t(`admin.status.${u.status}`),
+      joined_at: (u) => csvTime(u.createdAt),
+      inviter_name: (u) => u.inviterName,
+      id: (u) => csvId(u.id),
+    },
   });
 
   if (users.isError) return <PageError error={users.error} onRetry={() => users.refetch()} />;
