@@ -12,6 +12,8 @@ import { DAY_MS, level1Commission, reachedTier, type CommissionTerms } from '../
 import { applyCaps, conditionHolds, decideLines, legacyRuleName, type RewardFacts } from '../src/domain/rewards';
 import { baseRules, fieldsOf, withFields } from '../src/modules/campaigns/rewards';
 import { checkLedger } from '../src/platform/ledger';
+import { readSettings } from '../src/platform/settings';
+import { formatMoney } from '@pa/shared/format';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
 const PHONE = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36';
@@ -123,7 +125,7 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     await env.ctx.db.updateTable('users').set({ group_id: groupId, parent_id: parentId }).where('id', '=', user.id).execute();
     expect((await client.request('POST', `/api/campaigns/${campaignId}/join`)).statusCode).toBeLessThan(300);
     const links = (await client.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[];
-    return { user, code: links.find((l) => l.campaignId === campaignId)!.code };
+    return { client, user, code: links.find((l) => l.campaignId === campaignId)!.code };
   }
   async function clickOn(code: string) {
     const res = await env.app.inject({ method: 'GET', url: `/r/${code}`, headers: { 'user-agent': PHONE }, remoteAddress: `203.0.113.${(seq++ % 200) + 1}` });
@@ -183,6 +185,16 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     const steps = await explanation(lined.conversion.id);
     expect(steps.filter((s) => s.step === 'line').map((s) => [s.outcome, s.detail.sku, s.detail.label, s.detail.earned])).toEqual([['percent', 'TEA-01', 'Tea sets 15 %', 1_770], ['fixed', 'CUP-1', null, 500], ['percent', 'X', null, 520]]);
     expect(steps.find((s) => s.step === 'attribution')).toMatchObject({ outcome: 'link' });
+    // In words, for staff and for the promoter whose commission it is (another promoter's is unknown).
+    const { currency } = await readSettings(env.ctx.db);
+    const said = (await admin.request('GET', `/api/admin/conversions/${lined.conversion.id}/explanation`)).json().steps.map((x: { text: string }) => x.text);
+    expect(said).toContain(`Matched rule ‘Tea sets 15 %’ for SKU TEA-01 · 2 × ${formatMoney(5_900, currency, 'en')} → ${formatMoney(1_770, currency, 'en')}`);
+    expect(said).toContain('Credited by the promoter’s link code.');
+    const mine = await plain.client.request('GET', `/api/commissions/${lined.commissions[0].id}/explanation`, undefined, { headers: { 'accept-language': 'fr' } });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().steps.map((x: { text: string }) => x.text)).toContain('Attribuée grâce au code de lien du promoteur.');
+    expect(errorCode(await gold.client.request('GET', `/api/commissions/${lined.commissions[0].id}/explanation`))).toBe('NOT_FOUND');
+    expect(errorCode(await admin.request('GET', '/api/admin/conversions/nope/explanation'))).toBe('NOT_FOUND');
     // The refund of the tea line reverses the tea line's 17.70 and the override's share of it.
     const mismatch = await post({ campaignId: id, kind: 'refund', externalId: ext('r'), refundOf: lined.conversion.externalId, amount: 11_800, items: [{ sku: 'TEA-01', amount: 11_000 }] });
     expect(mismatch.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { items: 'mismatch' } });

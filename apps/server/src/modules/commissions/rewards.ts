@@ -113,7 +113,9 @@ export function explainEarning(e: {
   });
   if (e.tier && e.decided.some((d) => d.tier)) steps.push({ step: 'tier', outcome: 'applied', detail: { bps: e.tier.bps, minSales: e.tier.minSales, saleNumber: e.tier.saleNumber } });
   for (const cut of e.cuts) {
-    steps.push({ step: 'cap', outcome: cut.cap === 'budget' ? 'budget' : 'rule', detail: { ruleId: cut.cap === 'budget' ? null : cut.cap.ruleId, limit: cut.limit, used: cut.used, before: cut.before, after: cut.after } });
+    const capRule = cut.cap === 'budget' ? undefined : e.rules.find((r) => r.id === (cut.cap as { ruleId: string }).ruleId);
+    const named = capRule ? { ruleId: capRule.id, rule: e.rules.indexOf(capRule) + 1, label: capRule.label } : { ruleId: null, rule: null, label: null };
+    steps.push({ step: 'cap', outcome: cut.cap === 'budget' ? 'budget' : 'rule', detail: { ...named, limit: cut.limit, used: cut.used, before: cut.before, after: cut.after } });
   }
   const total = e.decided.reduce((s, d) => s + d.amount, 0);
   if (e.override) steps.push({ step: 'override', outcome: 'paid', detail: { amount: e.override.amount, bps: e.override.bps } });
