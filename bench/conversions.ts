@@ -21,11 +21,14 @@
  *   G  A with no endpoint, while the receiver is kept as busy as E kept it (its requests from
  *      bench/webhook-feeder.ts, at E's rate of that round): what the receiver alone costs the server
  *      on this machine
+ *   H  A with ten reward rules (issue 31: groups, SKUs, categories, a country and metadata before
+ *      the base rule) and every sale sent with three lines, a country and metadata
+ *   I  C with the same rules and sales
  * then prints every round (with the CPU each request cost over the measured seconds: the server
  * processes and, for PostgreSQL, every `postgres` process, read from /proc), the medians per
  * configuration and the ratios against their targets
  * (PostgreSQL ≥ 0.75 × SQLite; SQLite current ≥ 0.95 × baseline; with a webhook endpoint ≥ 0.9 ×
- * without, E / A and F / C). Targets are reported, not
+ * without, E / A and F / C; ten rules and three lines ≥ 0.8 × one rule, H / A and I / C). Targets are reported, not
  * enforced; a failed correctness check (an error, a sale lost or stored twice, a ledger breach, a
  * rollup difference) makes the exit code 1.
  *
@@ -104,7 +107,22 @@ interface Configuration {
   webhook?: boolean;
   /** No endpoint; the receiver fed from outside as busily as E's deliveries kept it (bench/webhook-feeder.ts). */
   feed?: boolean;
+  /** Ten reward rules, and sales with three lines, a country and metadata (issue 31). */
+  rules?: boolean;
 }
+
+/** Configurations H and I: nine rules that most lines pass over, then the base rule (docs/rewards.md). */
+const TEN_RULES = [
+  { id: 'gold', event: 'sale', groupIds: ['gold'], conditions: [], reward: { type: 'percent', bps: 2000 }, label: 'Gold', capPerPromoterPerMonth: null },
+  ...['TEA-01', 'TEA-02', 'TEA-03'].map((sku, i) => ({ id: `sku${i}`, event: 'sale', groupIds: [], conditions: [{ field: 'sku', op: 'eq', value: sku }], reward: { type: 'percent', bps: 1200 + i * 100 }, label: sku, capPerPromoterPerMonth: null })),
+  { id: 'cups', event: 'sale', groupIds: [], conditions: [{ field: 'category', op: 'in', value: ['cups', 'pots'] }], reward: { type: 'fixed', amount: 300 }, label: 'Cups', capPerPromoterPerMonth: null },
+  { id: 'eu', event: 'sale', groupIds: [], conditions: [{ field: 'country', op: 'in', value: ['FR', 'ES', 'DE'] }, { field: 'amount', op: 'gte', value: 50_000 }], reward: { type: 'percent', bps: 1500 }, label: 'EU', capPerPromoterPerMonth: null },
+  { id: 'pro', event: 'sale', groupIds: [], conditions: [{ field: 'metadata.plan', op: 'eq', value: 'pro' }], reward: { type: 'percent', bps: 1800 }, label: 'Pro', capPerPromoterPerMonth: null },
+  { id: 'new', event: 'sale', groupIds: [], conditions: [{ field: 'newCustomer', op: 'eq', value: true }], reward: { type: 'percent', bps: 1600 }, label: 'New', capPerPromoterPerMonth: null },
+  { id: 'big', event: 'sale', groupIds: [], conditions: [{ field: 'amount', op: 'gte', value: 90_000 }], reward: { type: 'percent', bps: 1100 }, label: 'Big', capPerPromoterPerMonth: null },
+  { id: 'sale', event: 'sale', groupIds: [], conditions: [], reward: { type: 'percent', bps: 1000 }, label: null, capPerPromoterPerMonth: null },
+];
+const SKUS = ['TEA-01', 'TEA-02', 'TEA-03', 'CUP-1', 'POT-1', 'X-1', 'X-2', 'X-3'];
 
 /**
  * The webhook receiver of configurations E and F: a process of its own (bench/webhook-receiver.ts)
@@ -153,7 +171,7 @@ interface Tally {
 class SaleStream {
   private readonly sent: string[] = [];
   private seq = 0;
-  constructor(private readonly fixture: Fixture) {}
+  constructor(private readonly fixture: Fixture, private readonly lines = false) {}
 
   next(): string {
     this.seq++;
@@ -161,15 +179,26 @@ class SaleStream {
     const externalId = repeat ? this.sent[Math.floor(Math.random() * this.sent.length)]! : `o${this.seq}-${randomBytes(3).toString('hex')}`;
     if (!repeat) this.sent.push(externalId);
     const { campaignId, codes } = this.fixture;
-    return JSON.stringify({ campaignId, kind: 'sale', externalId, amount: 1000 + Math.floor(Math.random() * 99_000), linkCode: codes[this.seq % codes.length] });
+    const amount = 1000 + Math.floor(Math.random() * 99_000);
+    if (!this.lines) return JSON.stringify({ campaignId, kind: 'sale', externalId, amount, linkCode: codes[this.seq % codes.length] });
+    // Three lines (two of them a third of the amount each), a country and metadata: what H and I's rules read.
+    const third = Math.floor(amount / 3);
+    const skus = [0, 1, 2].map((i) => SKUS[(this.seq + i * 3) % SKUS.length]!);
+    const items = skus.map((sku, i) => ({ sku, category: sku.startsWith('CUP') ? 'cups' : sku.startsWith('POT') ? 'pots' : 'tea', quantity: 1 + (i % 2), amount: i < 2 ? third : amount - 2 * third }));
+    return JSON.stringify({ campaignId, kind: 'sale', externalId, amount, linkCode: codes[this.seq % codes.length], items, country: ['FR', 'US', 'CN'][this.seq % 3], metadata: { plan: this.seq % 4 === 0 ? 'pro' : 'basic' } });
   }
 }
 
 /** The fixtures, written through the build's own bootstrap (so with its migrations). */
-async function prepare(code: ServerCode, config: ConfigModule.Config, webhook: boolean): Promise<Fixture> {
+async function prepare(code: ServerCode, config: ConfigModule.Config, webhook: boolean, rules = false): Promise<Fixture> {
   const setup = await code.createContext(config);
   try {
     const { campaignId, codes } = await insertSalesFixture(setup.ctx.db, PROMOTERS);
+    if (rules) {
+      const now = Date.now();
+      await setup.ctx.db.insertInto('promoter_groups').values({ id: 'gold', name: 'Gold', description: '', is_default: 0, created_at: now, updated_at: now }).execute();
+      await setup.ctx.db.updateTable('campaigns').set({ rules_json: JSON.stringify(TEN_RULES) }).where('id', '=', campaignId).execute();
+    }
     const key = code.newApiKeySecret(setup.ctx);
     await insertApiKey(setup.ctx.db, key, ['conversions:write']);
     if (webhook) {
@@ -253,7 +282,7 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
   try {
     const hooks: Record<string, string> = conf.webhook ? { WEBHOOK_ALLOW_PRIVATE: 'true' } : {};
     const config = { ...conf.code.loadConfig({ DATA_DIR: dataDir, ...hooks, ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}) }), dataDir };
-    const fixture = await prepare(conf.code, config, conf.webhook ?? false);
+    const fixture = await prepare(conf.code, config, conf.webhook ?? false, conf.rules ?? false);
     const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: database.databaseUrl, ...hooks };
     /** Webhooks: events received by the end of the measured load, and how long the rest took to arrive after it. */
     let duringLoad = 0;
@@ -283,7 +312,7 @@ async function runRound(conf: Configuration, round: number, feedRate = 0) {
       }
       for (let i = 0; i < conf.instances; i++) servers.push(await startServer(conf.build.root, env, prof));
       const urls = servers.map((s) => s.url);
-      const stream = new SaleStream(fixture);
+      const stream = new SaleStream(fixture, conf.rules ?? false);
       await drive(urls, fixture, stream, WARM_UP, null);
       const pids = servers.map((s) => s.child.pid!);
       const others: Record<string, number> = { load: process.pid, ...(receiver.child?.pid ? { receiver: receiver.child.pid } : {}), ...(feeder?.pid ? { feeder: feeder.pid } : {}) };
@@ -380,6 +409,8 @@ try {
     { id: 'E', label: 'SQLite, current, webhook endpoint', build: current, code: currentCode, postgres: false, instances: 1, webhook: true },
     { id: 'F', label: 'PostgreSQL, current, webhook endpoint', build: current, code: currentCode, postgres: true, instances: 1, webhook: true },
     { id: 'G', label: 'SQLite, current, the receiver fed from outside', build: current, code: currentCode, postgres: false, instances: 1, feed: true },
+    { id: 'H', label: 'SQLite, current, ten rules, three-line sales', build: current, code: currentCode, postgres: false, instances: 1, rules: true },
+    { id: 'I', label: 'PostgreSQL, current, ten rules, three-line sales', build: current, code: currentCode, postgres: true, instances: 1, rules: true },
   ];
   receiver.child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'webhook-receiver.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   receiver.url = await new Promise<string>((resolve) => receiver.child!.once('message', (m: { url: string }) => resolve(m.url)));
@@ -393,7 +424,7 @@ try {
     // Not allowed here: it runs at the bench's priority.
   }
 
-  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F G), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
+  console.log(`\nbench:conversions — ${machine()}; ${ROUNDS} × (A B C D E F G H I), ${WARM_UP} s warm-up + ${DURATION} s each, ${CONNECTIONS} connections, ${PROMOTERS} promoters (pairs with a level-2 override), 10 % repeats`);
   console.log(`current:  ${current.description}${current.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`baseline: ${baseline.description}${baseline.lockDiffers ? ' — its package-lock.json differs from this checkout\'s; it runs on this checkout\'s node_modules' : ''}`);
   console.log(`PostgreSQL: ${new URL(PG_URL).host} (a fresh database per round)\n`);
@@ -439,6 +470,8 @@ try {
   target('SQLite current / baseline (A / B)', sales('A') / sales('B'), 0.95);
   target('SQLite with a webhook endpoint / without (E / A)', sales('E') / sales('A'), 0.9);
   target('PostgreSQL with a webhook endpoint / without (F / C)', sales('F') / sales('C'), 0.9);
+  target('SQLite, ten rules and three-line sales / one rule (H / A)', sales('H') / sales('A'), 0.8);
+  target('PostgreSQL, ten rules and three-line sales / one rule (I / C)', sales('I') / sales('C'), 0.8);
   console.log(`The receiver alone, fed from outside as busily as by E (G / A): ${(sales('G') / sales('A')).toFixed(2)} — what sharing the machine with it costs, with no webhook work in the server`);
   console.log(`PostgreSQL, two instances (D): ${n(sales('D'))} new sales/s; D / A (SQLite) ${(sales('D') / sales('A')).toFixed(2)}, D / C (one instance) ${(sales('D') / sales('C')).toFixed(2)}`);
   console.log(`SQLite ≥ 2,000 new sales/s (A, the earlier target): ${sales('A') >= 2000 ? 'met' : 'NOT met'} (${n(sales('A'))}/s)`);

@@ -99,6 +99,36 @@ describe.each(DIALECTS)('Stripe events and recurring commissions on %s', (dialec
     expect(errorCode(await deliver(plain, 'whsec_whatever1', event('invoice.paid', {})))).toBe('NOT_FOUND');
   });
 
+  it('a checkout’s expanded line items reach the reward rules: pa_sku and pa_category from the price, the country from the address; lines that do not add up are left out', async () => {
+    const { campaignId, secret, link } = await setUp();
+    const put = await admin.request('PUT', `/api/admin/campaigns/${campaignId}/rewards`, { rules: [
+      { event: 'sale', conditions: [{ field: 'sku', op: 'eq', value: 'TEA-01' }], reward: { type: 'percent', bps: 1500 } },
+      { event: 'sale', conditions: [{ field: 'category', op: 'eq', value: 'cups' }, { field: 'country', op: 'eq', value: 'FR' }], reward: { type: 'fixed', amount: 500 } },
+      { id: 'sale', event: 'sale', reward: { type: 'percent', bps: 1000 } },
+    ] });
+    expect(put.statusCode, put.body).toBe(200);
+    const click = await clickOn(link.code);
+    const lineItem = (id: string, amount: number, quantity: number, metadata: Record<string, string>) => ({ id, object: 'item', amount_total: amount, amount_subtotal: amount, quantity, currency: 'cny', price: { id: `price_${id}`, object: 'price', metadata, unit_amount: amount / quantity } });
+    const session = (items: unknown[], total: number) => ({
+      id: uid('cs'), object: 'checkout.session', mode: 'payment', payment_status: 'paid', status: 'complete', amount_total: total, currency: 'cny', client_reference_id: click, customer: 'cus_L1',
+      customer_details: { email: 'lines@example.com', address: { country: 'FR' } }, payment_intent: uid('pi'), metadata: {},
+      line_items: { object: 'list', has_more: false, data: items },
+    });
+    const items = [lineItem('li_1', 11_800, 2, { pa_sku: 'TEA-01' }), lineItem('li_2', 3_000, 1, { pa_sku: 'CUP-1', pa_category: 'cups' }), lineItem('li_3', 5_000, 1, {})];
+    const full = session(items, 19_800);
+    expect((await deliver(campaignId, secret, event('checkout.session.completed', full))).statusCode).toBe(200);
+    const sale = (await conversion(campaignId, 'sale', full.id))!;
+    expect(JSON.parse(sale.items_json!).map((l: { sku: string; commission: number }) => [l.sku, l.commission])).toEqual([['TEA-01', 1_770], ['CUP-1', 500], ['price_li_3', 500]]);
+    expect(sale.country).toBe('FR');
+    expect((await commissionsOf(sale.id)).map((c) => Number(c.amount))).toEqual([2_770]);
+    // Shipping on top of the lines: they no longer add up to the total, so the sale is one line.
+    const shipped = session(items, 20_800);
+    await deliver(campaignId, secret, event('checkout.session.completed', shipped));
+    const one = (await conversion(campaignId, 'sale', shipped.id))!;
+    expect(one.items_json).toBeNull();
+    expect((await commissionsOf(one.id)).map((c) => Number(c.amount))).toEqual([2_080]);
+  });
+
   it('a paid checkout is a sale with its click, customer and e-mail digest; replays, bad signatures, stale ones, other currencies and other types change nothing', async () => {
     const { campaignId, secret, link } = await setUp();
     const click = await clickOn(link.code, 120_000);

@@ -68,6 +68,34 @@ type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const int = (v: unknown): number | undefined => (Number.isSafeInteger(v) ? (v as number) : undefined);
+
+/**
+ * A checkout's lines for the reward rules (issue 31, docs/rewards.md), when the event carries them
+ * (`line_items` expanded): the SKU is the price's `metadata.pa_sku` (else the price's id), the
+ * category its `metadata.pa_category`; lines of one SKU are added together. Only when the lines add
+ * up to the checkout's total (shipping or an order-level adjustment would not): else none, and the
+ * sale earns by the rules as one line.
+ */
+function checkoutItems(session: Obj, amount: number): { sku: string; category?: string; quantity: number; amount: number }[] | undefined {
+  const data = obj(session.line_items).data;
+  if (!Array.isArray(data) || data.length === 0 || data.length > 100) return undefined;
+  const lines = new Map<string, { sku: string; category?: string; quantity: number; amount: number }>();
+  for (const raw of data) {
+    const li = obj(raw);
+    const price = obj(li.price);
+    const meta = obj(price.metadata);
+    const sku = (str(meta.pa_sku) ?? str(price.id) ?? str(li.id))?.trim().slice(0, 100);
+    const total = int(li.amount_total);
+    if (!sku || total === undefined || total < 0) return undefined;
+    const category = str(meta.pa_category)?.trim().slice(0, 100);
+    const quantity = Math.max(int(li.quantity) ?? 1, 1);
+    const line = lines.get(sku);
+    if (line) Object.assign(line, { quantity: line.quantity + quantity, amount: line.amount + total });
+    else lines.set(sku, { sku, ...(category ? { category } : {}), quantity, amount: total });
+  }
+  const items = [...lines.values()];
+  return items.reduce((sum, i) => sum + i.amount, 0) === amount ? items : undefined;
+}
 /** An id of Stripe's, or the id of an expanded object. */
 const idOf = (v: unknown) => str(v) ?? str(obj(v).id);
 const emailDigest = (email: string | undefined) => (email ? emailSha256(email) : undefined);
@@ -144,7 +172,10 @@ async function act(ctx: AppContext, campaignId: string, event: StripeEventRef, o
       // A checkout that also made an invoice (invoice_creation) is that invoice's sale: its
       // invoice.paid is then the same sale, not a second one.
       const externalId = idOf(object.invoice) ?? sessionId;
-      const outcome = await record(ctx, { ...shared, kind: 'sale', externalId, amount, occurredAt });
+      const items = checkoutItems(object, amount);
+      const country = str(obj(obj(object.customer_details).address).country);
+      const lines = { ...(items ? { items } : {}), ...(country && /^[A-Z]{2}$/i.test(country) ? { country } : {}) };
+      const outcome = await record(ctx, { ...shared, kind: 'sale', externalId, amount, occurredAt, ...lines });
       if (outcome.outcome === 'recorded') await booked(ctx, campaignId, refs(sessionId, idOf(object.invoice), idOf(object.payment_intent)), externalId, currency);
       return outcome;
     }
