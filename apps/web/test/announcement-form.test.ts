@@ -3,6 +3,7 @@ import { ANNOUNCEMENT_BODY_MAX, ANNOUNCEMENT_TITLE_MAX, type AdminAnnouncement }
 import {
   BODY_MAX, TITLE_MAX, announcementBody, announcementTitle, clearLocale, emptyValues, localesWithErrors, sameValues, serverErrors, setText, toTexts, valuesFromAnnouncement, writtenLocales,
 } from '../src/features/announcements/lib/announcement-form';
+import { localeToShow } from '../src/lib/form-errors';
 
 const saved = (texts: AdminAnnouncement['texts']): AdminAnnouncement => ({ id: 'a1', texts, status: 'draft', pinned: true, publishedAt: null, createdAt: 1, updatedAt: 1 });
 
@@ -46,6 +47,14 @@ describe('announcement editor: inputs → request body', () => {
     expect(errors).toEqual({ 'en.title': 'too_long', 'fr.body': 'too_short', texts: 'textsRequired' });
     expect(localesWithErrors(errors)).toEqual(new Set(['en', 'fr']));
     expect(serverErrors({ 'texts.de': 'unknown_field' })).toEqual({ texts: 'unknown_field' });
+  });
+
+  it('shows the errors in the language on screen if it has any, else in the first (switch order) that has', () => {
+    expect(localeToShow('fr', new Set(['en', 'fr']))).toBe('fr');
+    // The switch's order: zh-Hans, zh-Hant, en, fr, es.
+    expect(localeToShow('es', new Set(['fr', 'zh-Hant']))).toBe('zh-Hant');
+    expect(localeToShow('zh-Hans', new Set(['es', 'en']))).toBe('en');
+    expect(localeToShow('es', new Set())).toBe('es');
   });
 
   it('shows staff the title in their language, else English, else the first one written', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps } from '../src/lib/money-input';
+import { amountStyle, bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps } from '../src/lib/money-input';
 
 const ok = (value: number) => ({ ok: true, value });
 const fail = (error: string, digits: number) => ({ ok: false, error, digits });
@@ -178,5 +178,14 @@ describe('minorToInputText: minor units → editable money text', () => {
   it('refuses non-integers', () => {
     expect(() => minorToInputText(12.5, 'USD')).toThrow();
     expect(() => minorToInputText(Number.MAX_SAFE_INTEGER + 1, 'USD')).toThrow();
+  });
+});
+
+describe('amountStyle (the amount fields of the withdrawal and the balance adjustment)', () => {
+  it('puts the currency mark on the side the locale writes it, with its decimal separator', () => {
+    expect(amountStyle('CNY', 'en')).toEqual({ mark: 'CN¥', after: false, decimal: '.' });
+    expect(amountStyle('CNY', 'zh-Hans')).toEqual({ mark: 'CN¥', after: false, decimal: '.' });
+    expect(amountStyle('CNY', 'fr')).toEqual({ mark: 'CN¥', after: true, decimal: ',' });
+    expect(amountStyle('EUR', 'es')).toMatchObject({ after: true, decimal: ',' });
   });
 });

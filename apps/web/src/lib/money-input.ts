@@ -7,7 +7,7 @@
  * the separator add no precision and are accepted ("12.500" is 12.50). Grouping separators,
  * signs, exponents and anything else are refused.
  */
-import { minorUnitDigits } from './format';
+import { currencyMark, minorUnitDigits } from './format';
 
 /** Why an input was refused; the form shows a message for each. */
 export type AmountError = 'required' | 'invalid' | 'negative' | 'decimals' | 'too_large';
@@ -64,4 +64,18 @@ export function bpsToPercentText(bps: number): string {
 /** 1250 → "12.50", 1200 → "12", JPY 1500 → "1500": the text a money editor starts from. */
 export function minorToInputText(minor: number, currency: string): string {
   return unscale(minor, minorUnitDigits(currency), true);
+}
+
+/**
+ * How the reader's locale writes an amount: the currency mark, on which side of the figure
+ * ("CN¥ 50", "50 CN¥"), and the decimal separator a form should write ("99.50", "99,50").
+ */
+export function amountStyle(currency: string, locale: string): { mark: string; after: boolean; decimal: string } {
+  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 1 }).formatToParts(1);
+  const at = parts.findIndex((p) => p.type === 'currency');
+  return {
+    mark: currencyMark(currency),
+    after: at > parts.findIndex((p) => p.type === 'integer'),
+    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
+  };
 }

@@ -1,11 +1,13 @@
-import { Button, Dialog, Selector, Switch, Toast } from 'antd-mobile';
+import { Button, Dialog, Switch, Toast } from 'antd-mobile';
 import { CloseCircleOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isLocale, LOCALES, type Locale } from '@pa/shared/locales';
+import { isLocale, type Locale } from '@pa/shared/locales';
 import { Field, TextInput } from '@/components/field';
+import { TextLocalePicker } from '@/components/text-locale-picker';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
+import { localeToShow, revealFirstError } from '@/lib/form-errors';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useNavigate } from '@/lib/hash-router';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
@@ -25,11 +27,6 @@ function startLocale(values: AnnouncementFormValues, reader: string): Locale {
   const own = isLocale(reader) ? reader : 'en';
   if (isFilled(values, own) || writtenLocales(values).length === 0) return own;
   return writtenLocales(values)[0] ?? own;
-}
-
-/** Scrolls the first field with an error into view, once it is shown. */
-function revealFirstError() {
-  window.setTimeout(() => document.querySelector('.announcement-form .field-invalid, .announcement-form .announcement-texts-error')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
 }
 
 /**
@@ -68,12 +65,8 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
   /** Shows errors; if the language on screen has none but another has, switches to it. */
   const showErrors = (found: FormErrors) => {
     setErrors(found);
-    const withErrors = localesWithErrors(found);
-    if (withErrors.size && !withErrors.has(locale)) {
-      const first = LOCALES.find((l) => withErrors.has(l));
-      if (first) setLocale(first);
-    }
-    revealFirstError();
+    setLocale(localeToShow(locale, localesWithErrors(found)));
+    revealFirstError('.announcement-form .field-invalid, .announcement-form .announcement-texts-error');
   };
 
   const fail = (error: unknown) => {
@@ -194,26 +187,16 @@ export function AnnouncementForm({ announcement }: { announcement?: AdminAnnounc
         <section className="card">
           <h2>{t('announcementsAdmin.sections.texts')}</h2>
           <p className="hint console-locale-hint">{t('announcementsAdmin.textsHelp')}</p>
-          <div role="radiogroup" aria-label={t('announcementsAdmin.textLanguage')}>
-            <Selector
-              className="console-choice"
-              columns={3}
-              showCheckMark={false}
-              value={[locale]}
-              onChange={(next) => next[0] && setLocale(next[0])}
-              options={LOCALES.map((l) => ({
-                value: l,
-                label: (
-                  <span className="console-choice-label" role="radio" aria-checked={l === locale} data-testid={`announcement-locale-${l}`}>
-                    {t(`languages.${l}`)}
-                    {badLocales.has(l)
-                      ? <span className="console-locale-mark console-locale-mark-error" role="img" aria-label={t('announcementsAdmin.localeHasError')} />
-                      : isFilled(values, l) ? <span className="console-locale-mark" role="img" aria-label={t('announcementsAdmin.localeFilled')} /> : null}
-                  </span>
-                ),
-              }))}
-            />
-          </div>
+          <TextLocalePicker
+            label={t('announcementsAdmin.textLanguage')}
+            value={locale}
+            onChange={setLocale}
+            withErrors={badLocales}
+            written={(l) => isFilled(values, l)}
+            errorLabel={t('announcementsAdmin.localeHasError')}
+            writtenLabel={t('announcementsAdmin.localeFilled')}
+            testIdPrefix="announcement-locale-"
+          />
           {errors.texts ? <p className="field-error announcement-texts-error" role="alert" data-testid="announcement-texts-error">{message(errors.texts)}</p> : null}
           <Field id="announcement-title" label={t('announcementsAdmin.fields.title', { language: languageName })} errorText={fieldError('title')} help={count(text.title.length, TITLE_MAX)}>
             <TextInput

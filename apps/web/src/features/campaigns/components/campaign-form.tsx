@@ -4,10 +4,12 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminCampaign } from '@pa/shared';
 import { fillShareText } from '@pa/shared/rules';
-import { isLocale, LOCALES, type Locale } from '@pa/shared/locales';
+import { isLocale, type Locale } from '@pa/shared/locales';
 import { TextInput } from '@/components/field';
+import { TextLocalePicker } from '@/components/text-locale-picker';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
+import { localeToShow, revealFirstError } from '@/lib/form-errors';
 import { currencyMark } from '@/lib/format';
 import { useNavigate } from '@/lib/hash-router';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
@@ -23,25 +25,20 @@ import { FormField, TextArea, WithUnit } from '@/components/form-field';
 type TextKind = 'names' | 'descriptions' | 'shareTexts';
 
 /** A row of exclusive choices (antd-mobile Selector), each option carrying its test id. */
-function Choice<V extends string>({ value, options, onChange, disabled, columns, label }: { value: V; options: { value: V; label: ReactNode; testId: string; mark?: ReactNode }[]; onChange: (v: V) => void; disabled?: boolean; columns?: number; label: string }) {
+function Choice<V extends string>({ value, options, onChange, disabled, label }: { value: V; options: { value: V; label: ReactNode; testId: string }[]; onChange: (v: V) => void; disabled?: boolean; label: string }) {
   return (
     <div role="radiogroup" aria-label={label}>
       <Selector
         className="console-choice"
-        columns={columns ?? options.length}
+        columns={options.length}
         showCheckMark={false}
         disabled={disabled}
         value={[value]}
         onChange={(next) => next[0] && onChange(next[0])}
-        options={options.map((o) => ({ value: o.value, label: <span className="console-choice-label" role="radio" aria-checked={o.value === value} data-testid={o.testId}>{o.label}{o.mark}</span> }))}
+        options={options.map((o) => ({ value: o.value, label: <span className="console-choice-label" role="radio" aria-checked={o.value === value} data-testid={o.testId}>{o.label}</span> }))}
       />
     </div>
   );
-}
-
-/** Scrolls the first field with an error into view, once it is shown. */
-function revealFirstError() {
-  window.setTimeout(() => document.querySelector('.console-form .field-invalid')?.scrollIntoView({ block: 'center', behavior: 'smooth' }), 50);
 }
 
 interface Props {
@@ -95,12 +92,8 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
   /** Shows errors; if the language on screen has none but another has, switches to it. */
   const showErrors = (found: FormErrors) => {
     setErrors(found);
-    const withErrors = localesWithErrors(found);
-    if (withErrors.size && !withErrors.has(locale)) {
-      const first = LOCALES.find((l) => withErrors.has(l));
-      if (first) setLocale(first);
-    }
-    revealFirstError();
+    setLocale(localeToShow(locale, localesWithErrors(found)));
+    revealFirstError('.console-form .field-invalid');
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -147,17 +140,15 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
         <section className="card">
           <h2>{t('campaignAdmin.sections.texts')}</h2>
           <p className="hint console-locale-hint">{t('campaignAdmin.textsHelp')}</p>
-          <Choice
+          <TextLocalePicker
             label={t('campaignAdmin.textLanguage')}
             value={locale}
-            columns={3}
             onChange={setLocale}
-            options={LOCALES.map((l) => ({
-              value: l,
-              label: t(`languages.${l}`),
-              testId: `locale-${l}`,
-              mark: badLocales.has(l) ? <span className="console-locale-mark console-locale-mark-error" aria-label={t('campaignAdmin.localeHasError')} /> : values.names[l].trim() ? <span className="console-locale-mark" aria-label={t('campaignAdmin.localeFilled')} /> : null,
-            }))}
+            withErrors={badLocales}
+            written={(l) => values.names[l].trim() !== ''}
+            errorLabel={t('campaignAdmin.localeHasError')}
+            writtenLabel={t('campaignAdmin.localeFilled')}
+            testIdPrefix="locale-"
           />
           <FormField id="campaign-name" label={t('campaignAdmin.fields.name', { language: localeLabel })} error={textError('names')}>
             <TextInput id="campaign-name" data-testid="campaign-name" lang={locale} value={text('names')} onChange={(v) => setText('names', v)} invalid={!!textError('names')} maxLength={NAME_MAX} disabled={!editable} autoComplete="off" />

@@ -1,4 +1,4 @@
-import { Button, Dialog, List, Tabs, Toast } from 'antd-mobile';
+import { List, Tabs } from 'antd-mobile';
 import { CheckShieldOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,85 +10,26 @@ import { PageError, PageLoading } from '@/components/page-status';
 import { csvFilename, exportList, listPages } from '@/lib/csv-export';
 import { commissionCsvColumns } from '../lib/commission-csv';
 import { useDesk } from '@/lib/desk';
-import { errorText } from '@/lib/errors';
 import { formatDate, formatMoney, formatPercent } from '@/lib/format';
-import { useAdminCommissions, useCommissionBulk, useCommissionDecision, type AdminCommission, type CommissionStatus } from '../api/commission-review';
+import { useAdminCommissions, type AdminCommission, type CommissionStatus } from '../api/commission-review';
+import { BulkDecisionButtons, DecisionButtons, useCommissionReview, type CommissionReview } from '../components/commission-review';
 import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { useCurrency } from '@/lib/currency';
-import { TextArea } from '@/components/form-field';
 import { LoadMore } from '@/components/load-more';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { useUrlFilter } from '@/lib/url-filter';
 
 const STATUSES: CommissionStatus[] = ['pending', 'approved', 'rejected', 'reversed'];
-const REASON_MAX = 500;
-
-
-/** Asks for the reason the promoter will see; one reason for one or many commissions. */
-function RejectDialog({ title, onCancel, onConfirm }: { title: string; onCancel: () => void; onConfirm: (reason: string) => Promise<void> }) {
-  const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const [missing, setMissing] = useState(false);
-  return (
-    <Dialog
-      visible
-      title={title}
-      onClose={onCancel}
-      content={
-        <div className={`field console-reject-field${missing ? ' field-invalid' : ''}`}>
-          <label htmlFor="reject-reason">{t('moneyAdmin.commissions.reasonLabel')}</label>
-          <TextArea
-            id="reject-reason"
-            data-testid="reject-reason"
-            rows={3}
-            value={reason}
-            maxLength={REASON_MAX}
-            placeholder={t('moneyAdmin.commissions.reasonPlaceholder')}
-            invalid={missing}
-            onChange={(v) => {
-              setReason(v);
-              if (missing && v.trim()) setMissing(false);
-            }}
-          />
-          {missing ? (
-            <p className="field-error" id="reject-reason-msg" data-testid="reject-reason-error">{t('moneyAdmin.commissions.reasonRequired')}</p>
-          ) : (
-            <p className="field-help" id="reject-reason-msg">{t('moneyAdmin.commissions.reasonHelp')}</p>
-          )}
-        </div>
-      }
-      actions={[[
-        { key: 'cancel', text: t('app.cancel'), onClick: onCancel },
-        {
-          key: 'reject',
-          text: <span data-testid="reject-confirm">{t('moneyAdmin.commissions.reject')}</span>,
-          danger: true,
-          bold: true,
-          onClick: async () => {
-            if (!reason.trim()) {
-              setMissing(true);
-              return;
-            }
-            await onConfirm(reason.trim());
-          },
-        },
-      ]]}
-    />
-  );
-}
-
 interface RowProps {
   c: AdminCommission;
   currency: string;
   selectable: boolean;
   selected: boolean;
   onSelect: (on: boolean) => void;
-  onApprove: () => void;
-  onReject: () => void;
-  busy: boolean;
+  review: CommissionReview;
 }
 
-function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove, onReject, busy }: RowProps) {
+function CommissionRow({ c, currency, selectable, selected, onSelect, review }: RowProps) {
   const { t, i18n } = useTranslation();
   const money = (minor: number) => formatMoney(minor, currency, i18n.language);
   return (
@@ -112,8 +53,7 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
           {c.reason ? <span className="console-line console-reason">{t('moneyAdmin.commissions.reason', { reason: c.reason })}</span> : null}
           {c.status === 'pending' ? (
             <span className="row-actions console-row-actions">
-              <Button size="small" color="primary" disabled={busy} onClick={onApprove} data-testid={`approve-commission-${c.id}`}>{t('moneyAdmin.commissions.approve')}</Button>
-              <Button size="small" color="danger" fill="outline" disabled={busy} onClick={onReject} data-testid={`reject-commission-${c.id}`}>{t('moneyAdmin.commissions.reject')}</Button>
+              <DecisionButtons review={review} c={c} />
             </span>
           ) : null}
         </>
@@ -131,17 +71,12 @@ function CommissionRow({ c, currency, selectable, selected, onSelect, onApprove,
   );
 }
 
-/** What the reject dialog is for: one commission or every selected one. */
-type Rejecting = { ids: string[]; name?: string };
-
 function CommissionQueue({ status }: { status: CommissionStatus }) {
   const { t, i18n } = useTranslation();
   const commissions = useAdminCommissions(status, i18n.language);
   const { currency } = useCurrency();
-  const decide = useCommissionDecision();
-  const bulk = useCommissionBulk();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [rejecting, setRejecting] = useState<Rejecting | null>(null);
+  const review = useCommissionReview((ids) => setSelected((s) => (ids === null ? new Set() : new Set([...s].filter((id) => !ids.includes(id))))));
   if (commissions.isPending || !currency) return <PageLoading />;
   if (commissions.isError) return <PageError error={commissions.error} onRetry={() => commissions.refetch()} />;
   const items = commissions.data.pages.flatMap((p) => p.items);
@@ -151,7 +86,6 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
   // Only what is still listed counts (a refresh may have moved some out of this tab).
   const chosen = selectable ? items.filter((c) => selected.has(c.id)).map((c) => c.id) : [];
   const allChosen = chosen.length === items.length;
-  const busy = decide.isPending || bulk.isPending;
   const select = (id: string, on: boolean) =>
     setSelected((s) => {
       const next = new Set(s);
@@ -159,44 +93,6 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
       else next.delete(id);
       return next;
     });
-
-  const approveOne = async (c: AdminCommission) => {
-    try {
-      await decide.mutateAsync({ id: c.id, action: 'approve' });
-      select(c.id, false);
-      Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.approved', { name: c.promoterName }) });
-    } catch (error) {
-      Toast.show({ content: errorText(t, error) });
-    }
-  };
-
-  const runBulk = async (ids: string[], action: 'approve' | 'reject', reason?: string) => {
-    try {
-      const { changed, skipped } = await bulk.mutateAsync({ ids, action, reason });
-      setSelected(new Set());
-      const done = t(`moneyAdmin.commissions.bulkDone.${action}`, { changed: String(changed.length) });
-      Toast.show({ icon: skipped.length ? undefined : 'success', content: skipped.length ? t('moneyAdmin.commissions.bulkSkipped', { done, skipped: String(skipped.length) }) : done });
-      return true;
-    } catch (error) {
-      Toast.show({ content: errorText(t, error) });
-      return false;
-    }
-  };
-
-  const reject = async (target: Rejecting, reason: string) => {
-    if (target.name !== undefined) {
-      try {
-        await decide.mutateAsync({ id: target.ids[0]!, action: 'reject', reason });
-        select(target.ids[0]!, false);
-        Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.rejected', { name: target.name }) });
-      } catch (error) {
-        Toast.show({ content: errorText(t, error) });
-      }
-    } else {
-      await runBulk(target.ids, 'reject', reason);
-    }
-    setRejecting(null);
-  };
 
   return (
     <>
@@ -215,9 +111,7 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
             selectable={selectable}
             selected={selected.has(c.id)}
             onSelect={(on) => select(c.id, on)}
-            onApprove={() => void approveOne(c)}
-            onReject={() => setRejecting({ ids: [c.id], name: c.promoterName })}
-            busy={busy}
+            review={review}
           />
         ))}
       </List>
@@ -228,23 +122,12 @@ function CommissionQueue({ status }: { status: CommissionStatus }) {
           <div className="console-bulk-bar" data-testid="bulk-bar">
             <span className="console-bulk-count">{t('moneyAdmin.commissions.selected', { n: String(chosen.length) })}</span>
             <div className="console-bulk-actions">
-              <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids: chosen })} data-testid="bulk-reject">
-                {t('moneyAdmin.commissions.rejectN', { n: String(chosen.length) })}
-              </Button>
-              <Button size="small" color="primary" loading={bulk.isPending} disabled={busy} onClick={() => void runBulk(chosen, 'approve')} data-testid="bulk-approve">
-                {t('moneyAdmin.commissions.approveN', { n: String(chosen.length) })}
-              </Button>
+              <BulkDecisionButtons review={review} ids={chosen} approveLast />
             </div>
           </div>
         </>
       ) : null}
-      {rejecting ? (
-        <RejectDialog
-          title={rejecting.name !== undefined ? t('moneyAdmin.commissions.rejectTitle', { name: rejecting.name }) : t('moneyAdmin.commissions.rejectTitleN', { n: String(rejecting.ids.length) })}
-          onCancel={() => setRejecting(null)}
-          onConfirm={(reason) => reject(rejecting, reason)}
-        />
-      ) : null}
+      {review.dialog}
     </>
   );
 }
@@ -254,50 +137,11 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
   const { t, i18n } = useTranslation();
   const commissions = useAdminCommissions(status, i18n.language);
   const { currency } = useCurrency();
-  const decide = useCommissionDecision();
-  const bulk = useCommissionBulk();
   const [selected, setSelected] = useState<string[]>([]);
-  const [rejecting, setRejecting] = useState<Rejecting | null>(null);
+  const review = useCommissionReview((ids) => setSelected((keys) => (ids === null ? [] : keys.filter((k) => !ids.includes(k)))));
   const pending = status === 'pending';
-  const busy = decide.isPending || bulk.isPending;
   const money = (minor: number) => (currency ? formatMoney(minor, currency, i18n.language) : '');
   const level = (c: AdminCommission) => t(c.level === 2 ? 'moneyAdmin.commissions.level2' : 'moneyAdmin.commissions.level1');
-
-  const approveOne = async (c: AdminCommission) => {
-    try {
-      await decide.mutateAsync({ id: c.id, action: 'approve' });
-      setSelected((keys) => keys.filter((k) => k !== c.id));
-      Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.approved', { name: c.promoterName }) });
-    } catch (error) {
-      Toast.show({ content: errorText(t, error) });
-    }
-  };
-
-  const runBulk = async (ids: string[], action: 'approve' | 'reject', reason?: string) => {
-    try {
-      const { changed, skipped } = await bulk.mutateAsync({ ids, action, reason });
-      setSelected([]);
-      const done = t(`moneyAdmin.commissions.bulkDone.${action}`, { changed: String(changed.length) });
-      Toast.show({ icon: skipped.length ? undefined : 'success', content: skipped.length ? t('moneyAdmin.commissions.bulkSkipped', { done, skipped: String(skipped.length) }) : done });
-    } catch (error) {
-      Toast.show({ content: errorText(t, error) });
-    }
-  };
-
-  const reject = async (target: Rejecting, reason: string) => {
-    if (target.name !== undefined) {
-      try {
-        await decide.mutateAsync({ id: target.ids[0]!, action: 'reject', reason });
-        setSelected((keys) => keys.filter((k) => k !== target.ids[0]));
-        Toast.show({ icon: 'success', content: t('moneyAdmin.commissions.rejected', { name: target.name }) });
-      } catch (error) {
-        Toast.show({ content: errorText(t, error) });
-      }
-    } else {
-      await runBulk(target.ids, 'reject', reason);
-    }
-    setRejecting(null);
-  };
 
   const columns: Column<AdminCommission>[] = [
     // Kind and rate sit under the campaign and the amount they explain: two columns fewer, so the
@@ -323,8 +167,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
       align: 'end' as const,
       render: (c: AdminCommission) => (
         <span className="data-table-actions">
-          <Button size="small" color="primary" disabled={busy} onClick={() => void approveOne(c)} data-testid={`approve-commission-${c.id}`}>{t('moneyAdmin.commissions.approve')}</Button>
-          <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids: [c.id], name: c.promoterName })} data-testid={`reject-commission-${c.id}`}>{t('moneyAdmin.commissions.reject')}</Button>
+          <DecisionButtons review={review} c={c} />
         </span>
       ),
     }] : []),
@@ -354,12 +197,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
         empty={<EmptyState icon={<CheckShieldOutline />} title={t(`moneyAdmin.commissions.empty.${status}`)} body={t(`moneyAdmin.commissions.emptyBody.${status}`)} />}
         selected={pending ? selected : undefined}
         onSelectedChange={pending ? setSelected : undefined}
-        bulkActions={(ids) => (
-          <>
-            <Button size="small" color="primary" loading={bulk.isPending} disabled={busy} onClick={() => void runBulk(ids, 'approve')} data-testid="bulk-approve">{t('moneyAdmin.commissions.approveN', { n: String(ids.length) })}</Button>
-            <Button size="small" color="danger" fill="outline" disabled={busy} onClick={() => setRejecting({ ids })} data-testid="bulk-reject">{t('moneyAdmin.commissions.rejectN', { n: String(ids.length) })}</Button>
-          </>
-        )}
+        bulkActions={(ids) => <BulkDecisionButtons review={review} ids={ids} />}
         toolbar={
           <DeskToolbar
             filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`commissions.filter.${s}`) }))} testId="commissions-filter" />}
@@ -367,13 +205,7 @@ function CommissionsDesk({ status, onStatus }: { status: CommissionStatus; onSta
           />
         }
       />
-      {rejecting ? (
-        <RejectDialog
-          title={rejecting.name !== undefined ? t('moneyAdmin.commissions.rejectTitle', { name: rejecting.name }) : t('moneyAdmin.commissions.rejectTitleN', { n: String(rejecting.ids.length) })}
-          onCancel={() => setRejecting(null)}
-          onConfirm={(reason) => reject(rejecting, reason)}
-        />
-      ) : null}
+      {review.dialog}
     </>
   );
 }

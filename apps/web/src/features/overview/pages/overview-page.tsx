@@ -7,7 +7,7 @@
  */
 import { Button } from 'antd-mobile';
 import { CalendarOutline, RightOutline } from 'antd-mobile-icons';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OVERVIEW_RANGES, type AdminOverview, type OverviewTopItem } from '@pa/shared';
 import { AccountText } from '@/components/account-text';
@@ -144,13 +144,18 @@ function WorkQueue({ data }: { data: AdminOverview }) {
   );
 }
 
+/** A figure's value, its length told to the CSS (--chars), which sets a long one smaller so that it stays on one line in its card. */
+function FigureValue({ text, testId }: { text: string; testId: string }) {
+  return <strong className="overview-figure-value" style={{ '--chars': [...text].length } as CSSProperties} data-testid={testId}>{text}</strong>;
+}
+
 function FigureCard({ figure, currency, children }: { figure: Figure; currency: string; children?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const text = (v: number) => (figure.money ? formatMoney(v, currency, i18n.language) : formatNumber(v, i18n.language));
   return (
     <div className={`overview-figure overview-figure-${figure.key}`} data-testid={`overview-figure-${figure.key}`}>
       <span className="overview-figure-label">{t(`overview.figure.${figure.key}`)}</span>
-      <strong className="overview-figure-value" data-testid={`overview-figure-${figure.key}-value`}>{text(figure.current)}</strong>
+      <FigureValue text={text(figure.current)} testId={`overview-figure-${figure.key}-value`} />
       <span className="overview-figure-compare">
         <ChangeBadge change={figure.change} />
         <span className="overview-figure-previous">{t('overview.previous', { value: text(figure.previous) })}</span>
@@ -192,7 +197,7 @@ function Figures({ data }: { data: AdminOverview }) {
       ))}
       <div className="overview-figure overview-figure-liability" data-testid="overview-figure-liability">
         <span className="overview-figure-label">{t('overview.figure.liability')}</span>
-        <strong className="overview-figure-value" data-testid="overview-figure-liability-value">{money(data.liability.total)}</strong>
+        <FigureValue text={money(data.liability.total)} testId="overview-figure-liability-value" />
         <span className="overview-figure-note">{t('overview.liabilityNote')}</span>
         <Breakdown rows={[
           { key: 'available', label: t('overview.available'), value: money(data.liability.available) },

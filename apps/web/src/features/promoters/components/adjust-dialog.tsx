@@ -8,12 +8,14 @@ import { Button, CenterPopup, Popup, Toast } from 'antd-mobile';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ADJUSTMENT_REASON_MAX } from '@pa/shared';
-import { Field, TextInput } from '@/components/field';
+import { AmountInput } from '@/components/amount-input';
+import { Field } from '@/components/field';
 import { SegmentedSwitch } from '@/components/segmented-switch';
 import { ApiError } from '@/lib/api-client';
 import { useDesk } from '@/lib/desk';
 import { errorText, fieldErrors } from '@/lib/errors';
-import { currencyMark, formatMoney } from '@/lib/format';
+import { formatMoney, minorUnitDigits } from '@/lib/format';
+import { amountStyle } from '@/lib/money-input';
 import { useAdjustBalance } from '../api/promoters';
 import {
   attemptFor, goesNegative, outcomeUnknown, parseAdjustmentAmount, reasonError, splitSign, type AdjustmentAttempt, type Direction,
@@ -91,7 +93,8 @@ function AdjustForm({ promoterId, name, currency, available, onClose }: Props) {
     }
   };
 
-  const mark = currencyMark(currency);
+  const digits = minorUnitDigits(currency);
+  const placeholder = digits ? `0${amountStyle(currency, locale).decimal}${'0'.repeat(digits)}` : '0';
   const after = parsed.ok ? available + parsed.amount : null;
   return (
     <form className="adjust-form" onSubmit={onSubmit} noValidate data-testid="adjust-form">
@@ -111,19 +114,16 @@ function AdjustForm({ promoterId, name, currency, available, onClose }: Props) {
         />
       </div>
       <Field id="adjust-amount-input" label={t('promotersAdmin.adjust.amount')} errorText={amountMessage} help={t(direction === 'credit' ? 'promotersAdmin.adjust.amountHelpCredit' : 'promotersAdmin.adjust.amountHelpDebit')}>
-        <div className="adjust-amount" data-testid="adjust-amount">
-          <span className={`adjust-sign adjust-sign-${direction}`} aria-hidden>{direction === 'credit' ? '+' : '\u2212'}</span>
-          <span className="adjust-unit" aria-hidden>{mark}</span>
-          <TextInput
-            id="adjust-amount-input"
-            value={amountText}
-            onChange={onAmount}
-            invalid={!!amountMessage}
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder="0.00"
-          />
-        </div>
+        <AmountInput
+          id="adjust-amount-input"
+          currency={currency}
+          value={amountText}
+          onChange={onAmount}
+          invalid={!!amountMessage}
+          placeholder={placeholder}
+          sign={<span className={`adjust-sign adjust-sign-${direction}`} aria-hidden>{direction === 'credit' ? '+' : '\u2212'}</span>}
+          boxTestId="adjust-amount"
+        />
       </Field>
       <div className={`field${reasonMessage ? ' field-invalid' : ''}`} data-testid="adjust-reason">
         <label htmlFor="adjust-reason-input">{t('promotersAdmin.adjust.reason')}</label>

@@ -1,6 +1,6 @@
 import { Button, Dialog, Tabs, Toast } from 'antd-mobile';
 import { LockOutline, PayCircleOutline } from 'antd-mobile-icons';
-import { useState, type ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminPromoterDetail, PasswordResetLink, PromoterAction } from '@pa/shared';
 import { CopyField } from '@/components/copy-field';
@@ -111,7 +111,7 @@ function WalletFigures({ detail }: { detail: AdminPromoterDetail }) {
         {figures.map(([label, value, testId], i) => (
           <div key={testId} className={i === 0 ? 'promoter-figure-main' : undefined}>
             <dt>{label}</dt>
-            <dd className={value < 0 ? 'promoter-negative' : undefined} data-testid={testId}>{money(value)}</dd>
+            <dd className={value < 0 ? 'promoter-negative' : undefined} style={i === 0 ? ({ '--chars': [...money(value)].length } as CSSProperties) : undefined} data-testid={testId}>{money(value)}</dd>
           </div>
         ))}
       </dl>

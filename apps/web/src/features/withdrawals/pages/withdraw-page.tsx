@@ -5,13 +5,14 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { PayoutAccount, WithdrawalTermsView } from '@pa/shared';
-import { Field, TextInput } from '@/components/field';
+import { AmountInput } from '@/components/amount-input';
+import { Field } from '@/components/field';
 import { PageNav } from '@/components/page-nav';
 import { PageError, PageLoading } from '@/components/page-status';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
-import { currencyMark, formatMoney } from '@/lib/format';
-import { minorToInputText } from '@/lib/money-input';
+import { formatMoney } from '@/lib/format';
+import { amountStyle, minorToInputText } from '@/lib/money-input';
 import { Link, navigate } from '@/lib/hash-router';
 import { usePayoutAccounts } from '../api/payout-accounts';
 import { useCreateWithdrawal, useWithdrawalTerms, withdrawalTermsQuery } from '../api/withdrawals';
@@ -20,20 +21,6 @@ import { accountLabel, feeRuleText } from '../lib/describe';
 import { allAmount, attemptFor, blockingProblem, checkAmount, outcomeUnknown, summaryOf, type AmountCheck, type Attempt } from '../lib/withdraw-form';
 
 const ADD_ACCOUNT = '/payout-accounts?return=withdraw&add=1';
-
-/**
- * How the reader's locale writes an amount: the currency mark, on which side of the figure
- * ("CN¥ 50", "50 CN¥"), and the decimal separator the form should write ("99.50", "99,50").
- */
-function amountStyle(currency: string, locale: string): { mark: string; after: boolean; decimal: string } {
-  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: 1 }).formatToParts(1);
-  const at = parts.findIndex((p) => p.type === 'currency');
-  return {
-    mark: currencyMark(currency),
-    after: at > parts.findIndex((p) => p.type === 'integer'),
-    decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
-  };
-}
 
 /** The inline message for the typed amount: the error code's own words, then the figure that matters. */
 function amountMessage(check: AmountCheck, terms: WithdrawalTermsView, submitted: boolean, t: TFunction, locale: string): string | undefined {
@@ -99,9 +86,9 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
   // The attempt whose answer never arrived: retrying the same request reuses its key.
   const attempt = useRef<Attempt | null>(null);
   const money = (minor: number) => formatMoney(minor, terms.currency, locale);
-  const unit = amountStyle(terms.currency, locale);
+  const { decimal } = amountStyle(terms.currency, locale);
   // The parser takes either separator; what the form writes itself follows the reader's locale.
-  const inputText = (minor: number) => minorToInputText(minor, terms.currency).replace('.', unit.decimal);
+  const inputText = (minor: number) => minorToInputText(minor, terms.currency).replace('.', decimal);
 
   const accountId = accounts.some((a) => a.id === chosen) ? chosen : (accounts.find((a) => a.isDefault) ?? accounts[0])?.id ?? '';
   const check = checkAmount(amountText, terms);
@@ -150,21 +137,16 @@ function WithdrawForm({ terms, accounts }: { terms: WithdrawalTermsView; account
       <form className="form card withdraw-form" onSubmit={onSubmit} noValidate>
         <Field id="withdraw-amount" label={t('withdraw.amount')} errorText={message} help={t('withdraw.amountHelp')}>
           <div className="amount-row">
-            <div className={`amount-input${unit.after ? ' amount-input-suffix' : ''}`}>
-              {unit.after ? null : <span className="amount-unit" aria-hidden>{unit.mark}</span>}
-              <TextInput
-                id="withdraw-amount"
-                value={amountText}
-                onChange={setAmountText}
-                invalid={!!message}
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder={t('withdraw.amountPlaceholder', { min: inputText(terms.min) })}
-                disabled={!!blocked}
-                data-testid="withdraw-amount"
-              />
-              {unit.after ? <span className="amount-unit" aria-hidden>{unit.mark}</span> : null}
-            </div>
+            <AmountInput
+              id="withdraw-amount"
+              currency={terms.currency}
+              value={amountText}
+              onChange={setAmountText}
+              invalid={!!message}
+              placeholder={t('withdraw.amountPlaceholder', { min: inputText(terms.min) })}
+              disabled={!!blocked}
+              inputTestId="withdraw-amount"
+            />
             <Button
               size="small"
               fill="outline"
