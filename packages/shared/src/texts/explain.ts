@@ -5,7 +5,7 @@
  * through Intl.PluralRules. The server answers the explanation endpoints with these texts, so the
  * console and the promoter's app show the same words.
  */
-import { formatDate, formatMoney, formatNumber, formatPercent } from '../format';
+import { formatDate, formatNumber, formatPercent } from '../format';
 import type { Locale } from '../locales';
 import { interpolate, textValues, type TextValue } from './render';
 import en from './explanation/en';
