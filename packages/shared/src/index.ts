@@ -8,3 +8,5 @@ export * from './admin-audit';
 export * from './admin-overview';
 export * from './admin-webhooks';
 export * from './mail';
+export * from './admin-groups';
+export * from './application-form';

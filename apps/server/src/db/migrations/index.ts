@@ -21,6 +21,7 @@ import { desk } from './018-desk';
 import { emailVerification } from './019-email-verification';
 import { moneyChecks } from './020-money-checks';
 import { promoterGroups } from './021-promoter-groups';
+import { applicationForms } from './023-application-forms';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -51,6 +52,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '019-email-verification': emailVerification(dialect),
         '020-money-checks': moneyChecks(dialect),
         '021-promoter-groups': promoterGroups(dialect),
+        '023-application-forms': applicationForms(dialect),
       };
     },
   };

@@ -42,6 +42,8 @@ export default {
     INTERNAL: 'Something went wrong. Please try again.',
     NETWORK: 'No connection. Check your network and try again.',
     PAYOUT_ACCOUNT_IN_USE: 'A withdrawal in progress uses this payout account.',
+    GROUP_NAME_TAKEN: 'Another group already has this name.',
+    DEFAULT_GROUP: 'The default group cannot be deleted: new promoters join it.',
   },
   fields: {
     required: 'Required.',
