@@ -337,6 +337,7 @@ describe.each(DIALECTS)('promoter groups and the application form on %s', (diale
       expect(await fieldsOf({ questions: Array.from({ length: 21 }, () => ({ kind: 'shortText', labels: { en: 'Q' } })) })).toEqual({ questions: 'too_long' });
       expect((await put({ questions: [] })).json()).toEqual({ questions: [] });
       expect((await admin.request('PUT', '/api/admin/groups/nope/questions', { questions: [] })).statusCode).toBe(404);
+      expect(errorCode(await admin.request('PUT', '/api/admin/groups/default/questions', { questions: [] }))).toBe('DEFAULT_GROUP');
       expect((await operator.request('PUT', '/api/admin/application-form', { questions: [] })).statusCode).toBe(403);
       expect((await operator.request('GET', '/api/admin/application-form')).statusCode).toBe(200);
     });

@@ -7,7 +7,7 @@
  * question later leaves what people answered readable.
  */
 import {
-  ANSWER_MAX, checkAnswers, pickText, type ApplicationAnswer, type ApplicationForm, type ApplicationFormBody, type AskedQuestion, type FieldCode, type Locale,
+  ANSWER_MAX, DEFAULT_GROUP_ID, checkAnswers, pickText, type ApplicationAnswer, type ApplicationForm, type ApplicationFormBody, type AskedQuestion, type FieldCode, type Locale,
   type Question, type QuestionKind, type RegistrationForm,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
@@ -52,6 +52,8 @@ const filled = (labels: Labels): Labels => Object.fromEntries(Object.entries(lab
  * new ones get ids. Nothing changed writes nothing; otherwise one audit entry with before and after.
  */
 export async function saveApplicationForm(ctx: AppContext, actor: Actor, groupId: string | null, body: ApplicationFormBody): Promise<ApplicationForm> {
+  // The default group has no invite link of its own: questions of its own would never be asked.
+  if (groupId === DEFAULT_GROUP_ID) throw new AppError('DEFAULT_GROUP');
   await ctx.uow.run(async ({ q: trx }) => {
     if (!(await lockForm(trx, ctx.dialect, groupId))) throw new AppError('NOT_FOUND');
     const existing = await formQuestions(trx, groupId);

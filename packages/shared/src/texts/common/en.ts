@@ -43,7 +43,7 @@ export default {
     NETWORK: 'No connection. Check your network and try again.',
     PAYOUT_ACCOUNT_IN_USE: 'A withdrawal in progress uses this payout account.',
     GROUP_NAME_TAKEN: 'Another group already has this name.',
-    DEFAULT_GROUP: 'The default group cannot be deleted: new promoters join it.',
+    DEFAULT_GROUP: 'This is the default group: it cannot be deleted, and it has no invite link or questions of its own (new promoters join it).',
   },
   fields: {
     required: 'Required.',

@@ -43,7 +43,7 @@ export default {
     NETWORK: 'Sin conexión. Revisa tu red e inténtalo de nuevo.',
     PAYOUT_ACCOUNT_IN_USE: 'Un retiro en curso usa esta cuenta de cobro.',
     GROUP_NAME_TAKEN: 'Ya hay otro grupo con este nombre.',
-    DEFAULT_GROUP: 'El grupo predeterminado no se puede eliminar: los nuevos promotores entran en él.',
+    DEFAULT_GROUP: 'Es el grupo predeterminado: no se puede eliminar y no tiene enlace de invitación ni preguntas propias (los nuevos promotores entran en él).',
   },
   fields: {
     required: 'Obligatorio.',

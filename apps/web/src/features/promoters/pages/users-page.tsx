@@ -18,6 +18,8 @@ import { useUserAction, type UserAction } from '../api/user-action';
 import { LoadMore } from '@/components/load-more';
 import { DeskToolbar, ExportButton, StatusFilter, useApproveRejectBulk } from '@/components/desk-toolbar';
 import { useUrlFilter } from '@/lib/url-filter';
+import { ApplicationAnswers } from '../components/application-answers';
+import '../components/promoters.css';
 
 const STATUSES: UserStatus[] = ['pending', 'active', 'suspended', 'rejected'];
 const ACTIONS: Record<UserStatus, UserAction[]> = { pending: ['approve', 'reject'], active: ['suspend'], suspended: ['reactivate'], rejected: [] };
@@ -57,6 +59,8 @@ function UserList({ status }: { status: UserStatus }) {
                   <br />
                   <span>{t('admin.joined', { date: formatDate(u.createdAt, i18n.language) })}</span>
                   {u.inviterName ? <><br /><span>{t('home.invitedBy', { name: u.inviterName })}</span></> : null}
+                  {u.group ? <><br /><span>{t('promotersAdmin.group.value', { group: u.group.name })}</span></> : null}
+                  {u.application.length > 0 ? <span className="users-application"><ApplicationAnswers answers={u.application} compact /></span> : null}
                 </>
               }
               extra={allowed ? (
@@ -103,11 +107,22 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
   };
 
   const columns: Column<AdminUser>[] = [
-    { key: 'name', title: t('console.col.name'), sortValue: (u) => u.displayName, render: (u) => <span className="data-table-strong">{u.displayName}</span> },
+    {
+      key: 'name',
+      title: t('console.col.name'),
+      sortValue: (u) => u.displayName,
+      render: (u) => (
+        <span className="promoter-name-cell">
+          <span className="data-table-strong">{u.displayName}</span>
+          {u.group ? <span className="promoter-sub" data-testid={`user-group-${u.account}`}>{t('promotersAdmin.group.value', { group: u.group.name })}</span> : null}
+        </span>
+      ),
+    },
     { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
     { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="data-table-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
     { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
-    { key: 'role', title: t('console.col.role'), sortValue: (u) => t(`me.roles.${u.role}`), render: (u) => t(`me.roles.${u.role}`) },
+    { key: 'role', priority: 'low', title: t('console.col.role'), sortValue: (u) => t(`me.roles.${u.role}`), render: (u) => t(`me.roles.${u.role}`) },
+    { key: 'application', title: t('promotersAdmin.application.column'), width: '30%', render: (u) => (u.role === 'promoter' ? <ApplicationAnswers answers={u.application} compact /> : null) },
     {
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
@@ -135,6 +150,8 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
       { header: 'status', value: (u) => t(`admin.status.${u.status}`) },
       { header: 'joined_at', value: (u) => csvTime(u.createdAt) },
       { header: 'inviter_name', value: (u) => u.inviterName },
+      { header: 'group', value: (u) => u.group?.name ?? null },
+      { header: 'application', value: (u) => u.application.map((a) => `${a.question}: ${a.answer}`).join('\n') || null },
       { header: 'id', value: (u) => csvId(u.id) },
     ],
   });
