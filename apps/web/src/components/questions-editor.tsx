@@ -8,7 +8,7 @@ import { Button, Toast } from 'antd-mobile';
 import { AddOutline, DeleteOutline, DownOutline, UpOutline } from 'antd-mobile-icons';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, type Locale } from '@pa/shared/locales';
+import { LOCALES, isLocale, type Locale } from '@pa/shared/locales';
 import { OPTION_LABEL_MAX, QUESTION_KINDS, QUESTION_LABEL_MAX, type QuestionKind } from '@pa/shared/application-form';
 import type { ApplicationFormBody, Question } from '@pa/shared';
 import { ApiError } from '../lib/api-client';
@@ -55,10 +55,11 @@ function LabelInput({ id, labels, locale, max, error, label, onChange, testId }:
 }
 
 export function QuestionsEditor({ questions, save, idPrefix, onSaved, onCancel }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [saved, setSaved] = useState(() => draftsOf(questions));
   const [drafts, setDrafts] = useState<QuestionDraft[]>(saved);
-  const [locale, setLocale] = useState<Locale>('en');
+  // The texts in the reader's own language first.
+  const [locale, setLocale] = useState<Locale>(() => (isLocale(i18n.language) ? i18n.language : 'en'));
   const [errors, setErrors] = useState<DraftErrors>({});
   const [busy, setBusy] = useState(false);
   const dirty = !sameForm(drafts, saved);

@@ -46,7 +46,15 @@ export function ApplicationQuestions({ questions, answers, errors, onChange }: {
           );
         }
         return (
-          <Field key={q.id} id={id} label={label} error={error} help={q.kind === 'url' ? t('auth.application.urlHelp') : undefined}>
+          <Field
+            key={q.id}
+            id={id}
+            label={label}
+            error={error}
+            // An address that is not one: say what one looks like, rather than "Not valid".
+            errorText={q.kind === 'url' && error === 'invalid' ? t('auth.application.urlInvalid') : undefined}
+            help={q.kind === 'url' ? t('auth.application.urlHelp') : undefined}
+          >
             {q.kind === 'longText' ? (
               <textarea
                 id={id}
