@@ -111,7 +111,8 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
     { key: 'status', title: t('console.col.status'), render: (p) => <UserStatusTag status={p.status} /> },
     { key: 'group', title: t('promotersAdmin.group.column'), render: (p) => <span className="promoter-group" data-testid={`promoter-group-${p.account}`}>{p.group.name}</span> },
     { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
+    // With the group column and the selection, the inviter (on the promoter's page and in the export) gives way at the smallest desk.
+    { key: 'inviter', priority: 'low', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
     { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`data-table-nowrap promoter-num${p.available < 0 ? ' promoter-negative' : ''}`}>{money(p.available)}</span> },
     { key: 'pending', title: t('promotersAdmin.pending'), align: 'end', render: (p) => <span className="data-table-nowrap promoter-num">{money(p.pending)}</span> },
     { key: 'createdAt', title: t('console.col.joined'), sortable: true, render: (p) => <span className="data-table-nowrap">{formatDate(p.createdAt, i18n.language)}</span> },

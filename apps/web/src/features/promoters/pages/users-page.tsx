@@ -120,7 +120,7 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
     },
     { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
     { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="data-table-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
+    { key: 'inviter', priority: 'low', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
     // Registrations waiting are promoters' (staff are never pending): their role goes without saying, their answers need the room.
     ...(status === 'pending' ? [] : [{ key: 'role', title: t('console.col.role'), sortValue: (u: AdminUser) => t(`me.roles.${u.role}`), render: (u: AdminUser) => t(`me.roles.${u.role}`) }]),
     { key: 'application', title: t('promotersAdmin.application.column'), width: '30%', render: (u) => (u.role === 'promoter' ? <ApplicationAnswers answers={u.application} compact /> : null) },
