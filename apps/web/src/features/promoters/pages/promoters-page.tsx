@@ -110,7 +110,8 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
     },
     { key: 'status', title: t('console.col.status'), render: (p) => <UserStatusTag status={p.status} /> },
     { key: 'group', title: t('promotersAdmin.group.column'), render: (p) => <span className="promoter-group" data-testid={`promoter-group-${p.account}`}>{p.group.name}</span> },
-    { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
+    // Searchable, on the promoter's page and in the export: the first to give way (below a 1000 px table).
+    { key: 'inviteCode', priority: 'lowest', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
     // With the group column and the selection, the inviter (on the promoter's page and in the export) gives way at the smallest desk.
     { key: 'inviter', priority: 'low', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
     { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`data-table-nowrap promoter-num${p.available < 0 ? ' promoter-negative' : ''}`}>{money(p.available)}</span> },

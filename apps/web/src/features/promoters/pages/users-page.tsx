@@ -60,7 +60,7 @@ function UserList({ status }: { status: UserStatus }) {
                   <span>{t('admin.joined', { date: formatDate(u.createdAt, i18n.language) })}</span>
                   {u.inviterName ? <><br /><span>{t('home.invitedBy', { name: u.inviterName })}</span></> : null}
                   {u.group ? <><br /><span>{t('promotersAdmin.group.value', { group: u.group.name })}</span></> : null}
-                  {u.application.length > 0 ? <span className="users-application"><ApplicationAnswers answers={u.application} compact /></span> : null}
+                  {status === 'pending' && u.application.length > 0 ? <span className="users-application"><ApplicationAnswers answers={u.application} compact /></span> : null}
                 </>
               }
               extra={allowed ? (
@@ -111,19 +111,21 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
       key: 'name',
       title: t('console.col.name'),
       sortValue: (u) => u.displayName,
+      // The account under the name (as in the promoters table): the queue's answers need the room.
       render: (u) => (
         <span className="promoter-name-cell users-name">
           <span className="data-table-strong">{u.displayName}</span>
+          <AccountText account={u.account} className="promoter-sub" />
           {u.group ? <span className="promoter-sub" data-testid={`user-group-${u.account}`}>{t('promotersAdmin.group.value', { group: u.group.name })}</span> : null}
         </span>
       ),
     },
-    { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
     { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="data-table-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
-    { key: 'inviter', priority: 'low', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
+    { key: 'inviter', priority: 'lowest', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
     // Registrations waiting are promoters' (staff are never pending): their role goes without saying, their answers need the room.
     ...(status === 'pending' ? [] : [{ key: 'role', title: t('console.col.role'), sortValue: (u: AdminUser) => t(`me.roles.${u.role}`), render: (u: AdminUser) => t(`me.roles.${u.role}`) }]),
-    { key: 'application', title: t('promotersAdmin.application.column'), width: '30%', render: (u) => (u.role === 'promoter' ? <ApplicationAnswers answers={u.application} compact /> : null) },
+    // The queue: what each applicant answered, to decide on (the promoter's page shows it for everyone).
+    ...(status === 'pending' ? [{ key: 'application', title: t('promotersAdmin.application.column'), render: (u: AdminUser) => <ApplicationAnswers answers={u.application} compact /> }] : []),
     {
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
