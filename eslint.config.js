@@ -84,6 +84,9 @@ export default tseslint.config(
           // Staff invitations and staff-made reset links are auth's one-time password links; a password
           // change from Me ends them.
           { from: [['server-module', { module: 'staff' }], ['server-module', { module: 'promoters' }], ['server-module', { module: 'mail' }], ['server-module', { module: 'me' }]], allow: [['server-module', { module: 'auth' }]] },
+          // Registration asks the application form's questions and joins the group an invite link names;
+          // the registrations queue and the promoter's page show the answers (issue 31).
+          { from: [['server-module', { module: 'auth' }], ['server-module', { module: 'admin' }], ['server-module', { module: 'promoters' }]], allow: [['server-module', { module: 'applications' }]] },
           // The settings screen's calls stay under api/admin/settings, next to the other admin calls.
           { from: [['server-module', { module: 'admin' }]], allow: [['server-module', { module: 'settings' }]] },
           // The program overview reads the same ranges and rollups as the promoter's figures.

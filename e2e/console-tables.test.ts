@@ -17,6 +17,7 @@ import { createCampaign, join, updateCampaign, type CampaignValues } from '../ap
 import { recordConversion } from '../apps/server/src/modules/commissions/service';
 import { insertUser } from '../apps/server/src/modules/users/repository';
 import { createEndpoint, sendTest } from '../apps/server/src/modules/webhooks/service';
+import { createGroup } from '../apps/server/src/modules/groups/service';
 import { hashPassword } from '../apps/server/src/platform/crypto/password';
 import { seedDemo } from '../apps/server/src/seed-demo';
 import { createShopKey, screenshot, setLanguage, startJourney, watchProblems } from './harness';
@@ -50,6 +51,19 @@ beforeAll(async () => {
   }) as CampaignValues);
   await updateCampaign(ctx, adminId, gated, { status: 'active' });
   await join(ctx, longId, gated);
+
+  // A promoter group with a long name (issue 31), its promoter shown in the promoters table's group column.
+  const group = await createGroup(ctx, { userId: adminId, ip: null }, { name: 'Partenaires premium des boutiques de thé', description: 'Boutiques spécialisées du réseau international' });
+  await ctx.db.updateTable('users').set({ group_id: group.id }).where('id', '=', longId).execute();
+  // A registration waiting with its answers to the application form (the queue shows them).
+  const applicant = await insertUser(ctx.db, { account: 'jean-baptiste.applicant@boutique-exemple.fr', displayName: 'Jean-Baptiste Applicant', passwordHash: await hashPassword('Long-pass-1'), role: 'promoter', status: 'pending', locale: 'fr', parentId: null, groupId: group.id });
+  const answer = (position: number, kind: 'url' | 'longText', question: string, value: string) => ({
+    id: `answer-${position}`, user_id: applicant, question_id: `q-${position}`, source: 'registration' as const, position, kind, question_json: JSON.stringify({ en: question }), value, option_json: null, created_at: Date.now(),
+  });
+  await ctx.db.insertInto('application_answers').values([
+    answer(0, 'url', 'Your website or social profile', 'https://www.instagram.com/the.very.long.profile.name.of.a.tea.blogger/'),
+    answer(1, 'longText', 'How will you promote our teas?', 'Une dégustation filmée chaque semaine, puis un article détaillé avec les liens vers la boutique.'),
+  ]).execute();
 
   await createShopKey(ctx, adminId);
   const { endpoint } = await createEndpoint(ctx, { userId: adminId, ip: null }, { url: 'https://hooks.example.com/promotion-assistant/receiver', events: ['commission.created'] });
@@ -118,7 +132,7 @@ describe('console tables at a desk', () => {
 
     const screens = [
       '#/admin', '#/admin/commissions', '#/admin/withdrawals', '#/admin/withdrawals?status=approved', '#/admin/withdrawals?status=all',
-      '#/admin/enrollments', '#/admin/conversions', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/users?status=active',
+      '#/admin/enrollments', '#/admin/conversions', '#/admin/promoters', `#/admin/promoters/${promoterId}`, '#/admin/users?status=active', '#/admin/users?status=pending', '#/admin/groups',
       '#/admin/campaigns', '#/admin/announcements', '#/admin/staff', '#/admin/audit', '#/admin/api-keys', '#/admin/webhooks',
       `#/admin/webhooks/${webhookId}`, '#/admin/mail',
     ];

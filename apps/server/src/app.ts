@@ -27,6 +27,8 @@ import { statsRoutes } from './modules/stats/routes';
 import { withdrawalRoutes } from './modules/withdrawals/routes';
 import { staffRoutes } from './modules/staff/routes';
 import { promoterRoutes } from './modules/promoters/routes';
+import { groupRoutes } from './modules/groups/routes';
+import { applicationRoutes } from './modules/applications/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { linkRoutes, redirectRoutes } from './modules/links/routes';
@@ -170,6 +172,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(withdrawalRoutes(ctx));
     await site.register(staffRoutes(ctx));
     await site.register(promoterRoutes(ctx));
+    await site.register(groupRoutes(ctx));
+    await site.register(applicationRoutes(ctx));
     await site.register(overviewRoutes(ctx));
     await site.register(auditRoutes(ctx));
     await site.register(notificationRoutes(ctx));

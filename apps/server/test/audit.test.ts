@@ -280,6 +280,32 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       await noEntry(() => operator.request('POST', `/api/admin/users/${adminId}/suspend`), 403);
     });
 
+    it('promoter groups, moves between them and the application form (admin)', async () => {
+      const created = await oneEntry(() => admin.request('POST', '/api/admin/groups', { name: 'Audited group', description: 'Tea shops' }), { actorId: adminId, action: 'group.create', entity: 'group', before: null, after: { name: 'Audited group', description: 'Tea shops' }, ip: ADMIN_IP });
+      const group = created.res.json().group as { id: string; inviteCode: string };
+      expect(created.entry.entity_id).toBe(group.id);
+      await oneEntry(() => admin.request('PATCH', `/api/admin/groups/${group.id}`, { name: 'Audited group 2' }), { actorId: adminId, action: 'group.update', entity: 'group', entityId: group.id, before: { name: 'Audited group', description: 'Tea shops' }, after: { name: 'Audited group 2' }, ip: ADMIN_IP });
+      // Nothing to change, a taken name and an operator write nothing.
+      await noEntry(() => admin.request('PATCH', `/api/admin/groups/${group.id}`, { name: 'Audited group 2' }), 200);
+      await noEntry(() => admin.request('POST', '/api/admin/groups', { name: 'AUDITED GROUP 2' }), 409);
+      await noEntry(() => operator.request('POST', '/api/admin/groups', { name: 'By an operator' }), 403);
+      const renewed = await oneEntry(() => admin.request('POST', `/api/admin/groups/${group.id}/invite-code`), { actorId: adminId, action: 'group.invite_code', entity: 'group', entityId: group.id, before: { inviteCode: group.inviteCode }, ip: ADMIN_IP });
+      expect(JSON.parse(renewed.entry.after_json!)).toEqual({ inviteCode: renewed.res.json().group.inviteCode });
+      const form = { questions: [{ kind: 'shortText', required: true, labels: { en: 'Your shop?' } }] };
+      const saved = await oneEntry(() => admin.request('PUT', `/api/admin/groups/${group.id}/questions`, form), { actorId: adminId, action: 'application_form.update', entity: 'group', entityId: group.id, before: { questions: [] }, ip: ADMIN_IP });
+      expect(JSON.parse(saved.entry.after_json!).questions).toMatchObject([{ kind: 'shortText', required: true, labels: { en: 'Your shop?' }, options: [] }]);
+      const own = await oneEntry(() => admin.request('PUT', '/api/admin/application-form', form), { actorId: adminId, action: 'application_form.update', entity: 'settings', entityId: null, before: { questions: [] }, ip: ADMIN_IP });
+      // The same form again (its ids kept) changes nothing.
+      await noEntry(() => admin.request('PUT', '/api/admin/application-form', { questions: own.res.json().questions }), 200);
+      const p = await createUser(env.ctx, 'promoter');
+      await oneEntry(() => admin.request('PATCH', `/api/admin/promoters/${p.id}`, { groupId: group.id }), { actorId: adminId, action: 'promoter.group', entity: 'user', entityId: p.id, before: { groupId: 'default' }, after: { groupId: group.id }, ip: ADMIN_IP });
+      await noEntry(() => admin.request('POST', '/api/admin/promoters/group', { promoterIds: [p.id], groupId: group.id }), 200);
+      await noEntry(() => operator.request('PATCH', `/api/admin/promoters/${p.id}`, { groupId: 'default' }), 403);
+      await noEntry(() => admin.request('DELETE', '/api/admin/groups/default'), 409);
+      await oneEntry(() => admin.request('DELETE', `/api/admin/groups/${group.id}`), { actorId: adminId, action: 'group.delete', entity: 'group', entityId: group.id, before: { name: 'Audited group 2', description: 'Tea shops' }, after: { movedPromoters: 1 }, ip: ADMIN_IP });
+      await admin.request('PUT', '/api/admin/application-form', { questions: [] });
+    });
+
     it('campaigns: create, edit, each status move, images (admin)', async () => {
       const created = await oneEntry(() => admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Audited campaign' } })), { actorId: adminId, action: 'campaign.create', entity: 'campaign', ip: ADMIN_IP });
       const id = created.res.json().campaign.id as string;

@@ -21,6 +21,12 @@ const TABLE: [RegExp, Who][] = [
   [/^POST \/api\/admin\/keys\/rotate$/, 'admin'],
   [/^(POST|PATCH|DELETE) \/api\/admin\/campaigns/, 'admin'],
   [/^GET \/api\/admin\/ledger\/check$/, 'admin'],
+  // Groups and the application form: admins change them (rewards follow groups); operators read them.
+  [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/groups/, 'admin'],
+  [/^PUT \/api\/admin\/application-form$/, 'admin'],
+  [/^(PATCH|POST) \/api\/admin\/promoters\/(\{id\}|group)$/, 'admin'],
+  [/^GET \/api\/admin\/groups/, 'staff'],
+  [/^GET \/api\/admin\/application-form$/, 'staff'],
   [/^(GET|POST|PATCH|PUT|DELETE) \/api\/admin\/webhooks/, 'admin'],
   [/^(GET|POST) \/api\/admin\/mail/, 'admin'],
   [/^(PUT) \/api\/admin\/integrations/, 'admin'],

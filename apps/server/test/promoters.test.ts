@@ -196,7 +196,8 @@ describe.each(DIALECTS)('the console’s promoters on %s', (dialect) => {
       expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(res.headers['content-disposition']).toMatch(/^attachment; filename="promoters-\d{4}-\d{2}-\d{2}\.csv"$/);
       const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-      expect(lines[0]).toBe('promoter_id,account,display_name,status,invite_code,created_at,inviter_account,available,pending,currency');
+      expect(lines[0]).toBe('promoter_id,account,display_name,status,group,invite_code,created_at,inviter_account,available,pending,currency');
+      expect(lines[1]!.split(',')[4]).toBe('Default');
       expect(lines.slice(1).map((l) => l.split(',')[2])).toEqual(['Alice', 'Bob', 'Carol']);
       expect(lines[2]).toContain(`"=""${bob.account}"""`);
       expect(lines[2]).toContain(',123.45,5.00,CNY');
@@ -222,6 +223,8 @@ describe.each(DIALECTS)('the console’s promoters on %s', (dialect) => {
         promoter: { id: alice.id, displayName: 'Alice', account: alice.account, status: 'active', locale: 'en', inviteCode: alice.inviteCode, leaderboardOptOut: false, createdAt: expect.any(Number) },
         actions: ['suspend'],
         inviter: null,
+        group: { id: 'default', name: 'Default' },
+        application: [],
         teamSize: 1,
         currency: 'CNY',
         wallet: { pending: 0, available: 99, withdrawing: 0, paidOut: 0 },

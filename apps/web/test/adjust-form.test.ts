@@ -119,14 +119,15 @@ describe('the rest of the adjustment form', () => {
 
 describe('the promoters list’s filters in the address', () => {
   it('reads what it wrote, leaving defaults out', () => {
-    const f = { q: 'wen', status: 'active' as const, campaignId: 'c1', sort: 'available' as const, dir: 'asc' as const };
+    const f = { q: 'wen', status: 'active' as const, campaignId: 'c1', groupId: 'g1', sort: 'available' as const, dir: 'asc' as const };
     const qs = writeFilters(f);
     expect(readFilters(new URLSearchParams(qs))).toEqual(f);
-    expect(writeFilters({ q: '', status: null, campaignId: null, sort: 'createdAt', dir: 'desc' }, new URLSearchParams('tab=x'))).toBe('tab=x');
+    expect(qs).toContain('groupId=g1');
+    expect(writeFilters({ q: '', status: null, campaignId: null, groupId: null, sort: 'createdAt', dir: 'desc' }, new URLSearchParams('tab=x'))).toBe('tab=x');
   });
 
   it('falls back to the defaults for anything unknown', () => {
-    expect(readFilters(new URLSearchParams('status=boss&sort=password&dir=up&q=%20%20'))).toEqual({ q: '', status: null, campaignId: null, sort: 'createdAt', dir: 'desc' });
+    expect(readFilters(new URLSearchParams('status=boss&sort=password&dir=up&q=%20%20'))).toEqual({ q: '', status: null, campaignId: null, groupId: null, sort: 'createdAt', dir: 'desc' });
     expect(readFilters(new URLSearchParams(`q=${'a'.repeat(300)}`)).q).toHaveLength(100);
   });
 

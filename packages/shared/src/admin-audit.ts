@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'campaign.create', 'campaign.update', 'campaign.activate', 'campaign.pause', 'campaign.end', 'campaign.rewards', 'campaign.image_add', 'campaign.image_remove',
   'announcement.create', 'announcement.update', 'announcement.publish', 'announcement.archive', 'announcement.delete',
   'enrollment.approve', 'enrollment.reject', 'enrollment.coupon',
+  // Promoter groups and the application form (issue 31).
+  'group.create', 'group.update', 'group.delete', 'group.invite_code', 'promoter.group', 'application_form.update',
   // Money.
   'commission.approve', 'commission.reject',
   'promoter.adjust',
@@ -35,7 +37,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit', 'group'] as const;
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';

@@ -3,7 +3,7 @@
  * adjustments and staff-made password reset links. Money in minor units.
  */
 import { z } from 'zod';
-import { LocaleSchema, PageQuerySchema, PayoutMethodSchema, UserStatusSchema, WithdrawalSchema, CommissionStatusSchema, LedgerLineSchema } from './schemas';
+import { ApplicationAnswerSchema, GroupRefSchema, LocaleSchema, PageQuerySchema, PayoutMethodSchema, UserStatusSchema, WithdrawalSchema, CommissionStatusSchema, LedgerLineSchema } from './schemas';
 import { MAX_AMOUNT } from './rules';
 
 /** Columns the list sorts by on the server; `dir` says which way (newest first by default). */
@@ -16,6 +16,8 @@ const promoterFilters = {
   status: UserStatusSchema.optional(),
   /** Enrolled in this campaign (any enrollment status). */
   campaignId: z.string().min(1).max(64).optional(),
+  /** In this group (issue 31). */
+  groupId: z.string().min(1).max(64).optional(),
   sort: z.enum(PROMOTER_SORTS).default('createdAt'),
   dir: z.enum(['asc', 'desc']).default('desc'),
 };
@@ -33,6 +35,7 @@ const AdminPromoterRowSchema = z.object({
   inviteCode: z.string(),
   createdAt: z.number().int(),
   inviter: PersonRefSchema.nullable(),
+  group: GroupRefSchema,
   available: z.number().int(),
   pending: z.number().int(),
 });
@@ -57,6 +60,10 @@ export const AdminPromoterDetailSchema = z.object({
   /** The status moves that apply now (`POST api/admin/users/:id/:action`). */
   actions: z.array(z.enum(PROMOTER_ACTIONS)),
   inviter: PersonRefSchema.nullable(),
+  /** The promoter's group (issue 31); `PATCH api/admin/promoters/:id { groupId }` moves them. */
+  group: GroupRefSchema,
+  /** Their answers to the application form, in the order asked (empty when none were asked). */
+  application: z.array(ApplicationAnswerSchema),
   /** Direct members (people who registered with this promoter's invite code). */
   teamSize: z.number().int(),
   currency: z.string(),

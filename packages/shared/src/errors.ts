@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   MAIL_DISABLED: 409,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
+  GROUP_NAME_TAKEN: 409,
+  DEFAULT_GROUP: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -9,3 +9,5 @@ export * from './admin-overview';
 export * from './admin-webhooks';
 export * from './mail';
 export * from './rewards';
+export * from './admin-groups';
+export * from './application-form';

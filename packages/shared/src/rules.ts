@@ -66,6 +66,27 @@ export function checkInviteCode(raw: string): FieldCode | null {
   return null;
 }
 
+/** A group's invite code (issue 31): longer than a promoter's, as it is handed out wider and names who earns what. */
+export const GROUP_CODE_LENGTH = 12;
+
+export function checkGroupCode(raw: string): FieldCode | null {
+  const v = normalizeInviteCode(raw);
+  if (v.length !== GROUP_CODE_LENGTH) return 'invalid';
+  for (const ch of v) if (!CROCKFORD_ALPHABET.includes(ch)) return 'invalid';
+  return null;
+}
+
+/**
+ * One line of text people type and others read (a group's name, a question's label, a short
+ * answer): the display name's forbidden characters refused, `max` counted in characters.
+ */
+export function checkLine(raw: string, max: number, required = true): FieldCode | null {
+  const v = raw.trim();
+  if (!v) return required ? 'required' : null;
+  if (DISPLAY_NAME_FORBIDDEN.test(v)) return 'control_characters';
+  return [...v].length > max ? 'too_long' : null;
+}
+
 const LINK_CODE_MIN = 4;
 export const LINK_CODE_MAX = 32;
 const CHANNEL_MAX = 24;

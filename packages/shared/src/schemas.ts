@@ -4,11 +4,12 @@ import { ERROR_CODES } from './errors';
 import { LOCALES } from './locales';
 import { ConversionItemSchema, CountrySchema, ITEMS_MAX, MetadataSchema } from './rewards';
 import {
-  checkAccount, checkChannel, checkDisplayName, checkEmail, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
+  checkAccount, checkChannel, checkDisplayName, checkEmail, checkGroupCode, checkHolderName, checkInviteCode, checkLinkCode, normalizeAccount, normalizeInviteCode, ACCOUNT_MAX, PAYOUT_METHODS, MAX_INSTANT, isCalendarDay,
   API_SCOPES, COMMISSION_BULK_MAX, STAFF_WITHDRAWAL_ACTIONS, WITHDRAWAL_REASON_MAX, WITHDRAWAL_REFERENCE_MAX, WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWAL_STATUSES, WITHDRAWALS_PER_DAY,
   type StaffWithdrawalAction, MAX_AMOUNT,
 } from './rules';
 import type { FieldCode } from './errors';
+import { ANSWER_MAX, QUESTION_KINDS, QUESTIONS_MAX } from './application-form';
 
 /** Turns a rule function into a zod refinement that reports the rule's field code. */
 function rule(check: (v: string) => FieldCode | null) {
@@ -52,6 +53,11 @@ export type PublicKey = z.infer<typeof PublicKeySchema>;
 export const AccountSchema = z.string().max(ACCOUNT_MAX + 16).superRefine(rule(checkAccount)).transform(normalizeAccount);
 export const DisplayNameSchema = z.string().max(200).superRefine(rule(checkDisplayName)).transform((v) => v.trim());
 const InviteCodeSchema = z.string().max(32).superRefine(rule(checkInviteCode)).transform(normalizeInviteCode);
+/** A group's invite code as it comes in a link (`?group=…`; issue 31): look-alike characters read as in invite codes. */
+export const GroupCodeSchema = z.string().max(32).superRefine(rule(checkGroupCode)).transform(normalizeInviteCode);
+/** A registration's answers to the application form: question id → answer (a choice: the option's id). */
+export const AnswersBodySchema = z.record(z.string().min(1).max(64), z.string().max(ANSWER_MAX.longText + 100))
+  .refine((v) => Object.keys(v).length <= 2 * QUESTIONS_MAX, { params: { fieldCode: 'too_large' } });
 
 export const UserSchema = z.object({
   id: z.string(),
@@ -80,6 +86,10 @@ export const RegisterBodySchema = z.strictObject({
   displayName: DisplayNameSchema,
   password: SealedSchema,
   inviteCode: InviteCodeSchema.optional(),
+  /** The group whose invite link the person came through (the default group without one). */
+  groupCode: GroupCodeSchema.optional(),
+  /** Answers to the questions `GET api/auth/application-form` asks (checked by application-form.ts's rules). */
+  answers: AnswersBodySchema.optional(),
   locale: LocaleSchema.optional(),
 });
 export type RegisterBody = z.input<typeof RegisterBodySchema>;
@@ -192,13 +202,33 @@ export const PageQuerySchema = z.strictObject({
 /** Every cursor-paged answer: a page of items and the cursor of the next (null after the last). */
 export type Page<Item> = { items: Item[]; nextCursor: string | null };
 
+/** An answer as staff read it: the question as it was asked, in the reader's language where it was written in it. */
+export const ApplicationAnswerSchema = z.object({
+  questionId: z.string(),
+  /** Which form asked it: the registration's, or the group's whose link was used. */
+  source: z.enum(['registration', 'group']),
+  kind: z.enum(QUESTION_KINDS),
+  question: z.string(),
+  /** The answer; for a choice, the option's text. */
+  answer: z.string(),
+});
+export type ApplicationAnswer = z.infer<typeof ApplicationAnswerSchema>;
+export const GroupRefSchema = z.object({ id: z.string(), name: z.string() });
+export type GroupRef = z.infer<typeof GroupRefSchema>;
+
 export const AdminUserQuerySchema = PageQuerySchema.extend({
   status: UserStatusSchema.optional(),
   role: RoleSchema.optional(),
   q: z.string().max(100).optional(),
 });
 
-const AdminUserSchema = UserSchema.extend({ inviterId: z.string().nullable() });
+const AdminUserSchema = UserSchema.extend({
+  inviterId: z.string().nullable(),
+  /** A promoter's group (null for staff). */
+  group: GroupRefSchema.nullable(),
+  /** A promoter's answers to the application form, in the order asked (empty when none were asked). */
+  application: z.array(ApplicationAnswerSchema),
+});
 export const AdminUserListSchema = z.object({ items: z.array(AdminUserSchema), nextCursor: z.string().nullable() });
 export type AdminUserList = z.infer<typeof AdminUserListSchema>;
 

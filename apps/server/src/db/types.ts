@@ -30,8 +30,44 @@ export interface PromoterGroupsTable {
   description: ColumnType<string, string | undefined, string>;
   /** 1 for the one default group ('default'), which cannot be deleted. */
   is_default: ColumnType<number, number | undefined, number>;
+  /** The code of the group's invite link (migration 023); null for the default group. */
+  invite_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The name folded (NFKC, lower case), unique: names are unique regardless of case. */
+  name_key: ColumnType<string, string | undefined, string>;
   created_at: number;
   updated_at: number;
+}
+
+/** The application form's questions (issue 31): the registration's (group_id null) or a group's. */
+export interface ApplicationQuestionsTable {
+  id: string;
+  group_id: string | null;
+  position: number;
+  kind: 'shortText' | 'longText' | 'url' | 'choice';
+  required: number;
+  /** { locale: label } */
+  labels_json: string;
+  /** [{ id, labels: { locale: label } }] (choices only; '[]' otherwise) */
+  options_json: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A registration's answers, each with the question (and chosen option) as it was asked. */
+export interface ApplicationAnswersTable {
+  id: string;
+  user_id: string;
+  question_id: string;
+  source: 'registration' | 'group';
+  position: number;
+  kind: 'shortText' | 'longText' | 'url' | 'choice';
+  /** The question's labels when answered: { locale: label } */
+  question_json: string;
+  /** The answer; for a choice, the option's id. */
+  value: string;
+  /** A choice's chosen option's labels when answered; null for other kinds. */
+  option_json: string | null;
+  created_at: number;
 }
 
 export interface EmailVerificationsTable {
@@ -129,6 +165,8 @@ export interface Database {
   users: UsersTable;
   promoter_groups: PromoterGroupsTable;
   reward_usage: RewardUsageTable;
+  application_questions: ApplicationQuestionsTable;
+  application_answers: ApplicationAnswersTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   used_nonces: UsedNoncesTable;

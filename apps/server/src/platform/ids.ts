@@ -1,5 +1,5 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
-import { CROCKFORD_ALPHABET, INVITE_CODE_LENGTH } from '@pa/shared';
+import { CROCKFORD_ALPHABET, GROUP_CODE_LENGTH, INVITE_CODE_LENGTH } from '@pa/shared';
 
 let lastTime = 0;
 /** The last id's 80 random bits as two 40-bit halves (plain numbers: exact below 2^53). */
@@ -71,3 +71,5 @@ function randomCode(length: number): string {
 }
 
 export const newInviteCode = () => randomCode(INVITE_CODE_LENGTH);
+/** A group's invite code: 12 characters (60 bits), not worth guessing. */
+export const newGroupCode = () => randomCode(GROUP_CODE_LENGTH);

@@ -115,6 +115,7 @@ const StaffMePage = page(() => import('../features/me/pages/staff-me-page'));
 const UsersPage = page(() => import('../features/promoters/pages/users-page'));
 const PromotersPage = page(() => import('../features/promoters/pages/promoters-page'));
 const PromoterPage = page(() => import('../features/promoters/pages/promoter-page'));
+const GroupsPage = page(() => import('../features/groups/pages/groups-page'));
 const SettingsPage = page(() => import('../features/settings/pages/settings-page'));
 const AdminCampaignsPage = page(() => import('../features/campaigns/pages/campaign-table-page'));
 const AdminCampaignPage = page(() => import('../features/campaigns/pages/campaign-editor-page'));
@@ -193,6 +194,7 @@ export const routes: RouteDef[] = [
   { path: '/admin/users', page: UsersPage, layouts: staff },
   { path: '/admin/promoters', page: PromotersPage, layouts: staff },
   { path: '/admin/promoters/:id', page: PromoterPage, layouts: staff },
+  { path: '/admin/groups', page: GroupsPage, layouts: admins },
   { path: '/admin/settings', page: SettingsPage, layouts: admins },
   { path: '/admin/campaigns', page: AdminCampaignsPage, layouts: staff },
   // Before `:id`, which would match "new" too.

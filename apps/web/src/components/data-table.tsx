@@ -30,9 +30,11 @@ export interface Column<Row> {
   /**
    * 'low': a column the table drops when its box is narrow (the smallest desk, 1024 px), so the
    * rest, the actions above all, fit without scrolling sideways. What it shows must be found
-   * elsewhere too (the row's page, the export).
+   * elsewhere too (the row's page, the export). 'lowest': dropped first, already when the box is
+   * below 1000 px (a 1280 px desk leaves the table about 950), for a table whose columns would not
+   * fit there otherwise.
    */
-  priority?: 'low';
+  priority?: 'low' | 'lowest';
 }
 
 export interface DataTableProps<Row> {
@@ -67,7 +69,7 @@ export interface DataTableProps<Row> {
 }
 
 /** A cell's classes: its alignment, and whether it is dropped when the table is narrow. */
-const cellClass = <Row,>(c: Column<Row>) => [c.align === 'end' ? 'data-table-end' : '', c.priority === 'low' ? 'data-table-low' : '', c.key === 'actions' ? 'data-table-actions-cell' : ''].filter(Boolean).join(' ') || undefined;
+const cellClass = <Row,>(c: Column<Row>) => [c.align === 'end' ? 'data-table-end' : '', c.priority === 'low' ? 'data-table-low' : c.priority === 'lowest' ? 'data-table-low data-table-lowest' : '', c.key === 'actions' ? 'data-table-actions-cell' : ''].filter(Boolean).join(' ') || undefined;
 
 /** Whether a click landed on something of its own inside the row (a checkbox, button or link). */
 const ownControl = (target: EventTarget | null, row: Element) => {

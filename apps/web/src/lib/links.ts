@@ -18,6 +18,13 @@ export function inviteLink(code: string, href = window.location.href): string {
   return url.toString();
 }
 
+/** A group's invite link: the register route with the group's code (issue 31); new promoters join that group. */
+export function groupInviteLink(code: string | null, href = window.location.href): string {
+  const url = pageBase(href);
+  url.hash = code ? `#/register?group=${encodeURIComponent(code)}` : '#/register';
+  return url.toString();
+}
+
 /** A tracked link: `<base>/r/<code>`, resolved against the page like every API call. */
 export function trackedLink(code: string, href = window.location.href): string {
   return new URL(`r/${encodeURIComponent(code)}`, pageBase(href)).toString();

@@ -16,7 +16,7 @@ export const CSV_COLUMNS = {
   /** GET api/admin/audit/export. */
   audit: ['at', 'actor', 'actor_account', 'actor_role', 'action', 'action_name', 'entity_type', 'entity_id', 'before', 'after', 'ip', 'entry_id'],
   /** GET api/admin/promoters/export. */
-  promoters: ['promoter_id', 'account', 'display_name', 'status', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
+  promoters: ['promoter_id', 'account', 'display_name', 'status', 'group', 'invite_code', 'created_at', 'inviter_account', 'available', 'pending', 'currency'],
   /** GET api/admin/withdrawals/export.csv: the approved withdrawals as a bank batch. */
   withdrawalBatch: ['withdrawal_id', 'requested_at', 'promoter_account', 'promoter_name', 'method', 'holder_name', 'account_number', 'amount', 'fee', 'net', 'currency'],
 
@@ -24,7 +24,7 @@ export const CSV_COLUMNS = {
   commissions: ['occurred_at', 'promoter_name', 'promoter_account', 'campaign', 'kind', 'external_id', 'level', 'base', 'rate', 'amount', 'reversed_amount', 'currency', 'status', 'available_at', 'reason', 'id'],
   conversions: ['occurred_at', 'kind', 'external_id', 'campaign', 'promoter_name', 'status', 'outcome', 'amount', 'refunded_amount', 'currency', 'coupon_code', 'id'],
   withdrawals: ['promoter_name', 'promoter_account', 'amount', 'fee', 'net', 'currency', 'payout_account', 'status', 'requested_at', 'paid_at', 'payout_reference', 'reason', 'shared_account', 'id'],
-  users: ['display_name', 'account', 'role', 'status', 'joined_at', 'inviter_name', 'id'],
+  users: ['display_name', 'account', 'role', 'status', 'joined_at', 'inviter_name', 'group', 'application', 'id'],
   enrollments: ['promoter_name', 'promoter_account', 'campaign', 'status', 'requested_at', 'coupon_code', 'id'],
   campaigns: ['name', 'status', 'lead_reward', 'sale_reward', 'currency', 'starts_at', 'ends_at', 'created_at', 'id'],
   announcements: ['title', 'status', 'pinned', 'languages', 'created_at', 'published_at', 'id'],

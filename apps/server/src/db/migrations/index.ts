@@ -22,6 +22,7 @@ import { emailVerification } from './019-email-verification';
 import { moneyChecks } from './020-money-checks';
 import { promoterGroups } from './021-promoter-groups';
 import { rewardRules } from './022-reward-rules';
+import { applicationForms } from './023-application-forms';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -53,6 +54,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '020-money-checks': moneyChecks(dialect),
         '021-promoter-groups': promoterGroups(dialect),
         '022-reward-rules': rewardRules(dialect),
+        '023-application-forms': applicationForms(dialect),
       };
     },
   };

@@ -12,8 +12,11 @@ export async function searchUsers(
   db: Db,
   filters: { status?: UserStatus; role?: Role; q?: string },
   page: { limit: number; cursor?: string },
-): Promise<UserRow[]> {
-  let query = selectUsers(db).orderBy('users.created_at', 'desc').orderBy('users.id', 'desc').limit(page.limit + 1);
+): Promise<(UserRow & { group_id: string; group_name: string | null })[]> {
+  let query = selectUsers(db)
+    .leftJoin('promoter_groups as g', 'g.id', 'users.group_id')
+    .select(['users.group_id', 'g.name as group_name'])
+    .orderBy('users.created_at', 'desc').orderBy('users.id', 'desc').limit(page.limit + 1);
   if (filters.status) query = query.where('users.status', '=', filters.status);
   if (filters.role) query = query.where('users.role', '=', filters.role);
   if (filters.q) {

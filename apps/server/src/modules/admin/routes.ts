@@ -6,6 +6,7 @@ import {
 import type { AppContext } from '../../context';
 import { actorOf } from '../../platform/audit';
 import { errorResponses } from '../../platform/openapi';
+import { requestLocale } from '../../platform/errors';
 import { adminOnly, requireAuth, staffOnly } from '../../platform/session';
 import { settingsView, updateSettings } from '../settings/service';
 import { changeUserStatus, findUsers, rotateKey } from './service';
@@ -15,7 +16,7 @@ export function adminRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/admin/users', {
       preValidation: staffOnly,
       schema: { tags: ['admin'], summary: 'Search users', querystring: AdminUserQuerySchema, response: { 200: AdminUserListSchema, ...errorResponses } },
-    }, async (request) => findUsers(ctx, request.query));
+    }, async (request) => findUsers(ctx, request.query, requestLocale(request)));
 
     app.post('/api/admin/users/:id/:action', {
       preValidation: staffOnly,

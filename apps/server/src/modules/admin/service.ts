@@ -1,5 +1,5 @@
 /** The console's user management (approve, reject, suspend, reactivate) and key rotation. */
-import type { AdminUserList, PublicKey, Role, User, UserStatus } from '@pa/shared';
+import type { AdminUserList, Locale, PublicKey, Role, User, UserStatus } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { audit, type Actor } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
@@ -8,6 +8,7 @@ import { emitEvent } from '../../platform/webhooks/outbox';
 import { mailUser } from '../../platform/mail/outbox';
 import { findUserById, toUser } from '../users/repository';
 import { findUserState, moveUserStatus, revokeSessionsOf, searchUsers } from './repository';
+import { answersFor } from '../applications/service';
 
 /** User status transitions (PRODUCT.md §5); anything else is INVALID_STATE_TRANSITION. */
 const TRANSITIONS = {
@@ -22,10 +23,21 @@ export type UserAction = keyof typeof TRANSITIONS;
 export async function findUsers(
   ctx: AppContext,
   query: { limit: number; cursor?: string; status?: UserStatus; role?: Role; q?: string },
+  locale: Locale,
 ): Promise<AdminUserList> {
   const { limit, cursor, ...filters } = query;
   const { rows, nextCursor } = pageOf(await searchUsers(ctx.db, filters, { limit, ...(cursor ? { cursor } : {}) }), limit);
-  return { items: rows.map((r) => ({ ...toUser(r), inviterId: r.parent_id })), nextCursor };
+  // The registrations queue shows each promoter's group and application answers (issue 31).
+  const answers = await answersFor(ctx.db, rows.filter((r) => r.role === 'promoter').map((r) => r.id), locale);
+  return {
+    items: rows.map((r) => ({
+      ...toUser(r),
+      inviterId: r.parent_id,
+      group: r.role === 'promoter' ? { id: r.group_id, name: r.group_name ?? r.group_id } : null,
+      application: answers.get(r.id) ?? [],
+    })),
+    nextCursor,
+  };
 }
 
 /**

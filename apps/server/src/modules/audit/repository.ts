@@ -52,14 +52,15 @@ export function auditRows(db: Db, f: AuditFilters, max: number): Promise<AuditRo
 
 /**
  * What the entities of a page are called now, by type and id: people, campaigns (their names
- * JSON), webhook endpoints (description, else address) and API keys. One query per type present.
+ * JSON), webhook endpoints (description, else address), API keys and promoter groups. One query per type present.
  */
-export async function entityNames(db: Db, ids: { user: string[]; campaign: string[]; webhook: string[]; api_key: string[] }) {
-  const [users, campaigns, webhooks, keys] = await Promise.all([
+export async function entityNames(db: Db, ids: { user: string[]; campaign: string[]; webhook: string[]; api_key: string[]; group: string[] }) {
+  const [users, campaigns, webhooks, keys, groups] = await Promise.all([
     ids.user.length ? db.selectFrom('users').select(['id', 'display_name as name']).where('id', 'in', ids.user).execute() : [],
     ids.campaign.length ? db.selectFrom('campaigns').select(['id', 'names_json']).where('id', 'in', ids.campaign).execute() : [],
     ids.webhook.length ? db.selectFrom('webhook_endpoints').select(['id', 'description', 'url']).where('id', 'in', ids.webhook).execute() : [],
     ids.api_key.length ? db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', ids.api_key).execute() : [],
+    ids.group.length ? db.selectFrom('promoter_groups').select(['id', 'name']).where('id', 'in', ids.group).execute() : [],
   ]);
-  return { users, campaigns, webhooks, keys };
+  return { users, campaigns, webhooks, keys, groups };
 }

@@ -74,18 +74,19 @@ const PERSON_TYPES = new Set(['user', 'promoter']);
 
 /** The names of a page's entities, keyed `type:id` (the log keeps ids; names may have changed since). */
 async function namesOf(ctx: AppContext, rows: AuditRow[], locale: Locale): Promise<Map<string, string>> {
-  const ids = { user: new Set<string>(), campaign: new Set<string>(), webhook: new Set<string>(), api_key: new Set<string>() };
+  const ids = { user: new Set<string>(), campaign: new Set<string>(), webhook: new Set<string>(), api_key: new Set<string>(), group: new Set<string>() };
   for (const r of rows) {
     if (r.entity_id === null) continue;
     if (PERSON_TYPES.has(r.entity)) ids.user.add(r.entity_id);
-    else if (r.entity === 'campaign' || r.entity === 'webhook' || r.entity === 'api_key') ids[r.entity].add(r.entity_id);
+    else if (r.entity === 'campaign' || r.entity === 'webhook' || r.entity === 'api_key' || r.entity === 'group') ids[r.entity].add(r.entity_id);
   }
-  const found = await entityNames(ctx.db, { user: [...ids.user], campaign: [...ids.campaign], webhook: [...ids.webhook], api_key: [...ids.api_key] });
+  const found = await entityNames(ctx.db, { user: [...ids.user], campaign: [...ids.campaign], webhook: [...ids.webhook], api_key: [...ids.api_key], group: [...ids.group] });
   const names = new Map<string, string>();
   for (const u of found.users) for (const type of PERSON_TYPES) names.set(`${type}:${u.id}`, u.name);
   for (const c of found.campaigns) names.set(`campaign:${c.id}`, pickLocalized(c.names_json, locale));
   for (const w of found.webhooks) names.set(`webhook:${w.id}`, w.description || w.url);
   for (const k of found.keys) names.set(`api_key:${k.id}`, k.name);
+  for (const g of found.groups) names.set(`group:${g.id}`, g.name);
   return names;
 }
 

@@ -15,6 +15,7 @@ import {
 } from './repository';
 import { consumePasswordToken, endPasswordLinks, peekPasswordToken } from './password-tokens';
 import { alertStaff } from '../staff-alerts/service';
+import { checkRegistrationAnswers, holdJoinedGroup, recordAnswers, registrationQuestions } from '../applications/service';
 
 const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -24,6 +25,10 @@ export interface RegisterInput {
   displayName: string;
   password: Sealed;
   inviteCode?: string;
+  /** The group whose invite link was used (issue 31); else the default group. */
+  groupCode?: string;
+  /** Answers to the application form: question id → answer. */
+  answers?: Record<string, string>;
   locale?: Locale;
 }
 
@@ -45,9 +50,13 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     const inviter = await findInviter(ctx.db, input.inviteCode);
     if (!inviter || inviter.status !== 'active') throw new AppError('INVITE_CODE_INVALID', { inviteCode: 'invalid' });
     parentId = inviter.id;
-  } else if (settings.registrationMode === 'invite-only') {
+  } else if (settings.registrationMode === 'invite-only' && !input.groupCode) {
+    // A group's invite link is an invitation too (by the program itself, so without an inviter).
     throw new AppError('INVITE_CODE_INVALID', { inviteCode: 'required' });
   }
+  // The group the link names (else the default) and the questions asked: the registration's in approval mode, the group's.
+  const application = await registrationQuestions(ctx.db, { groupCode: input.groupCode, approval: settings.registrationMode === 'approval' });
+  const answers = checkRegistrationAnswers(application.questions, input.answers ?? {});
 
   if (await accountExists(ctx.db, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
 
@@ -57,6 +66,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     const trx = tx.q;
     // A concurrent registration of the same account loses on the unique index.
     if (await accountExists(trx, input.account)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
+    if (application.groupId) await holdJoinedGroup(trx, ctx.dialect, application.groupId);
     const userId = await insertUser(trx, {
       account: input.account,
       displayName: input.displayName,
@@ -65,11 +75,13 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
       status,
       locale: input.locale,
       parentId,
+      ...(application.groupId ? { groupId: application.groupId } : {}),
     }).catch((error: unknown) => {
       if (isUniqueViolation(error)) throw new AppError('ACCOUNT_EXISTS', { account: 'taken' });
       throw error;
     });
-    await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId }, ip: input.ip ?? null });
+    await recordAnswers(trx, userId, answers, Date.now());
+    await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId, ...(application.groupId ? { groupId: application.groupId } : {}) }, ip: input.ip ?? null });
     await emitEvent(ctx.webhooks, tx, 'promoter.registered', async () => toUser((await findUserById(trx, userId))!));
     if (status === 'pending') await alertStaff(ctx.mail, tx, { type: 'staff.registration' });
     return userId;

@@ -5,7 +5,7 @@
  */
 import { checkInviteCode, normalizeInviteCode, type PromoterSort } from '@pa/shared';
 import { sql, type Expression, type Insertable, type SqlBool } from 'kysely';
-import type { AdjustmentsTable, Db } from '../../db/types';
+import type { AdjustmentsTable, Db, Dialect } from '../../db/types';
 import { AppError } from '../../platform/errors';
 import { foldForSearch } from '../../domain/search';
 import { likePattern, olderThan, pageOf } from '../../platform/listing';
@@ -15,6 +15,7 @@ export interface PromoterFilters {
   q?: string | undefined;
   status?: 'pending' | 'active' | 'rejected' | 'suspended' | undefined;
   campaignId?: string | undefined;
+  groupId?: string | undefined;
   sort: PromoterSort;
   dir: 'asc' | 'desc';
 }
@@ -48,12 +49,14 @@ function promoterRows(db: Db, filters: PromoterFilters) {
   let query = db
     .selectFrom('users as u')
     .leftJoin('users as inv', 'inv.id', 'u.parent_id')
+    .leftJoin('promoter_groups as g', 'g.id', 'u.group_id')
     // The wallet's two figures the list shows, straight from the balances the ledger keeps.
     .leftJoin('ledger_balances as ba', (join) => join.on('ba.account', '=', sql<string>`'promoter:' || u.id || ':available'`))
     .leftJoin('ledger_balances as bp', (join) => join.on('bp.account', '=', sql<string>`'promoter:' || u.id || ':pending'`))
     .select([
       'u.id', 'u.display_name', 'u.account', 'u.status', 'u.invite_code', 'u.created_at',
       'inv.id as inviter_id', 'inv.display_name as inviter_name', 'inv.account as inviter_account',
+      'u.group_id', 'g.name as group_name',
       sql<number>`coalesce(ba.balance, 0)`.as('available'),
       sql<number>`coalesce(bp.balance, 0)`.as('pending'),
       sql<string>`lower(u.display_name)`.as('name_key'),
@@ -61,6 +64,7 @@ function promoterRows(db: Db, filters: PromoterFilters) {
     // Staff never appear among promoters.
     .where('u.role', '=', 'promoter');
   if (filters.status) query = query.where('u.status', '=', filters.status);
+  if (filters.groupId) query = query.where('u.group_id', '=', filters.groupId);
   if (filters.campaignId) {
     const campaignId = filters.campaignId;
     query = query.where((eb) => eb.exists(eb.selectFrom('enrollments as e').select('e.id').whereRef('e.promoter_id', '=', 'u.id').where('e.campaign_id', '=', campaignId)));
@@ -117,9 +121,11 @@ export async function findPromoter(db: Db, id: string) {
   return db
     .selectFrom('users as u')
     .leftJoin('users as inv', 'inv.id', 'u.parent_id')
+    .leftJoin('promoter_groups as g', 'g.id', 'u.group_id')
     .select([
       'u.id', 'u.display_name', 'u.account', 'u.status', 'u.locale', 'u.invite_code', 'u.leaderboard_opt_out', 'u.created_at',
       'inv.id as inviter_id', 'inv.display_name as inviter_name', 'inv.account as inviter_account',
+      'u.group_id', 'g.name as group_name',
     ])
     .where('u.id', '=', id)
     .where('u.role', '=', 'promoter')
@@ -212,4 +218,20 @@ export async function findAdjustmentByKey(db: Db, promoterId: string, idempotenc
 
 export async function insertAdjustment(db: Db, row: Insertable<AdjustmentsTable>): Promise<void> {
   await db.insertInto('adjustments').values(row).execute();
+}
+
+/** A group, held for the rest of the transaction (PostgreSQL `for share`) while promoters move into it, so it is not deleted meanwhile. */
+export async function holdGroup(db: Db, dialect: Dialect, id: string): Promise<{ id: string; name: string } | undefined> {
+  const query = db.selectFrom('promoter_groups').select(['id', 'name']).where('id', '=', id);
+  return dialect === 'postgres' ? query.forShare().executeTakeFirst() : query.executeTakeFirst();
+}
+
+/** The group of each of these ids that is a promoter's (staff and unknown ids are absent). */
+export async function groupsOfPromoters(db: Db, ids: string[]): Promise<Map<string, string>> {
+  const rows = await db.selectFrom('users').select(['id', 'group_id']).where('id', 'in', ids).where('role', '=', 'promoter').execute();
+  return new Map(rows.map((r) => [r.id, r.group_id]));
+}
+
+export async function setPromoterGroup(db: Db, ids: string[], groupId: string, now: number): Promise<void> {
+  if (ids.length > 0) await db.updateTable('users').set({ group_id: groupId, updated_at: now }).where('id', 'in', ids).where('role', '=', 'promoter').execute();
 }

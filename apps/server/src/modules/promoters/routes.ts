@@ -7,6 +7,7 @@ import {
   AdjustmentCreateSchema, AdjustmentHeadersSchema, AdjustmentResultSchema, AdminPromoterCommissionListSchema, AdminPromoterDetailSchema,
   AdminPromoterExportQuerySchema, AdminPromoterLedgerSchema, AdminPromoterLinkListSchema, AdminPromoterListSchema, AdminPromoterPayoutAccountListSchema,
   AdminPromoterQuerySchema, AdminPromoterSessionListSchema, AdminPromoterWithdrawalListSchema, IdParamsSchema, PageQuerySchema, PasswordResetLinkSchema,
+  PromoterGroupMovedSchema, PromoterGroupMoveSchema, PromoterPatchSchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { sendCsv } from '../../platform/csv';
@@ -14,7 +15,8 @@ import { requestLocale } from '../../platform/errors';
 import { errorResponses } from '../../platform/openapi';
 import { adminOnly, requireAuth, staffOnly } from '../../platform/session';
 import { linkOrigin } from '../auth/password-tokens';
-import { adjustBalance, exportPromoters, findPromoters, makeResetLink, promoterDetail, promoterTab } from './service';
+import { actorOf } from '../../platform/audit';
+import { adjustBalance, changePromoter, exportPromoters, findPromoters, makeResetLink, movePromoters, promoterDetail, promoterTab } from './service';
 
 export function promoterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -44,8 +46,18 @@ export function promoterRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.get('/api/admin/promoters/:id', {
       preValidation: staffOnly,
-      schema: { tags, summary: 'A promoter: profile, status and its actions, inviter, team size, wallet', params: IdParamsSchema, response: { 200: AdminPromoterDetailSchema, ...errorResponses } },
-    }, async (request) => promoterDetail(ctx, request.params.id));
+      schema: { tags, summary: 'A promoter: profile, status and its actions, inviter, group, application answers, team size, wallet', params: IdParamsSchema, response: { 200: AdminPromoterDetailSchema, ...errorResponses } },
+    }, async (request) => promoterDetail(ctx, request.params.id, requestLocale(request)));
+
+    app.patch('/api/admin/promoters/:id', {
+      preValidation: adminOnly,
+      schema: { tags, summary: 'Move a promoter into a group (admin; audited as promoter.group)', params: IdParamsSchema, body: PromoterPatchSchema, response: { 200: AdminPromoterDetailSchema, ...errorResponses } },
+    }, async (request) => changePromoter(ctx, actorOf(request), request.params.id, request.body, requestLocale(request)));
+
+    app.post('/api/admin/promoters/group', {
+      preValidation: adminOnly,
+      schema: { tags, summary: 'Move many promoters into a group at once, all or none (admin; one promoter.group entry per promoter moved)', body: PromoterGroupMoveSchema, response: { 200: PromoterGroupMovedSchema, ...errorResponses } },
+    }, async (request) => movePromoters(ctx, actorOf(request), request.body.promoterIds, request.body.groupId));
 
     app.get('/api/admin/promoters/:id/ledger', {
       preValidation: staffOnly,

@@ -8,10 +8,10 @@
  * the promoter's notification and the audit entry are written together.
  */
 import { createHash } from 'node:crypto';
-import type { Adjustment, AdminPromoterDetail, AdminPromoterRow, PromoterAction } from '@pa/shared';
+import type { Adjustment, AdminPromoterDetail, AdminPromoterRow, Locale, PromoterAction, PromoterGroupMoved } from '@pa/shared';
 import type { AppContext } from '../../context';
 import type { AdjustmentsTable } from '../../db/types';
-import { audit } from '../../platform/audit';
+import { audit, type Actor } from '../../platform/audit';
 import { csvAmount, csvId } from '@pa/shared/csv';
 import { csvOf } from '@pa/shared/texts';
 import { AppError } from '../../platform/errors';
@@ -26,9 +26,10 @@ import { toWithdrawal } from '../../platform/withdrawal-view';
 import { issuePasswordToken, passwordLinkPath, passwordLinkUrl } from '../auth/password-tokens';
 import { mailUser } from '../../platform/mail/outbox';
 import { isUniqueViolation } from '../users/repository';
+import { answersFor } from '../applications/service';
 import {
-  allPromoters, commissionsPage, countDirectMembers, findAdjustmentByKey, findPromoter, insertAdjustment, linksPage, listPromoters, payoutAccountsPage, sessionsPage,
-  withdrawalsPage, type PromoterFilters, type PromoterListRow,
+  allPromoters, commissionsPage, countDirectMembers, findAdjustmentByKey, findPromoter, groupsOfPromoters, holdGroup, insertAdjustment, linksPage, listPromoters,
+  payoutAccountsPage, sessionsPage, setPromoterGroup, withdrawalsPage, type PromoterFilters, type PromoterListRow,
 } from './repository';
 
 /** The status moves of PRODUCT.md §5 that apply from each status (the users module performs them). */
@@ -39,10 +40,10 @@ const ACTIONS: Record<AdminPromoterDetail['promoter']['status'], PromoterAction[
   rejected: [],
 };
 
-export async function promoterDetail(ctx: AppContext, id: string): Promise<AdminPromoterDetail> {
+export async function promoterDetail(ctx: AppContext, id: string, locale: Locale): Promise<AdminPromoterDetail> {
   const row = await findPromoter(ctx.db, id);
   if (!row) throw new AppError('NOT_FOUND');
-  const [teamSize, wallet, settings] = await Promise.all([countDirectMembers(ctx.db, id), walletOf(ctx.db, id), readSettings(ctx.db)]);
+  const [teamSize, wallet, settings, answers] = await Promise.all([countDirectMembers(ctx.db, id), walletOf(ctx.db, id), readSettings(ctx.db), answersFor(ctx.db, [id], locale)]);
   return {
     promoter: {
       id: row.id,
@@ -56,6 +57,8 @@ export async function promoterDetail(ctx: AppContext, id: string): Promise<Admin
     },
     actions: ACTIONS[row.status],
     inviter: row.inviter_id ? { id: row.inviter_id, displayName: row.inviter_name ?? '', account: row.inviter_account ?? '' } : null,
+    group: { id: row.group_id, name: row.group_name ?? row.group_id },
+    application: answers.get(id) ?? [],
     teamSize,
     currency: settings.currency,
     wallet: { pending: wallet.pending, available: wallet.available, withdrawing: wallet.withdrawing + wallet.payable, paidOut: wallet.paid_out },
@@ -75,6 +78,7 @@ const toRow = (r: PromoterListRow): AdminPromoterRow => ({
   inviteCode: r.invite_code,
   createdAt: Number(r.created_at),
   inviter: r.inviter_id ? { id: r.inviter_id, displayName: r.inviter_name ?? '', account: r.inviter_account ?? '' } : null,
+  group: { id: r.group_id, name: r.group_name ?? r.group_id },
   available: Number(r.available),
   pending: Number(r.pending),
 });
@@ -142,6 +146,7 @@ export async function exportPromoters(ctx: AppContext, actorId: string, filters:
     account: csvId(r.account),
     display_name: r.display_name,
     status: r.status,
+    group: r.group_name ?? r.group_id,
     invite_code: csvId(r.invite_code),
     created_at: new Date(Number(r.created_at)).toISOString(),
     inviter_account: csvId(r.inviter_account),
@@ -266,4 +271,35 @@ export async function makeResetLink(ctx: AppContext, input: { promoterId: string
     await audit(trx, { actorId: input.actorId, action: 'user.password_reset_link', entity: 'user', entityId: input.promoterId, after: { expiresAt }, ip: input.ip });
     return { url: passwordLinkUrl(input.origin, token), expiresAt, mailedTo };
   });
+}
+
+/**
+ * Moves promoters into a group (issue 31): all of them or none — an id that is not a promoter's is
+ * `promoterIds.<i>: not_found`, an unknown group `groupId: not_found`. The group is held (not
+ * deleted meanwhile); one `promoter.group` entry per promoter whose group changed, in the same
+ * transaction. Those already in it are counted as unchanged.
+ */
+export async function movePromoters(ctx: AppContext, actor: Actor, promoterIds: string[], groupId: string): Promise<PromoterGroupMoved> {
+  const ids = [...new Set(promoterIds)];
+  return ctx.uow.run(async ({ q: trx }) => {
+    const group = await holdGroup(trx, ctx.dialect, groupId);
+    if (!group) throw new AppError('VALIDATION_FAILED', { groupId: 'not_found' });
+    const current = await groupsOfPromoters(trx, ids);
+    const missing = promoterIds.findIndex((id) => !current.has(id));
+    if (missing >= 0) throw new AppError('VALIDATION_FAILED', { [`promoterIds.${missing}`]: 'not_found' });
+    const moving = ids.filter((id) => current.get(id) !== groupId);
+    const now = Date.now();
+    await setPromoterGroup(trx, moving, groupId, now);
+    for (const id of moving) {
+      await audit(trx, { actorId: actor.userId, action: 'promoter.group', entity: 'user', entityId: id, before: { groupId: current.get(id) }, after: { groupId }, ip: actor.ip }, now);
+    }
+    return { moved: moving.length, unchanged: ids.length - moving.length, groupId };
+  });
+}
+
+/** `PATCH api/admin/promoters/:id { groupId }`: one promoter into a group; NOT_FOUND for an id that is not a promoter's. */
+export async function changePromoter(ctx: AppContext, actor: Actor, id: string, patch: { groupId: string }, locale: Locale): Promise<AdminPromoterDetail> {
+  if (!(await findPromoter(ctx.db, id))) throw new AppError('NOT_FOUND');
+  await movePromoters(ctx, actor, [id], patch.groupId);
+  return promoterDetail(ctx, id, locale);
 }

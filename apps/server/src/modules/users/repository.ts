@@ -55,7 +55,7 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
 /** Inserts a user with a fresh invite code, retrying on the (rare) code collision. */
 export async function insertUser(
   db: Db,
-  values: { account: string; displayName: string; passwordHash: string; role: UserRow['role']; status: UserRow['status']; locale: Locale; parentId: string | null },
+  values: { account: string; displayName: string; passwordHash: string; role: UserRow['role']; status: UserRow['status']; locale: Locale; parentId: string | null; groupId?: string },
 ): Promise<string> {
   const now = Date.now();
   const id = newId(now);
@@ -76,6 +76,8 @@ export async function insertUser(
         locale: values.locale,
         invite_code: inviteCode,
         parent_id: values.parentId,
+        // Unset: the column's default, the default group.
+        ...(values.groupId ? { group_id: values.groupId } : {}),
         created_at: now,
         updated_at: now,
       })

@@ -77,6 +77,7 @@ export default {
     promoter: {
       adjust: 'Manual adjustment',
       export: 'Promoters exported',
+      group: 'Moved to another group',
     },
     payout_account: {
       add: 'Payout account added',
@@ -94,6 +95,15 @@ export default {
     audit: {
       export: 'Audit log exported',
     },
+    group: {
+      create: 'Group created',
+      update: 'Group changed',
+      delete: 'Group deleted',
+      invite_code: 'New group invite link',
+    },
+    application_form: {
+      update: 'Application questions changed',
+    },
   },
   entities: {
     user: 'User',
@@ -110,5 +120,6 @@ export default {
     withdrawal: 'Withdrawal',
     audit: 'Audit log',
     promoter: 'Promoters',
+    group: 'Promoter group',
   },
 } satisfies AuditTexts;

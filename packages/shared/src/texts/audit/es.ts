@@ -77,6 +77,7 @@ export default {
     promoter: {
       adjust: 'Ajuste manual',
       export: 'Promotores exportados',
+      group: 'Cambiado de grupo',
     },
     payout_account: {
       add: 'Cuenta de cobro añadida',
@@ -94,6 +95,15 @@ export default {
     audit: {
       export: 'Registro de auditoría exportado',
     },
+    group: {
+      create: 'Grupo creado',
+      update: 'Grupo modificado',
+      delete: 'Grupo eliminado',
+      invite_code: 'Nuevo enlace de invitación del grupo',
+    },
+    application_form: {
+      update: 'Preguntas de solicitud modificadas',
+    },
   },
   entities: {
     user: 'Usuario',
@@ -110,5 +120,6 @@ export default {
     withdrawal: 'Retiro',
     audit: 'Registro de auditoría',
     promoter: 'Promotores',
+    group: 'Grupo de promotores',
   },
 } satisfies AuditTexts;

@@ -77,6 +77,7 @@ export default {
     promoter: {
       adjust: 'Ajustement manuel',
       export: 'Promoteurs exportés',
+      group: 'Changé de groupe',
     },
     payout_account: {
       add: 'Compte de versement ajouté',
@@ -94,6 +95,15 @@ export default {
     audit: {
       export: 'Journal d’audit exporté',
     },
+    group: {
+      create: 'Groupe créé',
+      update: 'Groupe modifié',
+      delete: 'Groupe supprimé',
+      invite_code: 'Nouveau lien d’invitation du groupe',
+    },
+    application_form: {
+      update: 'Questions de candidature modifiées',
+    },
   },
   entities: {
     user: 'Utilisateur',
@@ -110,5 +120,6 @@ export default {
     withdrawal: 'Retrait',
     audit: 'Journal d’audit',
     promoter: 'Promoteurs',
+    group: 'Groupe de promoteurs',
   },
 } satisfies AuditTexts;

@@ -77,6 +77,7 @@ export default {
     promoter: {
       adjust: '手动调整',
       export: '导出推广员',
+      group: '已移至其他分组',
     },
     payout_account: {
       add: '添加收款账户',
@@ -94,6 +95,15 @@ export default {
     audit: {
       export: '导出审计日志',
     },
+    group: {
+      create: '已创建分组',
+      update: '已修改分组',
+      delete: '已删除分组',
+      invite_code: '已生成新的分组邀请链接',
+    },
+    application_form: {
+      update: '已修改申请问题',
+    },
   },
   entities: {
     user: '用户',
@@ -110,5 +120,6 @@ export default {
     withdrawal: '提现',
     audit: '审计日志',
     promoter: '推广员',
+    group: '推广员分组',
   },
 } satisfies AuditTexts;

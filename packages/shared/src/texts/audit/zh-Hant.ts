@@ -77,6 +77,7 @@ export default {
     promoter: {
       adjust: '手動調整',
       export: '匯出推廣員',
+      group: '已移至其他分組',
     },
     payout_account: {
       add: '新增收款帳戶',
@@ -94,6 +95,15 @@ export default {
     audit: {
       export: '匯出稽核紀錄',
     },
+    group: {
+      create: '已建立分組',
+      update: '已修改分組',
+      delete: '已刪除分組',
+      invite_code: '已產生新的分組邀請連結',
+    },
+    application_form: {
+      update: '已修改申請問題',
+    },
   },
   entities: {
     user: '使用者',
@@ -110,5 +120,6 @@ export default {
     withdrawal: '提領',
     audit: '稽核紀錄',
     promoter: '推廣員',
+    group: '推廣員分組',
   },
 } satisfies AuditTexts;

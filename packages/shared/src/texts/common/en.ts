@@ -42,6 +42,8 @@ export default {
     INTERNAL: 'Something went wrong. Please try again.',
     NETWORK: 'No connection. Check your network and try again.',
     PAYOUT_ACCOUNT_IN_USE: 'A withdrawal in progress uses this payout account.',
+    GROUP_NAME_TAKEN: 'Another group already has this name.',
+    DEFAULT_GROUP: 'This is the default group: it cannot be deleted, and it has no invite link or questions of its own (new promoters join it).',
   },
   fields: {
     required: 'Required.',

@@ -42,6 +42,8 @@ export default {
     INTERNAL: 'Algo salió mal. Inténtalo de nuevo.',
     NETWORK: 'Sin conexión. Revisa tu red e inténtalo de nuevo.',
     PAYOUT_ACCOUNT_IN_USE: 'Un retiro en curso usa esta cuenta de cobro.',
+    GROUP_NAME_TAKEN: 'Ya hay otro grupo con este nombre.',
+    DEFAULT_GROUP: 'Es el grupo predeterminado: no se puede eliminar y no tiene enlace de invitación ni preguntas propias (los nuevos promotores entran en él).',
   },
   fields: {
     required: 'Obligatorio.',

@@ -42,6 +42,8 @@ export default {
     INTERNAL: 'Une erreur s’est produite. Veuillez réessayer.',
     NETWORK: 'Pas de connexion. Vérifiez votre réseau et réessayez.',
     PAYOUT_ACCOUNT_IN_USE: 'Un retrait en cours utilise ce compte de versement.',
+    GROUP_NAME_TAKEN: 'Un autre groupe porte déjà ce nom.',
+    DEFAULT_GROUP: 'C’est le groupe par défaut : il ne peut pas être supprimé et n’a ni lien d’invitation ni questions propres (les nouveaux promoteurs y entrent).',
   },
   fields: {
     required: 'Obligatoire.',

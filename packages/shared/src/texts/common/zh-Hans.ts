@@ -42,6 +42,8 @@ export default {
     INTERNAL: '出错了，请重试。',
     NETWORK: '网络未连接，请检查网络后重试。',
     PAYOUT_ACCOUNT_IN_USE: '有进行中的提现使用此收款账户。',
+    GROUP_NAME_TAKEN: '已有其他分组使用此名称。',
+    DEFAULT_GROUP: '这是默认分组：不能删除，也没有自己的邀请链接或问题（新推广员会加入该分组）。',
   },
   fields: {
     required: '此项为必填项。',

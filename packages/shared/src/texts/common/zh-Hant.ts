@@ -42,6 +42,8 @@ export default {
     INTERNAL: '發生錯誤，請再試一次。',
     NETWORK: '沒有網路連線，請檢查網路後再試一次。',
     PAYOUT_ACCOUNT_IN_USE: '有進行中的提領使用此收款帳戶。',
+    GROUP_NAME_TAKEN: '已有其他分組使用此名稱。',
+    DEFAULT_GROUP: '這是預設分組：不能刪除，也沒有自己的邀請連結或問題（新推廣員會加入該分組）。',
   },
   fields: {
     required: '此欄位為必填。',

@@ -6,7 +6,7 @@
  */
 import {
   AppOutline, BellOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
-  SendOutline, SetOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
+  SendOutline, SetOutline, ShopbagOutline, SoundOutline, TagOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
 } from 'antd-mobile-icons';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +36,7 @@ const NAV: NavGroup[] = [
     items: [
       { path: '/admin/promoters', label: 'console.nav.promoters', id: 'promoters', icon: <TeamOutline /> },
       { path: '/admin/users', label: 'console.nav.registrations', id: 'users', icon: <UserSetOutline /> },
+      { path: '/admin/groups', label: 'console.nav.promoterGroups', id: 'groups', icon: <TagOutline />, adminOnly: true },
     ],
   },
   {

@@ -15,6 +15,8 @@ export function register(input: RegisterInput) {
       password: await seal(input.password),
       locale: input.locale,
       ...(input.inviteCode ? { inviteCode: input.inviteCode } : {}),
+      ...(input.groupCode ? { groupCode: input.groupCode } : {}),
+      ...(input.answers && Object.keys(input.answers).length > 0 ? { answers: input.answers } : {}),
     } satisfies RegisterBody),
   );
 }

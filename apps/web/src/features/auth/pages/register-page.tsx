@@ -1,11 +1,12 @@
 import { Button } from 'antd-mobile';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkAccount, checkDisplayName, checkInviteCode, checkPassword, normalizeInviteCode } from '@pa/shared/rules';
+import { checkAccount, checkDisplayName, checkGroupCode, checkInviteCode, checkPassword, normalizeInviteCode } from '@pa/shared/rules';
+import { checkAnswer } from '@pa/shared/application-form';
 import type { Locale } from '@pa/shared/locales';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
-import { useNavigate, useSearchParams } from '@/lib/hash-router';
+import { Link, useNavigate, useSearchParams } from '@/lib/hash-router';
 import { useForm, type Rules } from '@/lib/use-form';
 import { useAppStore } from '@/stores/app-store';
 import { Field, TextInput } from '@/components/field';
@@ -14,6 +15,9 @@ import { AuthFooter } from '../components/auth-footer';
 import { AuthLayout } from '../components/auth-layout';
 import { useInvite } from '../api/get-invite';
 import { useRegister } from '../api/register';
+import { useApplicationForm } from '../api/get-application-form';
+import { ApplicationQuestions } from '../components/application-questions';
+import '../components/application-questions.css';
 
 interface Values {
   account: string;
@@ -41,6 +45,21 @@ function InviteBanner({ code, inviterName, unknown }: { code: string; inviterNam
   );
 }
 
+/** A group's invite link that no longer works (renewed, or its group deleted): register without it, or ask for a new one. */
+function GroupLinkBanner() {
+  const { t } = useTranslation();
+  const params = useSearchParams();
+  const rest = new URLSearchParams(params);
+  rest.delete('group');
+  const qs = rest.toString();
+  return (
+    <p className="invite-banner is-unknown" role="alert" data-testid="group-banner">
+      <span>{t('auth.application.groupUnknown')}</span>{' '}
+      <Link to={`/register${qs ? `?${qs}` : ''}`} className="invite-banner-link" data-testid="group-banner-drop">{t('auth.application.withoutGroup')}</Link>
+    </p>
+  );
+}
+
 export default function RegisterPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -48,6 +67,17 @@ export default function RegisterPage() {
   const rawInvite = params.get('invite')?.trim() || null;
   const invite = rawInvite ? normalizeInviteCode(rawInvite) : null;
   const lookup = useInvite(invite && !checkInviteCode(invite) ? invite : null);
+  // A group's invite link (issue 31): the person joins that group and answers its questions.
+  const rawGroup = params.get('group')?.trim() || null;
+  const group = rawGroup ? normalizeInviteCode(rawGroup) : null;
+  const groupWellFormed = group !== null && !checkGroupCode(group);
+  const application = useApplicationForm(groupWellFormed ? group : null, i18n.language);
+  const groupUnknown = (group !== null && !groupWellFormed) || (application.error instanceof ApiError && application.error.code === 'NOT_FOUND');
+  const questions = application.data?.questions ?? [];
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
+  const [groupRefused, setGroupRefused] = useState(false);
+  useEffect(() => setGroupRefused(false), [group]);
   const register = useRegister();
   const draft = useAppStore((s) => s.drafts.register);
   const saveDraft = useAppStore((s) => s.saveDraft);
@@ -80,23 +110,44 @@ export default function RegisterPage() {
     };
   };
 
+  const setAnswer = (id: string, value: string) => {
+    setAnswers((a) => ({ ...a, [id]: value }));
+    if (answerErrors[id]) {
+      const question = questions.find((q) => q.id === id);
+      setAnswerErrors((e) => ({ ...e, [id]: (question && checkAnswer(question, value)) || '' }));
+    }
+  };
+
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    if (!form.validate()) return;
+    // The same rules the server runs on every answer.
+    const found = Object.fromEntries(questions.map((q) => [q.id, checkAnswer(q, answers[q.id])]).filter(([, code]) => code)) as Record<string, string>;
+    setAnswerErrors(found);
+    const formOk = form.validate();
+    if (!formOk || Object.keys(found).length > 0) return;
     const v = form.values;
+    const given = Object.fromEntries(questions.map((q): [string, string] => [q.id, answers[q.id] ?? '']).filter(([, a]) => a.trim()));
     try {
       const { user } = await register.mutateAsync({
         account: v.account,
         displayName: v.displayName,
         password: v.password,
         inviteCode: v.inviteCode.trim() ? normalizeInviteCode(v.inviteCode) : undefined,
+        groupCode: groupWellFormed ? group : undefined,
+        answers: given,
         locale: i18n.language as Locale,
       });
       useAppStore.getState().clearDraft('register');
       navigate(user.status === 'active' ? '/' : '/pending', { replace: true });
     } catch (error) {
-      if (error instanceof ApiError) form.setErrors(error.fields);
+      if (error instanceof ApiError) {
+        form.setErrors(error.fields);
+        setAnswerErrors(Object.fromEntries(Object.entries(error.fields).filter(([k]) => k.startsWith('answers.')).map(([k, code]) => [k.slice('answers.'.length), code])));
+        if (error.fields.groupCode) setGroupRefused(true);
+        // The form changed since it was shown (a question added or removed): show it as it is now.
+        if (Object.entries(error.fields).some(([k, code]) => k.startsWith('answers.') && (code === 'unknown_field' || !questions.some((q) => `answers.${q.id}` === k)))) void application.refetch();
+      }
       setFormError(errorText(t, error));
     }
   };
@@ -108,6 +159,7 @@ export default function RegisterPage() {
   return (
     <AuthLayout title={t('auth.registerTitle')}>
       {invite ? <InviteBanner code={invite} inviterName={lookup.data?.inviterName ?? null} unknown={!!checkInviteCode(invite) || (lookup.error instanceof ApiError && lookup.error.code === 'NOT_FOUND')} /> : null}
+      {groupUnknown || groupRefused ? <GroupLinkBanner /> : null}
       <form className="form" onSubmit={onSubmit} noValidate>
         {formError ? <div className="form-error" role="alert" data-testid="form-error">{formError}</div> : null}
         <Field id="account" label={t('auth.account')} error={account.error}>
@@ -122,7 +174,14 @@ export default function RegisterPage() {
         <Field id="inviteCode" label={t('auth.inviteCode')} error={inviteCode.error}>
           <TextInput id="inviteCode" {...inviteCode} placeholder={t('auth.inviteCodePlaceholder')} autoComplete="off" autoCapitalize="characters" />
         </Field>
-        <Button block type="submit" color="primary" size="large" loading={register.isPending} data-testid="register-submit">
+        <ApplicationQuestions questions={questions} answers={answers} errors={answerErrors} onChange={setAnswer} />
+        {application.isError && !groupUnknown ? (
+          <p className="form-error" role="alert" data-testid="application-error">
+            {errorText(t, application.error)}{' '}
+            <button type="button" className="invite-banner-link" onClick={() => void application.refetch()}>{t('app.retry')}</button>
+          </p>
+        ) : null}
+        <Button block type="submit" color="primary" size="large" loading={register.isPending} disabled={application.isPending && application.fetchStatus !== 'idle'} data-testid="register-submit">
           {t('auth.register')}
         </Button>
       </form>

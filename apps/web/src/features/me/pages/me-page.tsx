@@ -1,5 +1,7 @@
 import { Badge, Button, Dialog, List, Switch, Toast } from 'antd-mobile';
-import { BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline } from 'antd-mobile-icons';
+import {
+  BankcardOutline, BellOutline, BillOutline, CheckShieldOutline, GlobalOutline, InformationCircleOutline, KeyOutline, LinkOutline, LockOutline, MailOutline, PayCircleOutline, PhonebookOutline, ReceiptOutline, ReceivePaymentOutline, SendOutline, SetOutline, ShopbagOutline, SoundOutline, StarOutline, TagOutline, TeamOutline, UserAddOutline, UserOutline, UserSetOutline,
+} from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { accountKind } from '@pa/shared/rules';
 import { useTexts } from '@/i18n';
@@ -91,6 +93,7 @@ export default function MePage() {
         <List className="me-list" header={t('me.staff')}>
           <List.Item prefix={<TeamOutline />} onClick={() => navigate('/admin/promoters')} data-testid="me-promoters">{t('console.nav.promoters')}</List.Item>
           <List.Item prefix={<UserSetOutline />} onClick={() => navigate('/admin/users')} data-testid="me-users">{t('console.nav.registrations')}</List.Item>
+          {user.role === 'admin' ? <List.Item prefix={<TagOutline />} onClick={() => navigate('/admin/groups')} data-testid="me-groups">{t('console.nav.promoterGroups')}</List.Item> : null}
           <List.Item prefix={<ShopbagOutline />} onClick={() => navigate('/admin/campaigns')} data-testid="me-campaigns">{t('me.campaigns')}</List.Item>
           <List.Item prefix={<UserAddOutline />} onClick={() => navigate('/admin/enrollments')} data-testid="me-enrollments">{t('me.enrollments')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<SetOutline />} onClick={() => navigate('/admin/settings')} data-testid="me-settings">{t('me.settings')}</List.Item> : null}

@@ -5,14 +5,17 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdjustmentCreate, AdjustmentResult, AdminCampaignList, AdminPromoterCommissionList, AdminPromoterDetail, AdminPromoterLedger, AdminPromoterLinkList, AdminPromoterList,
-  AdminPromoterPayoutAccountList, AdminPromoterSessionList, AdminPromoterWithdrawalList, PasswordResetLink, PromoterAction, PromoterSort, UserEnvelope, UserStatus,
+  AdminPromoterPayoutAccountList, AdminPromoterSessionList, AdminPromoterWithdrawalList, PasswordResetLink, PromoterAction, PromoterGroupMove, PromoterGroupMoved,
+  PromoterPatch, PromoterSort, UserEnvelope, UserStatus,
 } from '@pa/shared';
 import { api, apiFile, type Idempotent } from '@/lib/api-client';
+import { groupsQuery } from '@/lib/groups-query';
 
 export interface PromoterFilters {
   q: string;
   status: UserStatus | null;
   campaignId: string | null;
+  groupId: string | null;
   sort: PromoterSort;
   dir: 'asc' | 'desc';
 }
@@ -23,6 +26,7 @@ function promoterParams(f: PromoterFilters): URLSearchParams {
   if (f.q) params.set('q', f.q);
   if (f.status) params.set('status', f.status);
   if (f.campaignId) params.set('campaignId', f.campaignId);
+  if (f.groupId) params.set('groupId', f.groupId);
   params.set('sort', f.sort);
   params.set('dir', f.dir);
   return params;
@@ -125,3 +129,24 @@ export function usePromoterAction() {
     ]),
   });
 }
+
+/** The promoter groups, for the list's filter and for moving promoters (issue 31). */
+export const useGroupChoices = () => useQuery(groupsQuery);
+
+/** Moving promoters changes the list, their pages and the groups' counts. */
+function useGroupMove<I, O>(call: (input: I) => Promise<O>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: () => Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['admin', 'promoters'] }),
+      queryClient.invalidateQueries({ queryKey: groupsQuery.queryKey }),
+    ]),
+  });
+}
+
+/** `POST api/admin/promoters/group`: many promoters into one group, all or none (admin). */
+export const useMovePromoters = () => useGroupMove((body: PromoterGroupMove) => api<PromoterGroupMoved>('POST', 'admin/promoters/group', body));
+
+/** `PATCH api/admin/promoters/:id { groupId }`: one promoter into a group (admin). */
+export const useChangePromoterGroup = () => useGroupMove(({ id, ...patch }: PromoterPatch & { id: string }) => api<AdminPromoterDetail>('PATCH', base(id), patch));

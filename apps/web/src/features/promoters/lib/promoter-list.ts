@@ -1,6 +1,6 @@
 /**
  * The promoters list's filters as they live in the address (`#/admin/promoters?q=…&status=…&
- * campaignId=…&sort=…&dir=…`): read back with anything unknown falling to its default, and
+ * campaignId=…&groupId=…&sort=…&dir=…`): read back with anything unknown falling to its default, and
  * written with the defaults left out, so a shared or reloaded address shows the same rows.
  */
 import { PROMOTER_SORTS, UserStatusSchema, type PromoterSort, type UserStatus } from '@pa/shared';
@@ -17,6 +17,7 @@ export function readFilters(params: URLSearchParams): PromoterFilters {
     q: (params.get('q') ?? '').trim().slice(0, Q_MAX),
     status: status.success ? (status.data satisfies UserStatus) : null,
     campaignId: (params.get('campaignId') ?? '').slice(0, 64) || null,
+    groupId: (params.get('groupId') ?? '').slice(0, 64) || null,
     sort: (PROMOTER_SORTS as readonly string[]).includes(sort) ? (sort as PromoterSort) : DEFAULT_SORT.sort,
     dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_SORT.dir,
   };
@@ -25,10 +26,11 @@ export function readFilters(params: URLSearchParams): PromoterFilters {
 /** The address's query for these filters: defaults and empty values left out, other parameters kept. */
 export function writeFilters(f: PromoterFilters, keep: URLSearchParams = new URLSearchParams()): string {
   const params = new URLSearchParams(keep);
-  for (const key of ['q', 'status', 'campaignId', 'sort', 'dir']) params.delete(key);
+  for (const key of ['q', 'status', 'campaignId', 'groupId', 'sort', 'dir']) params.delete(key);
   if (f.q) params.set('q', f.q);
   if (f.status) params.set('status', f.status);
   if (f.campaignId) params.set('campaignId', f.campaignId);
+  if (f.groupId) params.set('groupId', f.groupId);
   if (f.sort !== DEFAULT_SORT.sort || f.dir !== DEFAULT_SORT.dir) {
     params.set('sort', f.sort);
     params.set('dir', f.dir);

@@ -2,7 +2,7 @@ import { Button, Dialog, Tabs, Toast } from 'antd-mobile';
 import { LockOutline, PayCircleOutline } from 'antd-mobile-icons';
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AdminPromoterDetail, PasswordResetLink, PromoterAction } from '@pa/shared';
+import type { AdminPromoterDetail, ApplicationAnswer, PasswordResetLink, PromoterAction } from '@pa/shared';
 import { CopyField } from '@/components/copy-field';
 import { PageNav } from '@/components/page-nav';
 import { PageError, PageLoading } from '@/components/page-status';
@@ -15,6 +15,8 @@ import { AdjustDialog } from '../components/adjust-dialog';
 import { UserStatusTag } from '@/components/user-status-tag';
 import { useUrlFilter } from '@/lib/url-filter';
 import { TabContent } from '../components/promoter-tabs';
+import { MoveGroupSheet } from '../components/move-group';
+import { ApplicationAnswers } from '../components/application-answers';
 import '@/components/desk.css';
 import '../components/promoters.css';
 
@@ -50,11 +52,19 @@ function StatusActions({ detail }: { detail: AdminPromoterDetail }) {
   );
 }
 
-function Head({ detail, canAdjust, onAdjust, onReset, resetting }: { detail: AdminPromoterDetail; canAdjust: boolean; onAdjust: () => void; onReset: () => void; resetting: boolean }) {
+function Head({ detail, canAdjust, onAdjust, onReset, resetting, onGroup }: { detail: AdminPromoterDetail; canAdjust: boolean; onAdjust: () => void; onReset: () => void; resetting: boolean; onGroup: (() => void) | null }) {
   const { t, i18n } = useTranslation();
   const { promoter, inviter } = detail;
   const facts: [string, ReactNode, string?][] = [
     [t('console.col.account'), <span className="desk-code">{promoter.account}</span>, 'promoter-account'],
+    [
+      t('promotersAdmin.group.column'),
+      <span className="promoter-group-fact">
+        <span data-testid="promoter-group-name">{detail.group.name}</span>
+        {onGroup ? <button type="button" className="promoter-inline-action" onClick={onGroup} data-testid="promoter-group-change">{t('promotersAdmin.group.change')}</button> : null}
+      </span>,
+      'promoter-group',
+    ],
     [t('promotersAdmin.inviteCode'), <span className="desk-code">{promoter.inviteCode}</span>, 'promoter-invite-code'],
     [
       t('console.col.inviter'),
@@ -120,6 +130,17 @@ function WalletFigures({ detail }: { detail: AdminPromoterDetail }) {
   );
 }
 
+/** What they answered when registering (issue 31), the questions as they were asked. */
+function ApplicationCard({ answers }: { answers: ApplicationAnswer[] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card promoter-application" aria-labelledby="promoter-application-title" data-testid="promoter-application">
+      <h2 id="promoter-application-title">{t('promotersAdmin.application.title')}</h2>
+      <ApplicationAnswers answers={answers} />
+    </section>
+  );
+}
+
 /** The one-time link, shown once: copy it now and give it to the promoter. */
 function ResetLinkCard({ link, name, onDismiss }: { link: PasswordResetLink; name: string; onDismiss: () => void }) {
   const { t, i18n } = useTranslation();
@@ -146,6 +167,7 @@ export default function PromoterPage() {
   const reset = useResetLink();
   const [tab, setTab] = useUrlFilter<PromoterTab>('tab', TABS, 'ledger');
   const [adjusting, setAdjusting] = useState(false);
+  const [grouping, setGrouping] = useState(false);
   const [link, setLink] = useState<PasswordResetLink | null>(null);
   const makeLink = async () => {
     try {
@@ -160,9 +182,10 @@ export default function PromoterPage() {
       {detail.isPending ? <PageLoading /> : detail.isError ? <PageError error={detail.error} onRetry={() => detail.refetch()} /> : (
         <>
           <div className="promoter-top">
-            <Head detail={detail.data} canAdjust={me.data?.role === 'admin'} onAdjust={() => setAdjusting(true)} onReset={() => void makeLink()} resetting={reset.isPending} />
+            <Head detail={detail.data} canAdjust={me.data?.role === 'admin'} onAdjust={() => setAdjusting(true)} onReset={() => void makeLink()} resetting={reset.isPending} onGroup={me.data?.role === 'admin' ? () => setGrouping(true) : null} />
             <WalletFigures detail={detail.data} />
           </div>
+          {detail.data.application.length > 0 ? <ApplicationCard answers={detail.data.application} /> : null}
           {link ? <ResetLinkCard link={link} name={detail.data.promoter.displayName} onDismiss={() => setLink(null)} /> : null}
           <section className="card promoter-tabs" aria-label={t('promotersAdmin.activity')}>
             <Tabs activeKey={tab} onChange={(key) => setTab(key as PromoterTab)} data-testid="promoter-tabs">
@@ -172,6 +195,7 @@ export default function PromoterPage() {
               <TabContent key={tab} tab={tab} id={id} currency={detail.data.currency} />
             </div>
           </section>
+          {me.data?.role === 'admin' ? <MoveGroupSheet visible={grouping} promoterIds={[id]} currentGroupId={detail.data.group.id} onClose={() => setGrouping(false)} /> : null}
           {me.data?.role === 'admin' ? (
             <AdjustDialog
               visible={adjusting}

@@ -1,5 +1,6 @@
-import { List } from 'antd-mobile';
+import { Button, List } from 'antd-mobile';
 import { TeamOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminPromoterRow, UserStatus } from '@pa/shared';
 import { AccountText } from '@/components/account-text';
@@ -12,7 +13,9 @@ import { useDesk } from '@/lib/desk';
 import { formatDate, formatMoney } from '@/lib/format';
 import { navigate, useLocation, useSearchParams } from '@/lib/hash-router';
 import { downloadBlob } from '@/lib/share';
-import { exportPromoters, useCampaignChoices, usePromoters, type PromoterFilters } from '../api/promoters';
+import { exportPromoters, useCampaignChoices, useGroupChoices, usePromoters, type PromoterFilters } from '../api/promoters';
+import { MoveGroupSheet } from '../components/move-group';
+import { useMe } from '@/lib/session';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { LiveSearch } from '@/components/live-search';
 import { UserStatusTag } from '@/components/user-status-tag';
@@ -47,6 +50,23 @@ function CampaignFilter({ value, onChange }: { value: string | null; onChange: (
   );
 }
 
+/** The promoters of one group (issue 31); the address may name a group deleted since. */
+function GroupFilter({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
+  const { t } = useTranslation();
+  const groups = useGroupChoices();
+  const items = groups.data ?? [];
+  return (
+    <label className="promoter-select">
+      <span className="promoter-select-label">{t('promotersAdmin.groupFilter')}</span>
+      <select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)} disabled={groups.isPending && !value} data-testid="promoters-group">
+        <option value="">{t('promotersAdmin.allGroups')}</option>
+        {value && !items.some((g) => g.id === value) ? <option value={value}>{groups.isPending ? t('app.loading') : t('promotersAdmin.unknownGroup')}</option> : null}
+        {items.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+      </select>
+    </label>
+  );
+}
+
 /** The server's file of every promoter the filters find; says how many rows went into it. */
 async function runExport(f: PromoterFilters): Promise<number> {
   const { blob, filename } = await exportPromoters(f);
@@ -68,6 +88,11 @@ function useFilters(): [PromoterFilters, (patch: Partial<PromoterFilters>) => vo
 function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch: Partial<PromoterFilters>) => void }) {
   const { t, i18n } = useTranslation();
   const promoters = usePromoters(filters);
+  const me = useMe();
+  // Admins move promoters between groups: the selection and its bulk action.
+  const canMove = me.data?.role === 'admin';
+  const [selected, setSelected] = useState<string[]>([]);
+  const [moving, setMoving] = useState<string[] | null>(null);
   const currency = promoters.data?.pages[0]?.currency ?? null;
   const money = (minor: number) => (currency ? formatMoney(minor, currency, i18n.language) : '');
   const sort: SortState = { key: filters.sort, dir: filters.dir };
@@ -84,8 +109,11 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
       ),
     },
     { key: 'status', title: t('console.col.status'), render: (p) => <UserStatusTag status={p.status} /> },
-    { key: 'inviteCode', priority: 'low', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
+    { key: 'group', title: t('promotersAdmin.group.column'), render: (p) => <span className="promoter-group" data-testid={`promoter-group-${p.account}`}>{p.group.name}</span> },
+    // Searchable, on the promoter's page and in the export: the first to give way (below a 1000 px table).
+    { key: 'inviteCode', priority: 'lowest', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
+    // With the group column and the selection, the inviter (on the promoter's page and in the export) gives way at the smallest desk.
+    { key: 'inviter', priority: 'low', title: t('console.col.inviter'), render: (p) => p.inviter?.displayName ?? <span className="data-table-muted">—</span> },
     { key: 'available', title: t('promotersAdmin.available'), sortable: true, align: 'end', render: (p) => <span className={`data-table-nowrap promoter-num${p.available < 0 ? ' promoter-negative' : ''}`}>{money(p.available)}</span> },
     { key: 'pending', title: t('promotersAdmin.pending'), align: 'end', render: (p) => <span className="data-table-nowrap promoter-num">{money(p.pending)}</span> },
     { key: 'createdAt', title: t('console.col.joined'), sortable: true, render: (p) => <span className="data-table-nowrap">{formatDate(p.createdAt, i18n.language)}</span> },
@@ -93,6 +121,7 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
   if (promoters.isError) return <PageError error={promoters.error} onRetry={() => promoters.refetch()} />;
   const items = promoters.data?.pages.flatMap((p) => p.items) ?? [];
   return (
+    <>
     <DataTable
       data-testid="promoters-table"
       caption={t('promotersAdmin.title')}
@@ -107,6 +136,11 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
       pagination={promoters}
       empty={<NoPromoters filters={filters} />}
       onRowClick={open}
+      selected={canMove ? selected : undefined}
+      onSelectedChange={canMove ? setSelected : undefined}
+      bulkActions={(ids) => (
+        <Button size="small" color="primary" onClick={() => setMoving(ids)} data-testid="bulk-move-group">{t('promotersAdmin.group.bulk', { count: ids.length })}</Button>
+      )}
       toolbar={
         <DeskToolbar
           filters={
@@ -120,19 +154,32 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
                 testId="promoters-filter"
               />
               <CampaignFilter value={filters.campaignId} onChange={(campaignId) => set({ campaignId })} />
+              <GroupFilter value={filters.groupId} onChange={(groupId) => set({ groupId })} />
             </>
           }
           actions={<ExportButton run={() => runExport(filters)} />}
         />
       }
     />
+    <MoveGroupSheet
+      visible={moving !== null}
+      promoterIds={moving ?? []}
+      currentGroupId={(() => {
+        const chosen = new Set(moving ?? []);
+        const shared = new Set(items.filter((p) => chosen.has(p.id)).map((p) => p.group.id));
+        return shared.size === 1 ? [...shared][0] : undefined;
+      })()}
+      onClose={() => setMoving(null)}
+      onMoved={() => setSelected([])}
+    />
+    </>
   );
 }
 
 function NoPromoters({ filters }: { filters: PromoterFilters }) {
   const { t } = useTranslation();
   if (filters.q) return <EmptyState icon={<TeamOutline />} title={t('promotersAdmin.noMatch', { q: filters.q })} body={t('promotersAdmin.noMatchBody')} />;
-  if (filters.status || filters.campaignId) return <EmptyState icon={<TeamOutline />} title={t('promotersAdmin.noneFiltered')} body={t('promotersAdmin.noneFilteredBody')} />;
+  if (filters.status || filters.campaignId || filters.groupId) return <EmptyState icon={<TeamOutline />} title={t('promotersAdmin.noneFiltered')} body={t('promotersAdmin.noneFilteredBody')} />;
   return <EmptyState icon={<TeamOutline />} title={t('promotersAdmin.empty')} body={t('promotersAdmin.emptyBody')} />;
 }
 
@@ -156,6 +203,7 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
             description={
               <>
                 <span className="console-line list-value">{p.account}</span>
+                <span className="console-line">{t('promotersAdmin.group.value', { group: p.group.name })}</span>
                 <span className="console-line">{t('promotersAdmin.inviteCodeValue', { code: p.inviteCode })}</span>
                 <span className="console-line">{t('admin.joined', { date: formatDate(p.createdAt, i18n.language) })}</span>
                 {p.inviter ? <span className="console-line">{t('home.invitedBy', { name: p.inviter.displayName })}</span> : null}
@@ -208,6 +256,7 @@ export default function PromotersPage() {
           </div>
           <div className="promoter-phone-tools">
             <CampaignFilter value={filters.campaignId} onChange={(campaignId) => set({ campaignId })} />
+            <GroupFilter value={filters.groupId} onChange={(groupId) => set({ groupId })} />
             <PhoneExport filters={filters} />
           </div>
           <PromoterCards filters={filters} />

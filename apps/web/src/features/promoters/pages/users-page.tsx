@@ -18,6 +18,8 @@ import { useUserAction, type UserAction } from '../api/user-action';
 import { LoadMore } from '@/components/load-more';
 import { DeskToolbar, ExportButton, StatusFilter, useApproveRejectBulk } from '@/components/desk-toolbar';
 import { useUrlFilter } from '@/lib/url-filter';
+import { ApplicationAnswers } from '../components/application-answers';
+import '../components/promoters.css';
 
 const STATUSES: UserStatus[] = ['pending', 'active', 'suspended', 'rejected'];
 const ACTIONS: Record<UserStatus, UserAction[]> = { pending: ['approve', 'reject'], active: ['suspend'], suspended: ['reactivate'], rejected: [] };
@@ -57,6 +59,8 @@ function UserList({ status }: { status: UserStatus }) {
                   <br />
                   <span>{t('admin.joined', { date: formatDate(u.createdAt, i18n.language) })}</span>
                   {u.inviterName ? <><br /><span>{t('home.invitedBy', { name: u.inviterName })}</span></> : null}
+                  {u.group ? <><br /><span>{t('promotersAdmin.group.value', { group: u.group.name })}</span></> : null}
+                  {status === 'pending' && u.application.length > 0 ? <span className="users-application"><ApplicationAnswers answers={u.application} compact /></span> : null}
                 </>
               }
               extra={allowed ? (
@@ -103,11 +107,25 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
   };
 
   const columns: Column<AdminUser>[] = [
-    { key: 'name', title: t('console.col.name'), sortValue: (u) => u.displayName, render: (u) => <span className="data-table-strong">{u.displayName}</span> },
-    { key: 'account', title: t('console.col.account'), sortValue: (u) => u.account, render: (u) => <AccountText account={u.account} /> },
+    {
+      key: 'name',
+      title: t('console.col.name'),
+      sortValue: (u) => u.displayName,
+      // The account under the name (as in the promoters table): the queue's answers need the room.
+      render: (u) => (
+        <span className="promoter-name-cell users-name">
+          <span className="data-table-strong">{u.displayName}</span>
+          <AccountText account={u.account} className="promoter-sub" />
+          {u.group ? <span className="promoter-sub" data-testid={`user-group-${u.account}`}>{t('promotersAdmin.group.value', { group: u.group.name })}</span> : null}
+        </span>
+      ),
+    },
     { key: 'joined', title: t('console.col.joined'), sortValue: (u) => u.createdAt, render: (u) => <span className="data-table-nowrap">{formatDate(u.createdAt, i18n.language)}</span> },
-    { key: 'inviter', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
-    { key: 'role', title: t('console.col.role'), sortValue: (u) => t(`me.roles.${u.role}`), render: (u) => t(`me.roles.${u.role}`) },
+    { key: 'inviter', priority: 'lowest', title: t('console.col.inviter'), sortValue: (u) => u.inviterName, render: (u) => u.inviterName ?? <span className="data-table-muted">—</span> },
+    // Registrations waiting are promoters' (staff are never pending): their role goes without saying, their answers need the room.
+    ...(status === 'pending' ? [] : [{ key: 'role', title: t('console.col.role'), sortValue: (u: AdminUser) => t(`me.roles.${u.role}`), render: (u: AdminUser) => t(`me.roles.${u.role}`) }]),
+    // The queue: what each applicant answered, to decide on (the promoter's page shows it for everyone).
+    ...(status === 'pending' ? [{ key: 'application', title: t('promotersAdmin.application.column'), render: (u: AdminUser) => <ApplicationAnswers answers={u.application} compact /> }] : []),
     {
       key: 'actions',
       title: <span className="visually-hidden">{t('console.col.actions')}</span>,
@@ -136,6 +154,9 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
       status: (u) => t(`admin.status.${u.status}`),
       joined_at: (u) => csvTime(u.createdAt),
       inviter_name: (u) => u.inviterName,
+      group: (u) => u.group?.name ?? null,
+      application: (u) => u.application.map((a) => `${a.question}: ${a.answer}`).join('
+') || null,
       id: (u) => csvId(u.id),
     },
   });

@@ -7,9 +7,28 @@ import { errorText } from '@/lib/errors';
 import { useSettings, useUpdateSettings } from '../api/settings';
 import { CurrencySetting, TimeZoneSetting } from '../components/region-settings';
 import { WithdrawalSettingsForm } from '../components/withdrawal-settings-form';
+import { QuestionsEditor } from '@/components/questions-editor';
+import { useRegistrationForm, useSaveRegistrationForm } from '../api/application-form';
 import '../settings.css';
 
 const MODES: RegistrationMode[] = ['open', 'approval', 'invite-only'];
+
+/** The registration's own questions (issue 31), asked while registration needs approval. */
+function RegistrationQuestions({ mode }: { mode: RegistrationMode }) {
+  const { t } = useTranslation();
+  const form = useRegistrationForm();
+  const save = useSaveRegistrationForm();
+  return (
+    <section className="card" aria-labelledby="settings-questions-title" data-testid="settings-questions">
+      <h2 id="settings-questions-title">{t('admin.applicationForm.title')}</h2>
+      <p className="radio-desc settings-questions-help">{t('admin.applicationForm.help')}</p>
+      {mode !== 'approval' ? <p className="notice settings-questions-note" data-testid="settings-questions-off">{t('admin.applicationForm.notAsked')}</p> : null}
+      {form.isPending ? <PageLoading /> : form.isError ? <PageError error={form.error} onRetry={() => void form.refetch()} /> : (
+        <QuestionsEditor questions={form.data.questions} save={(body) => save.mutateAsync(body)} idPrefix="registration-questions" />
+      )}
+    </section>
+  );
+}
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -43,6 +62,7 @@ export default function SettingsPage() {
               </Space>
             </Radio.Group>
           </section>
+          <RegistrationQuestions mode={settings.data.registrationMode} />
           <CurrencySetting key={`currency-${settings.data.currency}`} settings={settings.data} />
           <TimeZoneSetting settings={settings.data} />
           {typeof settings.data.withdrawalMin === 'number' ? <WithdrawalSettingsForm key={`withdrawals-${settings.data.currency}`} settings={settings.data} /> : null}
