@@ -322,6 +322,9 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       const imageId = image.res.json().id as string;
       expect(JSON.parse(image.entry.after_json!)).toMatchObject({ imageId, kind: 'poster', width: 300, height: 400 });
       await oneEntry(() => admin.request('DELETE', `/api/admin/campaigns/${id}/images/${imageId}`), { actorId: adminId, action: 'campaign.image_remove', entity: 'campaign', entityId: id, before: { imageId }, after: null, ip: ADMIN_IP });
+      const rules = [{ id: 'sale', event: 'sale', groupIds: [], conditions: [], reward: { type: 'percent', bps: 1200 }, label: null, capPerPromoterPerMonth: null }];
+      await oneEntry(() => admin.request('PUT', `/api/admin/campaigns/${id}/rewards`, { rules }), { actorId: adminId, action: 'campaign.rewards', entity: 'campaign', entityId: id, after: { rules, budgetPerMonth: null }, ip: ADMIN_IP });
+      await noEntry(() => operator.request('PUT', `/api/admin/campaigns/${id}/rewards`, { rules }), 403);
       await oneEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'ended' }), { actorId: adminId, action: 'campaign.end', entity: 'campaign', entityId: id, before: { status: 'paused' }, after: { status: 'ended' }, ip: ADMIN_IP });
       await noEntry(() => admin.request('PATCH', `/api/admin/campaigns/${id}`, { status: 'active' }), 409);
       await noEntry(() => operator.request('PATCH', `/api/admin/campaigns/${id}`, { leadReward: 1 }), 403);

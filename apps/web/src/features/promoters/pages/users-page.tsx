@@ -155,8 +155,7 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
       joined_at: (u) => csvTime(u.createdAt),
       inviter_name: (u) => u.inviterName,
       group: (u) => u.group?.name ?? null,
-      application: (u) => u.application.map((a) => `${a.question}: ${a.answer}`).join('
-') || null,
+      application: (u) => u.application.map((a) => `${a.question}: ${a.answer}`).join('\n') || null,
       id: (u) => csvId(u.id),
     },
   });
