@@ -19,7 +19,7 @@ const TABLE: [RegExp, Who][] = [
   [/^(GET|POST|PATCH|DELETE) \/api\/admin\/api-keys/, 'admin'],
   [/^PATCH \/api\/admin\/settings$/, 'admin'],
   [/^POST \/api\/admin\/keys\/rotate$/, 'admin'],
-  [/^(POST|PATCH|DELETE) \/api\/admin\/campaigns/, 'admin'],
+  [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/campaigns/, 'admin'],
   [/^GET \/api\/admin\/ledger\/check$/, 'admin'],
   // Groups and the application form: admins change them (rewards follow groups); operators read them.
   [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/groups/, 'admin'],

@@ -10,6 +10,7 @@ import { DAY_MS } from '../../domain/commission';
 import type { CapCut, LineDecision } from '../../domain/rewards';
 import { AppError } from '../../platform/errors';
 import type { CampaignTerms } from './repository';
+import { baseRules } from '../campaigns/rewards';
 
 /** One step of an explanation: what was looked at, what came of it, and the values that say why (rendered by packages/shared texts/explain.ts). */
 export type { ExplanationStep } from '@pa/shared/texts';
@@ -30,11 +31,16 @@ export interface StoredLine {
 }
 
 const parsed = new WeakMap<object, RewardRule[]>();
-/** The campaign's rules (parsed once per campaign row read). */
+/**
+ * The campaign's rules (parsed once per campaign row read). None stored — a campaign row written
+ * without them, as the column's default — means its reward fields as base rules: what the fields
+ * say is what it earns. (An admin who puts an empty list sets the fields to 0 along with it.)
+ */
 export function rulesOf(campaign: CampaignTerms): RewardRule[] {
   let rules = parsed.get(campaign);
   if (!rules) {
-    rules = JSON.parse(campaign.rules_json) as RewardRule[];
+    const stored = JSON.parse(campaign.rules_json) as RewardRule[];
+    rules = stored.length > 0 ? stored : baseRules({ leadReward: Number(campaign.lead_reward), saleRewardType: campaign.sale_reward_type, saleReward: Number(campaign.sale_reward) });
     parsed.set(campaign, rules);
   }
   return rules;
