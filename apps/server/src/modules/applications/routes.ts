@@ -13,9 +13,10 @@ import { applicationForm, publicRegistrationForm, saveApplicationForm } from './
 
 export function applicationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    // Public (asked before there is an account), so limited like the invite look-up.
+    // Public (asked before there is an account). Not counted against sign-in's limit: every register
+    // page asks it, and people registering together behind one address must not run out. A group's
+    // code has 60 random bits, so trying codes finds nothing.
     app.get('/api/auth/application-form', {
-      config: { authRateLimit: true },
       schema: {
         security: PUBLIC,
         tags: ['auth'],

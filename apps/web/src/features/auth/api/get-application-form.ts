@@ -5,7 +5,7 @@ import { ApiError, api } from '@/lib/api-client';
 /**
  * `GET api/auth/application-form?group=<code>` (issue 31): the questions registering asks, in the
  * page's language (the key holds it: a language switch asks again). NOT_FOUND for a group link
- * that is no longer valid. Rate-limited like sign-in: asked once per code and language.
+ * that is no longer valid. Asked once per code and language.
  */
 const applicationFormQuery = (group: string | null, locale: string) =>
   queryOptions({
