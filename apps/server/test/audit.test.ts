@@ -375,6 +375,34 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       ]);
     });
 
+    it('rewards and corrections: the rules, a conversion assigned, a commission reversed, a binding moved and ended — each with its reason', async () => {
+      const c = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Corrections' }, holdDays: 30, customerBinding: 12 }))).json().campaign;
+      await admin.request('PATCH', `/api/admin/campaigns/${c.id}`, { status: 'active' });
+      const rules = [{ id: 'lead', event: 'lead', groupIds: [], conditions: [], reward: { type: 'fixed', amount: 200 }, label: null, capPerPromoterPerMonth: null }, { id: 'sale', event: 'sale', groupIds: [], conditions: [], reward: { type: 'percent', bps: 1200 }, label: null, capPerPromoterPerMonth: null }];
+      const put = await oneEntry(() => admin.request('PUT', `/api/admin/campaigns/${c.id}/rewards`, { rules }), { actorId: adminId, action: 'campaign.rewards', entity: 'campaign', entityId: c.id, after: { rules, budgetPerMonth: null }, ip: ADMIN_IP });
+      expect(JSON.parse(put.entry.before_json!).rules.map((r: Json) => r.id)).toEqual(['lead', 'sale']);
+      await noEntry(() => operator.request('PUT', `/api/admin/campaigns/${c.id}/rewards`, { rules }), 403);
+      const p = await promoter();
+      const q = await promoter();
+      for (const x of [p, q]) await x.client.request('POST', `/api/campaigns/${c.id}/join`);
+      const link = ((await p.client.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === c.id)!;
+      const lone = (await noEntry(() => v1({ campaignId: c.id, kind: 'sale', externalId: `audit-fix-${dialect}`, amount: 10_000 }), 201)).json().conversion;
+      const assigned = await oneEntry(() => operator.request('POST', `/api/admin/conversions/${lone.id}/assign`, { promoterId: p.user.id, reason: 'Phone order' }), { actorId: operatorId, action: 'conversion.assign', entity: 'conversion', entityId: lone.id, before: { promoterId: null, status: 'unattributed', reason: 'no_match', attributedBy: null }, ip: OPERATOR_IP });
+      const made = assigned.res.json().commissions[0].id as string;
+      expect(JSON.parse(assigned.entry.after_json!)).toEqual({ promoterId: p.user.id, status: 'attributed', reason: 'Phone order', reversed: [], commissions: [{ id: made, level: 1, amount: 1_200 }] });
+      await noEntry(() => operator.request('POST', `/api/admin/conversions/${lone.id}/assign`, { promoterId: p.user.id, reason: 'Again' }), 409);
+      await oneEntry(() => admin.request('POST', `/api/admin/commissions/${made}/reverse`, { reason: 'Returned unopened' }), { actorId: adminId, action: 'commission.reverse', entity: 'commission', entityId: made, before: { status: 'pending', amount: 1_200, reversedAmount: 0 }, after: { status: 'reversed', reversed: 1_200, reason: 'Returned unopened' }, ip: ADMIN_IP });
+      await noEntry(() => admin.request('POST', `/api/admin/commissions/${made}/reverse`, { reason: 'Twice' }), 409);
+      await noEntry(() => v1({ campaignId: c.id, kind: 'sale', externalId: `audit-bind-${dialect}`, amount: 10_000, linkCode: link.code, customerExternalId: `cust-${dialect}` }), 201);
+      const binding = ((await operator.request('GET', `/api/admin/bindings?customer=cust-${dialect}`)).json().items as { id: string }[])[0]!;
+      const moved = await oneEntry(() => operator.request('POST', `/api/admin/bindings/${binding.id}/move`, { promoterId: q.user.id, reason: 'Customer’s request' }), { actorId: operatorId, action: 'binding.move', entity: 'binding', entityId: binding.id, ip: OPERATOR_IP });
+      const next = moved.res.json().binding;
+      expect(JSON.parse(moved.entry.before_json!)).toMatchObject({ promoterId: p.user.id, customer: `cust-${dialect}`, campaignId: c.id, months: 12, endedAt: null });
+      expect(JSON.parse(moved.entry.after_json!)).toEqual({ id: next.id, promoterId: q.user.id, startedAt: next.startedAt, months: 12, reason: 'Customer’s request' });
+      await oneEntry(() => operator.request('POST', `/api/admin/bindings/${next.id}/end`, { reason: 'Subscription ended' }), { actorId: operatorId, action: 'binding.end', entity: 'binding', entityId: next.id, after: { endedAt: expect.any(Number), reason: 'Subscription ended' }, ip: OPERATOR_IP });
+      await noEntry(() => operator.request('POST', `/api/admin/bindings/${next.id}/end`, { reason: 'Twice' }), 409);
+    });
+
     it('promoters: an adjustment (once per key), a password link, its use, the export', async () => {
       const p = await promoter();
       const key = `audit-adj-${seq++}`;

@@ -3,6 +3,7 @@
  * version wrote them, then the migrations to the latest — and the rebuild from the rows finds
  * nothing to change.
  */
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, type DatabaseHandle } from '../src/db/connection';
 import { rebuildRollups } from '../src/platform/rollups-rebuild';
@@ -56,5 +57,14 @@ describe.each(DIALECTS)('migrations of stored figures on %s', (dialect) => {
     await migrateToLatest(handle, TZ);
     expect(await dailyOf(handle)).toEqual([{ day, link_id: 'l1', clicks: 2, unique_clicks: 1, bot_clicks: 2 }]);
     expect((await rebuildRollups(handle.db, handle.dialect, TZ, { apply: false })).differences).toEqual([]);
+  });
+
+  it('024 gives every stored binding an id (its conversion’s) and makes room for a commission per assignment', async () => {
+    const handle = await databaseAt('022-reward-rules');
+    await sql`insert into customer_bindings (campaign_id, customer_external_id, promoter_id, link_id, conversion_id, started_at, months, ended_at, created_at) values ('k1', 'cust-1', 'p1', null, 'v1', ${now}, 12, null, ${now}), ('k1', 'cust-2', 'p2', 'l2', 'v2', ${now}, null, null, ${now})`.execute(handle.db);
+    await migrateToLatest(handle, TZ);
+    const bindings = await handle.db.selectFrom('customer_bindings').select(['id', 'conversion_id', 'promoter_id']).orderBy('customer_external_id').execute();
+    expect(bindings).toEqual([{ id: 'v1', conversion_id: 'v1', promoter_id: 'p1' }, { id: 'v2', conversion_id: 'v2', promoter_id: 'p2' }]);
+    await expect(sql`update customer_bindings set id = 'v1' where conversion_id = 'v2'`.execute(handle.db)).rejects.toThrow(/unique|constraint/i);
   });
 });

@@ -86,6 +86,21 @@ describe('notification messages: type + parameters → words in the reader’s l
     expect(describeNotification({ type: 'withdrawal.failed', params: {} }, t('en'), 'en', 'CNY').target).toBeNull();
   });
 
+  it('a commission taken back by staff (a clawback) says so, with their reason, in every language', () => {
+    const clawback = { commissionId: 'k1', amount: 500, level: 1, campaign, reason: 'Order was fraudulent', clawback: true };
+    const en = describeNotification({ type: 'commission.reversed', params: clawback }, t('en'), 'en', 'CNY');
+    expect(en).toMatchObject({ title: 'Commission taken back: CN¥5.00', body: 'The program took back your commission from “Spring Sale”.', details: ['Reason: Order was fraudulent'], tone: 'bad' });
+    expect(describeNotification({ type: 'commission.reversed', params: { ...clawback, level: 2 } }, t('en'), 'en', 'CNY').body).toBe('The program took back your team bonus from “Spring Sale”.');
+    // A refund's reversal keeps saying it was refunded.
+    expect(describeNotification({ type: 'commission.reversed', params: params['commission.reversed'] }, t('en'), 'en', 'CNY').body).toContain('refunded');
+    for (const locale of LOCALES) {
+      const m = describeNotification({ type: 'commission.reversed', params: clawback }, t(locale), locale, 'CNY');
+      expect(m.body, locale).not.toMatch(/notifications\.|\{\{/);
+      expect(m.body, locale).not.toBe(describeNotification({ type: 'commission.reversed', params: params['commission.reversed'] }, t(locale), locale, 'CNY').body);
+      expect(m.details.join(' '), locale).toContain('Order was fraudulent');
+    }
+  });
+
   it('shows the reason and the payout reference as extra lines', () => {
     expect(describeNotification({ type: 'commission.rejected', params: params['commission.rejected'] }, t('en'), 'en', 'CNY').details).toEqual(['Reason: Fraud']);
     expect(describeNotification({ type: 'withdrawal.failed', params: params['withdrawal.failed'] }, t('zh-Hans'), 'zh-Hans', 'CNY').details).toEqual(['原因：Account closed']);

@@ -27,7 +27,9 @@ export const AUDIT_ACTIONS = [
   // Promoter groups and the application form (issue 31).
   'group.create', 'group.update', 'group.delete', 'group.invite_code', 'promoter.group', 'application_form.update',
   // Money.
-  'commission.approve', 'commission.reject',
+  'commission.approve', 'commission.reject', 'commission.reverse',
+  // Corrections (issue 31): a conversion assigned to a promoter, a customer's binding ended or moved.
+  'conversion.assign', 'binding.end', 'binding.move',
   'promoter.adjust',
   'payout_account.add', 'payout_account.delete',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
@@ -37,7 +39,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'payout_account', 'withdrawal', 'audit', 'group'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group'] as const;
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';

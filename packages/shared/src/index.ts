@@ -11,3 +11,4 @@ export * from './mail';
 export * from './rewards';
 export * from './admin-groups';
 export * from './application-form';
+export * from './corrections';

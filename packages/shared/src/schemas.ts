@@ -564,7 +564,8 @@ export const ConversionSchema = z.object({
   linkCode: z.string().nullable(),
   promoterId: z.string().nullable(),
   linkId: z.string().nullable(),
-  attributedBy: z.enum(['coupon', 'click', 'customer', 'link']).nullable(),
+  /** `staff`: assigned by an operator (POST api/admin/conversions/:id/assign). */
+  attributedBy: z.enum(['coupon', 'click', 'customer', 'link', 'staff']).nullable(),
   status: ConversionStatusSchema,
   reason: ConversionReasonSchema.nullable(),
   occurredAt: z.number().int(),

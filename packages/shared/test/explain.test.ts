@@ -28,6 +28,8 @@ const SAMPLES: ExplanationStep[] = [
   step('eligibility', 'self_referral'),
   step('eligibility', 'promoter_inactive'),
   step('eligibility', 'not_enrolled'),
+  step('assigned', 'credited', { at: Date.UTC(2026, 2, 4, 9), reason: 'Order placed by phone; promoter confirmed' }),
+  step('assigned', 'moved', { at: Date.UTC(2026, 2, 4, 9), reason: 'Wrong coupon owner' }),
   step('group', 'member', { groupId: 'gold' }),
   step('line', 'percent', { line: 1, sku: 'TEA-01', quantity: 2, amount: 11_800, ruleId: 'r1', rule: 1, label: 'Tea sets 15 %', bps: 1500, fixed: null, tier: false, earned: 1_770, tried: 0 }),
   step('line', 'percent', { line: 1, sku: null, quantity: 1, amount: 20_000, ruleId: 'sale', rule: 3, label: null, bps: 1000, fixed: null, tier: false, earned: 2_000, tried: 2 }),
@@ -63,6 +65,8 @@ describe('explanations', () => {
       'Not credited: self-referral, the customer is the promoter.',
       'Not credited: the promoter’s account is not active.',
       'Not credited: the promoter has not joined this campaign.',
+      'Assigned to the promoter by staff on Mar 4, 2026. Reason: Order placed by phone; promoter confirmed',
+      'Re-assigned by staff on Mar 4, 2026; the commissions of the earlier attribution were taken back. Reason: Wrong coupon owner',
       'The promoter’s group: Gold.',
       'Matched rule ‘Tea sets 15 %’ for SKU TEA-01 · 2 × US$59.00 → US$17.70',
       'Matched the campaign’s base reward: 10% of US$200.00 → US$20.00',
@@ -98,6 +102,8 @@ describe('explanations', () => {
       expect(line.text).toContain(formatMoney(1_770, 'USD', locale));
       expect(line.text).toContain(formatMoney(5_900, 'USD', locale));
       expect(said.find((s) => s.step === 'tier')!.text).toContain(formatPercent(1500, locale));
+      // Staff's reason as they wrote it, whatever the language.
+      for (const s of said.filter((x) => x.step === 'assigned')) expect(s.text).toContain(String(s.detail.reason));
       // Counted days in the language's own plural forms.
       for (const days of [0, 1, 2, 5, 21]) {
         const text = explainStep(step('attribution', 'click_outside_window', { days, windowDays: 30 }), ctx(locale))!;

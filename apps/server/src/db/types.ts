@@ -473,7 +473,8 @@ export interface ApiKeysTable {
 
 export type ConversionKind = 'lead' | 'sale' | 'refund';
 export type ConversionStatus = 'attributed' | 'unattributed' | 'rejected';
-export type AttributedBy = 'coupon' | 'click' | 'customer' | 'link';
+/** `staff`: assigned by an operator (issue 31, corrections). */
+export type AttributedBy = 'coupon' | 'click' | 'customer' | 'link' | 'staff';
 
 export interface ConversionsTable {
   id: string;
@@ -546,6 +547,8 @@ export interface CommissionsTable {
   /** Earned through a customer binding: its month (1 = the first), of `binding_months` (null: lifetime). */
   binding_month: number | null;
   binding_months: number | null;
+  /** 0: made when the conversion was recorded; n: made by its n-th assignment by staff (issue 31, migration 024). */
+  assignment: number;
 }
 
 export interface CommissionEventsTable {
@@ -646,11 +649,13 @@ export interface NotificationMarksTable {
 
 /** A customer bound to the promoter who brought them (issue 17: recurring and lifetime commissions). */
 export interface CustomerBindingsTable {
+  /** The binding's own id (migration 024): a new one whenever the binding is replaced or moved. */
+  id: string;
   campaign_id: string;
   customer_external_id: string;
   promoter_id: string;
   link_id: string | null;
-  /** The conversion that started it. */
+  /** The conversion that started it (a binding moved by staff keeps the first one's). */
   conversion_id: string;
   started_at: number;
   /** null: for the customer's lifetime. */

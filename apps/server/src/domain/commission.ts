@@ -130,6 +130,41 @@ export function refundReversal(input: RefundInput): RefundResult {
   return { reversal: Math.min(Math.max(totalAfter - reversedBefore, 0), remaining), refundedAfter };
 }
 
+/**
+ * What the refunds already recorded of a sale take back of commissions made for it afterwards (a
+ * conversion assigned by staff after some refunds): exactly what those refunds would have taken
+ * had the commissions been there, by the rules `recordRefund` follows —
+ * - the sale refunded in full: everything;
+ * - refunds that named lines: each line gives back its commission in proportion to what was
+ *   refunded of it (all of it once refunded in full), and the override follows the level-1 total
+ *   in proportion;
+ * - otherwise pro rata over the whole sale, each commission on its own (`refundReversal`).
+ * Later refunds then go on from these amounts as usual. `lines[i]`: what refunds naming line i
+ * took back of its commission (as the line's `reversed` is kept).
+ */
+export function reversedByEarlierRefunds(input: {
+  saleAmount: number;
+  refunded: number;
+  level1: number;
+  level2: number;
+  /** The sale's lines, each with what refunds named of it and its (new) level-1 commission. */
+  lines: readonly { amount: number; refunded: number; commission: number }[] | null;
+}): { level1: number; level2: number; lines: number[] } {
+  const { saleAmount, refunded, level1, level2 } = input;
+  for (const [name, v] of Object.entries({ saleAmount, refunded, level1, level2 })) assertCount(name, v);
+  if (refunded > saleAmount) throw new RangeError(`refunds (${refunded}) exceed the sale amount (${saleAmount})`);
+  const share = (amount: number, part: number, whole: number) => (part >= whole ? amount : Number((BigInt(amount) * BigInt(part)) / BigInt(whole)));
+  const lines = (input.lines ?? []).map((l) => (l.refunded > 0 ? share(l.commission, l.refunded, l.amount) : 0));
+  if (refunded === 0) return { level1: 0, level2: 0, lines: lines.map(() => 0) };
+  if (refunded === saleAmount) return { level1, level2, lines };
+  if (input.lines?.some((l) => l.refunded > 0)) {
+    const first = Math.min(lines.reduce((sum, v) => sum + v, 0), level1);
+    return { level1: first, level2: level1 === 0 ? 0 : Math.min(share(level2, first, level1), level2), lines };
+  }
+  const proRata = (amount: number) => refundReversal({ commissionAmount: amount, saleAmount, refundedBefore: 0, refundAmount: refunded, reversedBefore: 0 }).reversal;
+  return { level1: proRata(level1), level2: proRata(level2), lines };
+}
+
 /** When a commission's hold ends and it becomes available: occurredAt + holdDays × 24 h (ms). */
 export function availableAt(occurredAt: number, holdDays: number): number {
   assertCount('holdDays', holdDays);

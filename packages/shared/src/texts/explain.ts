@@ -20,6 +20,7 @@ export const EXPLANATION_KEYS = [
   'attribution.click', 'attribution.coupon', 'attribution.link', 'attribution.customer', 'attribution.binding', 'attribution.binding_lifetime',
   'attribution.click_outside_window', 'attribution.customer_outside_window', 'attribution.no_match',
   'eligibility.self_referral', 'eligibility.promoter_inactive', 'eligibility.not_enrolled',
+  'assigned.credited', 'assigned.moved',
   'group.member',
   'line.percent', 'line.percent_sku', 'line.fixed', 'line.fixed_sku', 'line.paid_before_sku', 'line.no_rule', 'line.no_rule_sku',
   'rule.label', 'rule.number', 'rule.base',
@@ -91,6 +92,10 @@ export function explainStep(s: ExplanationStep, ctx: ExplainContext): string | n
       break;
     case 'hold':
       Object.assign(values, { date: formatDate(num(d.availableAt), ctx.locale, ctx.timeZone), hold: num(d.holdDays) });
+      break;
+    case 'assigned':
+      // Staff's own words: shown as they were given.
+      Object.assign(values, { date: formatDate(num(d.at), ctx.locale, ctx.timeZone), reason: String(d.reason ?? '') });
       break;
   }
   const template = (texts as Record<string, string | undefined>)[key];

@@ -74,7 +74,9 @@ export interface NotificationTexts {
   error: string;
   enrollment: Record<'approved' | 'rejected', TitleBody>;
   /** `…Team`: the commission is a team bonus (level 2). */
-  commission: Record<'created' | 'approved' | 'rejected' | 'reversed', TitleBody & { titleTeam: string; bodyTeam: string }>;
+  commission: Record<'created' | 'approved' | 'rejected' | 'reversed', TitleBody & { titleTeam: string; bodyTeam: string }>
+    /** Taken back by staff (a clawback, `clawback: true`), not by a refund: the reason is a detail line. */
+    & { reversed: { bodyClawback: string; bodyClawbackTeam: string } };
   withdrawal: Record<'requested' | 'approved' | 'paid' | 'failed' | 'rejected' | 'cancelled', TitleBody>;
   adjustment: { creditTitle: string; debitTitle: string; body: string; bodyNoReason: string };
   /** A type this version of the app does not know (a newer server). */
@@ -112,5 +114,5 @@ export interface AuditTexts {
  */
 export interface ConversionTexts {
   kind: Record<'lead' | 'sale' | 'refund', string>;
-  attributedBy: Record<'coupon' | 'click' | 'customer' | 'link', string>;
+  attributedBy: Record<'coupon' | 'click' | 'customer' | 'link' | 'staff', string>;
 }

@@ -23,6 +23,7 @@ import { moneyChecks } from './020-money-checks';
 import { promoterGroups } from './021-promoter-groups';
 import { rewardRules } from './022-reward-rules';
 import { applicationForms } from './023-application-forms';
+import { corrections } from './024-corrections';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -55,6 +56,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '021-promoter-groups': promoterGroups(dialect),
         '022-reward-rules': rewardRules(dialect),
         '023-application-forms': applicationForms(dialect),
+        '024-corrections': corrections(dialect),
       };
     },
   };

@@ -4,7 +4,7 @@
  * ledger check, and the conversions API's answer — stored rows mapped to the shared contract.
  */
 import type {
-  AdminCommissionListSchema, AdminConversionListSchema, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema,
+  AdminCommissionListSchema, AdminConversionDetail, AdminConversionListSchema, AdminConversionQuerySchema, Binding, BindingList, BindingQuerySchema, CommissionDetailSchema, CommissionListSchema, CommissionQuerySchema,
   ConversionResult, Explanation, LedgerCheckSchema, LedgerListSchema, Locale, Wallet,
 } from '@pa/shared';
 import type { z } from 'zod';
@@ -19,8 +19,10 @@ import { readSettings, zoneOf } from '../../platform/settings';
 import { dayKey } from '../../platform/time';
 import {
   commissionEvents, commissionsPage, commissionView, conversionIdByKey, conversionsPage, conversionSummary, conversionWithCommissions, promoterCommissionsExport,
-  promoterCommissionsPage, conversionExtras, groupNames, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
+  promoterCommissionsPage, conversionExtras, groupNames, conversionDetailRow, conversionCommissionViews, refundsOf, bindingsPage,
+  type BindingView, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
+import type { StoredLine } from './rewards';
 import { tellLedgerBreaches } from '../staff-alerts/service';
 import type { RecordResult } from './service';
 import { toCommission, toConversion, type CommissionView } from './views';
@@ -66,8 +68,12 @@ export async function conversionByKey(ctx: AppContext, campaignId: string, kind:
 
 // ——— Operators ———
 
-export async function listConversions(ctx: AppContext, filters: { status?: ConversionRow['status'] | undefined }, page: Page, locale: string): Promise<z.infer<typeof AdminConversionListSchema>> {
-  const { rows, nextCursor } = await conversionsPage(ctx.db, filters, page);
+/** The operators' conversions: `q` an order id exactly; `from`/`to` days (occurred) in the installation's zone, both included. */
+export async function listConversions(ctx: AppContext, query: z.infer<typeof AdminConversionQuerySchema>, locale: string): Promise<z.infer<typeof AdminConversionListSchema>> {
+  const { limit, cursor, from, to, ...filters } = query;
+  if (from && to && from > to) throw new AppError('VALIDATION_FAILED', { 'querystring.from': 'after_to' });
+  const zone = zoneOf(ctx);
+  const { rows, nextCursor } = await conversionsPage(ctx.db, { ...filters, from: from ? dayStart(from, zone) : undefined, before: to ? dayStart(nextDay(to), zone) : undefined }, { limit, cursor });
   return { items: rows.map((r) => ({ ...toConversion(r), promoterName: r.display_name, campaignName: pickLocalized(r.names_json, locale) })), nextCursor };
 }
 
@@ -163,17 +169,67 @@ export async function commissionDetail(ctx: AppContext, viewer: Pick<AuthState, 
 export async function conversionExplanation(ctx: AppContext, conversionId: string, locale: Locale): Promise<Explanation> {
   const extras = await conversionExtras(ctx.db, conversionId);
   if (!extras) throw new AppError('NOT_FOUND');
-  // Conversions recorded before issue 31 have no stored explanation: an empty list.
-  const steps = extras.explanation_json ? (JSON.parse(extras.explanation_json) as ExplanationStep[]) : [];
-  const groupIds = [...new Set(steps.filter((s) => s.step === 'group').map((s) => String(s.detail.groupId)))];
   const { currency } = await readSettings(ctx.db);
-  const event = extras.kind === 'lead' ? 'lead' : 'sale';
-  return { steps: explainSteps(steps, { locale, currency, timeZone: zoneOf(ctx), event, groupNames: await groupNames(ctx.db, groupIds) }) };
+  return { steps: await explained(ctx, extras.kind, extras.explanation_json, locale, currency) };
 }
 
 /** The explanation of the conversion behind one of the promoter's commissions; another promoter's looks unknown. */
 export async function commissionExplanation(ctx: AppContext, viewer: Pick<AuthState, 'userId' | 'role'>, commissionId: string, locale: Locale): Promise<Explanation> {
   const row = await commissionView(ctx.db, commissionId);
   if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
-  return conversionExplanation(ctx, row.conversion_id, locale);
+  const extras = await conversionExtras(ctx.db, row.conversion_id);
+  if (!extras) throw new AppError('NOT_FOUND');
+  const { currency } = await readSettings(ctx.db);
+  // A commission an assignment by staff superseded: its explanation ends with that assignment (what
+  // the conversion earned the promoter credited since is theirs, not this reader's).
+  return { steps: await explained(ctx, extras.kind, extras.explanation_json, locale, currency, Number(row.assignment)) };
+}
+
+// ——— Operators' look-ups (issue 31, item 7) ———
+
+/** The steps stored with a conversion in the reader's language. */
+async function explained(ctx: AppContext, kind: ConversionRow['kind'], explanationJson: string | null, locale: Locale, currency: string, ofAssignment?: number) {
+  // Conversions recorded before issue 31 have no stored explanation: an empty list.
+  let steps = explanationJson ? (JSON.parse(explanationJson) as ExplanationStep[]) : [];
+  const assigned = steps.flatMap((s, i) => (s.step === 'assigned' ? [i] : []));
+  if (ofAssignment !== undefined && ofAssignment < assigned.length) steps = steps.slice(0, assigned.at(-1)! + 1);
+  const groupIds = [...new Set(steps.filter((s) => s.step === 'group').map((s) => String(s.detail.groupId)))];
+  return explainSteps(steps, { locale, currency, timeZone: zoneOf(ctx), event: kind === 'lead' ? 'lead' : 'sale', groupNames: await groupNames(ctx.db, groupIds) });
+}
+
+/** `GET api/admin/conversions/:id`: what was sent, its commissions (every assignment's), its refunds and its explanation. */
+export async function conversionDetail(ctx: AppContext, id: string, locale: Locale): Promise<AdminConversionDetail> {
+  const row = await conversionDetailRow(ctx.db, id);
+  if (!row) throw new AppError('NOT_FOUND');
+  const [commissions, refunds, { currency }] = await Promise.all([conversionCommissionViews(ctx.db, id), refundsOf(ctx.db, id), readSettings(ctx.db)]);
+  return {
+    conversion: { ...toConversion(row), promoterName: row.display_name, campaignName: pickLocalized(row.names_json, locale) },
+    sent: {
+      clickId: row.click_id, couponCode: row.coupon_code, linkCode: row.link_code, customerExternalId: row.customer_external_id,
+      customerEmail: row.customer_email_sha256 !== null,
+      items: row.items_json ? (JSON.parse(row.items_json) as StoredLine[]) : null,
+      country: row.country,
+      metadata: row.metadata_json ? (JSON.parse(row.metadata_json) as Record<string, string>) : null,
+      newCustomer: row.new_customer === null ? null : row.new_customer === 1,
+    },
+    commissions: commissions.map((c) => ({ ...toCommission(c, locale), promoterName: c.display_name, assignment: Number(c.assignment) })),
+    refunds: refunds.map((r) => ({ id: r.id, externalId: r.external_id, amount: Number(r.amount), occurredAt: Number(r.occurred_at) })),
+    explanation: await explained(ctx, row.kind, row.explanation_json, locale, currency),
+    currency,
+  };
+}
+
+export function toBinding(b: BindingView, locale: string): Binding {
+  return {
+    id: b.id, campaignId: b.campaign_id, campaignName: pickLocalized(b.names_json, locale), customerExternalId: b.customer_external_id,
+    promoterId: b.promoter_id, promoterName: b.display_name, linkId: b.link_id, conversionId: b.conversion_id,
+    startedAt: Number(b.started_at), months: b.months, endedAt: b.ended_at === null ? null : Number(b.ended_at),
+  };
+}
+
+/** `GET api/admin/bindings`, latest started first. */
+export async function listBindings(ctx: AppContext, query: z.infer<typeof BindingQuerySchema>, locale: string): Promise<BindingList> {
+  const { limit, cursor, ...filters } = query;
+  const { rows, nextCursor } = await bindingsPage(ctx.db, filters, { limit, cursor });
+  return { items: rows.map((b) => toBinding(b, locale)), nextCursor };
 }

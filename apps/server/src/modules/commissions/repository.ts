@@ -11,7 +11,7 @@ export type ConversionRow = ConversionsTable;
 export type CommissionRow = CommissionsTable;
 
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
-const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months'] as const;
+const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months', 'assignment'] as const;
 /** A promoter as attribution needs them (users as u, their inviter as i). */
 const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'u.group_id', 'i.status as inviter_status'] as const;
 const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months', 'rules_json', 'budget_per_month'] as const;
@@ -78,16 +78,16 @@ export function bindingOf(q: ReadOnlyDb, campaignId: string, customerExternalId:
   return q
     .selectFrom('customer_bindings as b')
     .leftJoin('links as l', 'l.id', 'b.link_id')
-    .select(['b.promoter_id', 'b.link_id', 'b.conversion_id', 'b.started_at', 'b.months', 'b.ended_at', 'l.code'])
+    .select(['b.id', 'b.promoter_id', 'b.link_id', 'b.conversion_id', 'b.started_at', 'b.months', 'b.ended_at', 'l.code'])
     .where('b.campaign_id', '=', campaignId)
     .where('b.customer_external_id', '=', customerExternalId)
     .executeTakeFirst();
 }
 
 /**
- * Starts a binding, or replaces the one that started with `replaces` (it no longer holds). If
- * another writer bound the customer meanwhile, theirs stays: the first binding read is replaced
- * or nothing is.
+ * Starts a binding, or replaces the one with the id `replaces` (it no longer holds). If another
+ * writer bound the customer meanwhile (or staff moved the binding), theirs stays: the binding read
+ * is replaced or nothing is.
  */
 export async function upsertBindings(q: Db, bindings: { row: CustomerBindingsTable; replaces: string | null }[]) {
   for (const { row, replaces } of bindings) {
@@ -96,8 +96,8 @@ export async function upsertBindings(q: Db, bindings: { row: CustomerBindingsTab
         const target = oc.columns(['campaign_id', 'customer_external_id']);
         return replaces === null
           ? target.doNothing()
-          : target.doUpdateSet({ promoter_id: row.promoter_id, link_id: row.link_id, conversion_id: row.conversion_id, started_at: row.started_at, months: row.months, ended_at: null, created_at: row.created_at })
-            .where('customer_bindings.conversion_id', '=', replaces);
+          : target.doUpdateSet({ id: row.id, promoter_id: row.promoter_id, link_id: row.link_id, conversion_id: row.conversion_id, started_at: row.started_at, months: row.months, ended_at: null, created_at: row.created_at })
+            .where('customer_bindings.id', '=', replaces);
       })
       .execute();
   }
@@ -252,8 +252,20 @@ export interface Page {
   cursor?: string | undefined;
 }
 
+/** The operators' conversion filters: `from` and `before` are instants (occurred_at ≥ from, < before). */
+export interface ConversionFilters {
+  q?: string | undefined;
+  campaignId?: string | undefined;
+  promoterId?: string | undefined;
+  kind?: ConversionRow['kind'] | undefined;
+  status?: ConversionRow['status'] | undefined;
+  reason?: string | undefined;
+  from?: number | undefined;
+  before?: number | undefined;
+}
+
 /** Reported conversions, newest received first, with the campaign's names and the promoter's name. */
-export async function conversionsPage(q: Db, filters: { status?: ConversionRow['status'] | undefined }, page: Page) {
+export async function conversionsPage(q: Db, filters: ConversionFilters, page: Page) {
   let query = q
     .selectFrom('conversions as v')
     .innerJoin('campaigns as p', 'p.id', 'v.campaign_id')
@@ -263,7 +275,19 @@ export async function conversionsPage(q: Db, filters: { status?: ConversionRow['
     .orderBy('v.received_at', 'desc')
     .orderBy('v.id', 'desc')
     .limit(page.limit + 1);
+  if (filters.q !== undefined) {
+    // An order id, exactly: found through the idempotency key (campaign, kind, external id), one
+    // probe per campaign and kind, with no index of its own on the busiest table.
+    // (`campaign_id in (campaigns)` puts the few campaigns outside and the probes inside.)
+    query = query.where('v.external_id', '=', filters.q).where('v.kind', 'in', filters.kind ? [filters.kind] : ['lead', 'sale', 'refund'])
+      .where('v.campaign_id', 'in', (eb) => eb.selectFrom('campaigns').select('id'));
+  } else if (filters.kind) query = query.where('v.kind', '=', filters.kind);
+  if (filters.campaignId) query = query.where('v.campaign_id', '=', filters.campaignId);
+  if (filters.promoterId) query = query.where('v.promoter_id', '=', filters.promoterId);
   if (filters.status) query = query.where('v.status', '=', filters.status);
+  if (filters.reason) query = query.where('v.reason', '=', filters.reason);
+  if (filters.from !== undefined) query = query.where('v.occurred_at', '>=', filters.from);
+  if (filters.before !== undefined) query = query.where('v.occurred_at', '<', filters.before);
   if (page.cursor) query = query.where(olderThan(page.cursor, 'v.received_at', 'v.id'));
   return pageOf(await query.execute(), page.limit, (r) => [Number(r.received_at), r.id]);
 }
@@ -458,4 +482,111 @@ export async function setLines(q: Db, id: string, itemsJson: string): Promise<vo
 export async function groupNames(q: ReadOnlyDb, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   return new Map((await q.selectFrom('promoter_groups').select(['id', 'name']).where('id', 'in', ids).execute()).map((g) => [g.id, g.name]));
+}
+
+// ——— Operators' corrections (issue 31, item 7: corrections.ts) ———
+
+const EXTRA_COLUMNS = ['items_json', 'country', 'metadata_json', 'new_customer', 'explanation_json'] as const;
+
+/**
+ * A conversion with what the business sent, locked for the rest of the transaction on PostgreSQL
+ * (`for update`, the row `lockSale` locks): an assignment and the sale's refunds take turns. SQLite
+ * has one writer.
+ */
+export function lockConversion(q: Db, dialect: Dialect, id: string) {
+  const query = q.selectFrom('conversions').select([...CONVERSION_COLUMNS, ...EXTRA_COLUMNS]).where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Every commission of a conversion (all assignments), oldest first; locked on PostgreSQL. */
+export function lockCommissionsOf(q: Db, dialect: Dialect, conversionId: string) {
+  const query = q.selectFrom('commissions').select(COMMISSION_COLUMNS).where('conversion_id', '=', conversionId).orderBy('assignment').orderBy('level');
+  return (dialect === 'postgres' ? query.forUpdate() : query).execute();
+}
+
+/** One commission, locked on PostgreSQL (a reversal by staff decides it against what is stored). */
+export function lockCommission(q: Db, dialect: Dialect, id: string) {
+  const query = q.selectFrom('commissions').select(COMMISSION_COLUMNS).where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** The promoter's default link in the campaign (what a commission assigned by staff is counted on). */
+export function defaultLinkOf(q: ReadOnlyDb, campaignId: string, promoterId: string) {
+  return q.selectFrom('links').select(['id', 'code']).where('campaign_id', '=', campaignId).where('promoter_id', '=', promoterId).where('is_default', '=', 1).executeTakeFirst();
+}
+
+type Attribution = Pick<ConversionRow, 'promoter_id' | 'link_id' | 'attributed_by' | 'status' | 'reason'>;
+
+/** A conversion credited anew (its refunds follow it), with its lines and explanation. */
+export async function setAttribution(q: Db, id: string, set: Attribution & Pick<ConversionRow, 'items_json' | 'explanation_json'>): Promise<void> {
+  await q.updateTable('conversions').set(set).where('id', '=', id).execute();
+  const { promoter_id, link_id, attributed_by, status, reason } = set;
+  await q.updateTable('conversions').set({ promoter_id, link_id, attributed_by, status, reason }).where('refund_of', '=', id).execute();
+}
+
+/** A sale's refunds, oldest first. */
+export function refundsOf(q: ReadOnlyDb, saleId: string) {
+  return q.selectFrom('conversions').select(['id', 'external_id', 'amount', 'occurred_at']).where('refund_of', '=', saleId).orderBy('occurred_at').orderBy('id').execute();
+}
+
+/** A conversion as its detail shows it: every column, the campaign's names and the promoter's name. */
+export function conversionDetailRow(q: ReadOnlyDb, id: string) {
+  return q
+    .selectFrom('conversions as v')
+    .innerJoin('campaigns as p', 'p.id', 'v.campaign_id')
+    .leftJoin('users as u', 'u.id', 'v.promoter_id')
+    .select([...CONVERSION_COLUMNS.map((col) => `v.${col}` as const), ...EXTRA_COLUMNS.map((col) => `v.${col}` as const), 'v.customer_email_sha256', 'p.names_json', 'u.display_name'])
+    .where('v.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A conversion's commissions as shown, with their promoters' names; by assignment, then level. */
+export function conversionCommissionViews(q: Db, conversionId: string) {
+  return commissionViews(q)
+    .innerJoin('users as u', 'u.id', 'c.promoter_id')
+    .select(['u.display_name'])
+    .where('c.conversion_id', '=', conversionId)
+    .orderBy('c.assignment')
+    .orderBy('c.level')
+    .execute();
+}
+
+// ——— Customer bindings, for operators ———
+
+const BINDING_COLUMNS = ['b.id', 'b.campaign_id', 'b.customer_external_id', 'b.promoter_id', 'b.link_id', 'b.conversion_id', 'b.started_at', 'b.months', 'b.ended_at', 'b.created_at'] as const;
+
+function bindingViews(q: ReadOnlyDb) {
+  return q
+    .selectFrom('customer_bindings as b')
+    .innerJoin('campaigns as p', 'p.id', 'b.campaign_id')
+    .leftJoin('users as u', 'u.id', 'b.promoter_id')
+    .select([...BINDING_COLUMNS, 'p.names_json', 'u.display_name']);
+}
+export type BindingView = NonNullable<Awaited<ReturnType<typeof bindingView>>>;
+
+export function bindingView(q: ReadOnlyDb, id: string) {
+  return bindingViews(q).where('b.id', '=', id).executeTakeFirst();
+}
+
+/** Bindings, latest started first; `customer` exactly as sent. */
+export async function bindingsPage(q: Db, filters: { customer?: string | undefined; campaignId?: string | undefined; promoterId?: string | undefined; active?: boolean | undefined }, page: Page) {
+  let query = bindingViews(q).orderBy('b.started_at', 'desc').orderBy('b.id', 'desc').limit(page.limit + 1);
+  if (filters.customer !== undefined) query = query.where('b.customer_external_id', '=', filters.customer);
+  if (filters.campaignId) query = query.where('b.campaign_id', '=', filters.campaignId);
+  if (filters.promoterId) query = query.where('b.promoter_id', '=', filters.promoterId);
+  if (filters.active !== undefined) query = query.where('b.ended_at', filters.active ? 'is' : 'is not', null);
+  if (page.cursor) query = query.where(olderThan(page.cursor, 'b.started_at', 'b.id'));
+  return pageOf(await query.execute(), page.limit, (r) => [Number(r.started_at), r.id]);
+}
+
+/** One binding, locked on PostgreSQL (staff end or move it against what is stored). */
+export function lockBinding(q: Db, dialect: Dialect, id: string) {
+  const query = q.selectFrom('customer_bindings').select(['id', 'campaign_id', 'customer_external_id', 'promoter_id', 'link_id', 'conversion_id', 'started_at', 'months', 'ended_at', 'created_at']).where('id', '=', id);
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Changes the binding with this id (a new id when it moves: writers that read the old one no longer replace it). */
+export async function updateBinding(q: Db, id: string, set: Partial<CustomerBindingsTable>): Promise<boolean> {
+  const r = await q.updateTable('customer_bindings').set(set).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }

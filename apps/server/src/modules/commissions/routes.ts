@@ -2,8 +2,10 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import {
   AdminCommissionListSchema, AdminConversionListSchema, CommissionBulkResultSchema, CommissionBulkSchema, OkSchema, CommissionDecisionSchema, CommissionDetailSchema, CommissionListSchema,
-  CommissionQuerySchema, CommissionStatusSchema, ConversionCreateSchema, ConversionKindSchema, ConversionResultSchema, ConversionStatusSchema, IdParamsSchema,
+  CommissionQuerySchema, CommissionStatusSchema, ConversionCreateSchema, ConversionKindSchema, ConversionResultSchema, IdParamsSchema,
   ExplanationSchema, LedgerCheckSchema, LedgerListSchema, PageQuerySchema, WalletSchema,
+  AdminConversionDetailSchema, AdminConversionQuerySchema, BindingEndSchema, BindingEnvelopeSchema, BindingListSchema, BindingMoveSchema, BindingQuerySchema,
+  CommissionReverseResultSchema, CommissionReverseSchema, ConversionAssignResultSchema, ConversionAssignSchema,
 } from '@pa/shared';
 import type { AppContext } from '../../context';
 import { apiKeyAuth } from '../../platform/api-keys';
@@ -12,7 +14,8 @@ import { sendCsv } from '../../platform/csv';
 import { AppError, requestLocale } from '../../platform/errors';
 import { API_KEY, errorResponses } from '../../platform/openapi';
 import { adminOnly, authenticated, requireAuth, staffOnly } from '../../platform/session';
-import { commissionDetail, commissionExplanation, conversionAnswer, conversionExplanation, conversionByKey, exportMyCommissions, ledgerCheck, ledgerFor, listCommissions, listConversions, myCommissions, walletFor } from './reads';
+import { assignConversion, endBindingByStaff, moveBinding, reverseCommissionByStaff } from './corrections';
+import { commissionDetail, commissionExplanation, conversionAnswer, conversionDetail, conversionExplanation, conversionByKey, exportMyCommissions, ledgerCheck, ledgerFor, listBindings, listCommissions, listConversions, myCommissions, toBinding, walletFor } from './reads';
 import { decideCommission, recordConversion } from './service';
 
 export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -53,11 +56,31 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // ——— Operators ———
     app.get('/api/admin/conversions', {
       preValidation: staffOnly,
-      schema: { tags: ['conversions'], summary: 'Reported conversions', querystring: PageQuerySchema.extend({ status: ConversionStatusSchema.optional() }), response: { 200: AdminConversionListSchema, ...errorResponses } },
-    }, async (request) => {
-      const { limit, cursor, status } = request.query;
-      return listConversions(ctx, { status }, { limit, cursor }, requestLocale(request));
-    });
+      schema: {
+        tags: ['conversions'],
+        summary: 'Reported conversions, newest received first: by order id (`q`, exactly) and filters',
+        description: '`from`/`to`: days the conversions occurred, in the installation’s time zone, both included.',
+        querystring: AdminConversionQuerySchema,
+        response: { 200: AdminConversionListSchema, ...errorResponses },
+      },
+    }, async (request) => listConversions(ctx, request.query, requestLocale(request)));
+
+    app.get('/api/admin/conversions/:id', {
+      preValidation: staffOnly,
+      schema: { tags: ['conversions'], summary: 'One conversion: what was sent, its commissions and refunds, and how it was decided', params: IdParamsSchema, response: { 200: AdminConversionDetailSchema, ...errorResponses } },
+    }, async (request) => conversionDetail(ctx, request.params.id, requestLocale(request)));
+
+    app.post('/api/admin/conversions/:id/assign', {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['conversions'],
+        summary: 'Credit an unattributed or misattributed lead or sale to a promoter (docs/rewards.md "Corrections")',
+        description: 'Commissions of an earlier attribution are reversed in full with the reason; new ones are decided by the campaign’s rules as if attributed when it occurred, less what refunds took back. Audited as conversion.assign.',
+        params: IdParamsSchema,
+        body: ConversionAssignSchema,
+        response: { 200: ConversionAssignResultSchema, ...errorResponses },
+      },
+    }, async (request) => assignConversion(ctx, request.params.id, request.body, actorOf(request)));
 
     app.get('/api/admin/conversions/:id/explanation', {
       preValidation: staffOnly,
@@ -71,6 +94,18 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { limit, cursor, status, campaignId } = request.query;
       return listCommissions(ctx, { status, campaignId }, { limit, cursor }, requestLocale(request));
     });
+
+    app.post('/api/admin/commissions/:id/reverse', {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['commissions'],
+        summary: 'Take back all that remains of a pending or approved commission (a clawback; the available balance may go below zero)',
+        description: 'The promoter is told, with the reason (a notification and the commission’s timeline). A commission no longer pending or approved: INVALID_STATE_TRANSITION. Audited as commission.reverse.',
+        params: IdParamsSchema,
+        body: CommissionReverseSchema,
+        response: { 200: CommissionReverseResultSchema, ...errorResponses },
+      },
+    }, async (request) => reverseCommissionByStaff(ctx, request.params.id, request.body.reason, actorOf(request)));
 
     app.post('/api/admin/commissions/:id/:action', {
       preValidation: staffOnly,
@@ -115,6 +150,29 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       }
       return { changed, skipped };
     });
+
+    // ——— Customer bindings (recurring campaigns, docs/integrations.md) ———
+    app.get('/api/admin/bindings', {
+      preValidation: staffOnly,
+      schema: { tags: ['conversions'], summary: 'Customer bindings, latest started first: by customer id (exactly), campaign, promoter', querystring: BindingQuerySchema, response: { 200: BindingListSchema, ...errorResponses } },
+    }, async (request) => listBindings(ctx, request.query, requestLocale(request)));
+
+    app.post('/api/admin/bindings/:id/end', {
+      preValidation: staffOnly,
+      schema: { tags: ['conversions'], summary: 'End a customer’s binding now (audited as binding.end)', params: IdParamsSchema, body: BindingEndSchema, response: { 200: BindingEnvelopeSchema, ...errorResponses } },
+    }, async (request) => ({ binding: toBinding(await endBindingByStaff(ctx, request.params.id, request.body.reason, actorOf(request)), requestLocale(request)) }));
+
+    app.post('/api/admin/bindings/:id/move', {
+      preValidation: staffOnly,
+      schema: {
+        tags: ['conversions'],
+        summary: 'Bind the customer to another promoter from now (audited as binding.move)',
+        description: 'Ends the binding and starts one for the promoter named, under a new id, for the campaign’s binding length; later conversions of the customer credit them.',
+        params: IdParamsSchema,
+        body: BindingMoveSchema,
+        response: { 200: BindingEnvelopeSchema, ...errorResponses },
+      },
+    }, async (request) => ({ binding: toBinding(await moveBinding(ctx, request.params.id, request.body, actorOf(request)), requestLocale(request)) }));
 
     app.get('/api/admin/ledger/check', {
       preValidation: adminOnly,

@@ -42,7 +42,7 @@ type ConversionInput = z.output<typeof ConversionCreateSchema>;
 
 const EXPENSE = 'platform:commissions';
 /** The e-mail digest the merchant would send for this account (accounts are case-folded already). */
-const emailDigest = (account: string) => (account.includes('@') ? emailSha256(account) : null);
+export const emailDigest = (account: string) => (account.includes('@') ? emailSha256(account) : null);
 
 export interface RecordResult {
   created: boolean;
@@ -107,7 +107,7 @@ class MoneyRows implements Collector {
     if (this.bindings.length > 0) await repo.upsertBindings(q, this.bindings);
   }
 }
-const MONEY_ROWS: CollectorKind<MoneyRows> = { order: COLLECTOR_ORDER.moneyRows, create: () => new MoneyRows() };
+export const MONEY_ROWS: CollectorKind<MoneyRows> = { order: COLLECTOR_ORDER.moneyRows, create: () => new MoneyRows() };
 
 /** What the deliveries of one transaction have decided so far (they are not in the tables until the flush). */
 interface BatchState {
@@ -130,7 +130,7 @@ interface BatchState {
   /** campaign|customer → the customer's binding (recurring campaigns; null: looked up, none). */
   bindings: Map<string, StoredBinding | null>;
 }
-type StoredBinding = Binding & { promoterId: string; linkId: string | null; code: string | null; conversionId: string };
+type StoredBinding = Binding & { id: string; promoterId: string; linkId: string | null; code: string | null; conversionId: string };
 const STATE = Symbol('commissions');
 function stateOf(tx: BatchTx): BatchState {
   let state = tx.shared.get(STATE) as BatchState | undefined;
@@ -230,7 +230,7 @@ async function bindingFor(tx: BatchTx, state: BatchState, campaignId: string, cu
   if (binding === undefined) {
     const row = await repo.bindingOf(tx.q, campaignId, customerExternalId);
     binding = row
-      ? { promoterId: row.promoter_id, linkId: row.link_id, code: row.code, conversionId: row.conversion_id, startedAt: Number(row.started_at), startDay: dayKey(Number(row.started_at), zone), months: row.months, endedAt: row.ended_at === null ? null : Number(row.ended_at) }
+      ? { id: row.id, promoterId: row.promoter_id, linkId: row.link_id, code: row.code, conversionId: row.conversion_id, startedAt: Number(row.started_at), startDay: dayKey(Number(row.started_at), zone), months: row.months, endedAt: row.ended_at === null ? null : Number(row.ended_at) }
       : null;
     state.bindings.set(key, binding);
   }
@@ -304,58 +304,26 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
   };
   const linkCode = found?.linkId ? (candidates.codes.get(found.linkId) ?? null) : null;
   const written = { conversion, commissions: [] as CommissionRow[], campaignNamesJson: campaign.names_json, linkCode, promoterName: promoter?.display_name ?? null };
-  const rows: CommissionRow[] = [];
   const kind = input.kind as 'lead' | 'sale';
   const tierMonth = day.slice(0, 7);
   const tierKey = promoter ? `${promoter.id}|${campaign.id}|${tierMonth}` : '';
-  const usage: { scope: string; amount: number }[] = [];
-  let lines: StoredLine[] | null = null;
+  const items = input.items?.map((i) => ({ sku: i.sku, category: i.category ?? null, quantity: i.quantity, amount: i.amount })) ?? null;
+  let rows: CommissionRow[] = [];
+  // The lines as sent, kept whatever came of them (refunds by line, and an assignment by staff, read them).
+  let lines: StoredLine[] | null = items?.map((i) => ({ ...i, ruleId: null, commission: 0, refunded: 0, reversed: 0 })) ?? null;
   let steps: ExplanationStep[] = [];
   if (status === 'attributed' && found && promoter) {
-    const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
-    // Only volume tiers need this month's count of sales (those of this batch included).
-    const salesThisMonth = kind === 'sale' && tiers.length > 0 ? (await repo.countTierSales(tx.q, promoter.id, campaign.id, tierMonth)) + (state.tierSales.get(tierKey) ?? 0) : 0;
-    const rules = rulesOf(campaign);
-    const facts: RewardFacts = {
-      event: kind, groupId: promoter.group_id, country: input.country ?? null, newCustomer, metadata: input.metadata ?? {},
-      lines: input.items?.map((i) => ({ sku: i.sku, category: i.category ?? null, quantity: i.quantity, amount: i.amount })) ?? [{ sku: null, category: null, quantity: 1, amount: input.amount ?? 0 }],
-    };
-    const tier = kind === 'sale' ? reachedTier(tiers, salesThisMonth + 1) : null;
-    const decided = decideLines(rules, facts, tier?.bps ?? null);
-    const overrideBps = promoter.parent_id && promoter.inviter_status === 'active' ? campaign.override_bps : 0;
-    let cuts: CapCut[] = [];
-    if (isCapped(campaign, rules)) {
-      // Caps are counted under a lock: a capped campaign's sales each run in a transaction of their own.
-      if (!own) throw new OwnTransaction();
-      const capRules = rules.filter((r) => r.capPerPromoterPerMonth !== null && decided.some((d) => d.ruleId === r.id && d.amount > 0));
-      const scopes = [...capRules.map((r) => capScope(r.id, promoter.id)), ...(campaign.budget_per_month !== null ? ['budget'] : [])];
-      const used = await repo.lockUsage(own.q, own.dialect, campaign.id, tierMonth, scopes);
-      const budget = campaign.budget_per_month === null ? null : { limit: Number(campaign.budget_per_month), used: used.get('budget') ?? 0 };
-      cuts = applyCaps(decided, rules, (ruleId) => used.get(capScope(ruleId, promoter.id)) ?? 0, budget, overrideBps);
-      for (const r of capRules) usage.push({ scope: capScope(r.id, promoter.id), amount: decided.filter((d) => d.ruleId === r.id).reduce((sum, d) => sum + d.amount, 0) });
-    }
-    const total = decided.reduce((sum, d) => sum + d.amount, 0);
-    const override = overrideBps > 0 ? applyRate(total, overrideBps) : 0;
-    if (campaign.budget_per_month !== null) usage.push({ scope: 'budget', amount: total + override });
-    if (cuts.length > 0) reason = 'capped';
-    if (total > 0) {
-      const only = decided.length === 1 ? decided[0]! : null;
-      const legacy = only?.ruleId && isBaseRule(rules.find((r) => r.id === only.ruleId)!);
-      const rates = new Set(decided.filter((d) => d.amount > 0).map((d) => d.bps));
-      const base = { conversion_id: id, campaign_id: campaign.id, kind, occurred_at: occurredAt, month: tierMonth, available_at: availableAt(occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: bound?.month ?? null, binding_months: bound ? bound.of : null };
-      rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: found.linkId, source_promoter_id: null, level: 1, rule: legacy ? legacyRuleName(only!, kind) : 'rules', base: input.amount ?? 0, rate_bps: rates.size === 1 ? [...rates][0]! : null, amount: total });
-      // Level 2: the inviter earns the override while their account is active.
-      if (promoter.parent_id && override > 0) {
-        rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: total, rate_bps: campaign.override_bps, amount: override });
-      }
-    }
-    if (input.items) lines = decided.map((d) => ({ sku: d.line.sku!, category: d.line.category, quantity: d.line.quantity, amount: d.line.amount, ruleId: d.ruleId, commission: d.amount, refunded: 0, reversed: 0 }));
-    steps = explainEarning({ decided, rules, groupId: promoter.group_id, tier: tier ? { bps: tier.bps, minSales: tier.minSales, saleNumber: salesThisMonth + 1 } : null, cuts, override: rows[1] ? { amount: override, bps: overrideBps } : null, availableAt: rows[0] ? rows[0].available_at : null, holdDays: campaign.hold_days });
+    const earning = await earn(campaign, promoter, {
+      conversionId: id, kind, amount: input.amount ?? 0, occurredAt, day, items, country: input.country ?? null, metadata: input.metadata ?? {}, newCustomer,
+      linkId: found.linkId, bound, assignment: 0,
+    }, { now, own, salesBefore: async () => (await repo.countTierSales(tx.q, promoter.id, campaign.id, tierMonth)) + (state.tierSales.get(tierKey) ?? 0) });
+    ({ rows, steps } = earning);
+    if (earning.lines) lines = earning.lines;
+    if (earning.capped) reason = 'capped';
   }
   conversion.reason = reason;
   conversion.items_json = lines ? JSON.stringify(lines) : null;
   conversion.explanation_json = JSON.stringify([...explainAttribution({ found, candidates, offSchedule, occurredAt, windowDays: campaign.attribution_window_days, bound, status, rejected: status === 'rejected' ? reason : null }), ...steps]);
-  if (own) for (const u of usage) await repo.addUsage(own.q, campaign.id, tierMonth, u.scope, u.amount);
 
   await emitEvent(ctx.webhooks, tx, 'conversion.created', () => toConversion(conversion));
   for (const r of rows) {
@@ -374,8 +342,9 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
     if (kind === 'sale' && rows.length > 0) state.tierSales.set(tierKey, (state.tierSales.get(tierKey) ?? 0) + 1);
     if (bound?.starts && input.customerExternalId) {
       const months = campaign.binding_months;
-      money.bindings.push({ row: { campaign_id: campaign.id, customer_external_id: input.customerExternalId, promoter_id: found.promoterId, link_id: found.linkId, conversion_id: id, started_at: occurredAt, months, ended_at: null, created_at: now }, replaces: binding?.conversionId ?? null });
-      state.bindings.set(`${campaign.id}|${input.customerExternalId}`, { promoterId: found.promoterId, linkId: found.linkId, code: linkCode, conversionId: id, startedAt: occurredAt, startDay: day, months, endedAt: null });
+      const bindingId = newId(now);
+      money.bindings.push({ row: { id: bindingId, campaign_id: campaign.id, customer_external_id: input.customerExternalId, promoter_id: found.promoterId, link_id: found.linkId, conversion_id: id, started_at: occurredAt, months, ended_at: null, created_at: now }, replaces: binding?.id ?? null });
+      state.bindings.set(`${campaign.id}|${input.customerExternalId}`, { id: bindingId, promoterId: found.promoterId, linkId: found.linkId, code: linkCode, conversionId: id, startedAt: occurredAt, startDay: day, months, endedAt: null });
     }
   }
   if (rows.length > 0) {
@@ -387,6 +356,89 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
   return { created: true, conversionId: id, written };
 }
 
+/** What a lead or sale is, as the rules read it (recorded, or assigned by staff). */
+export interface EarningInput {
+  conversionId: string;
+  kind: 'lead' | 'sale';
+  amount: number;
+  occurredAt: number;
+  /** occurredAt's day in the installation's zone (its month is the tiers' and caps' month). */
+  day: string;
+  /** A sale's lines as sent (null: it named none). */
+  items: readonly { sku: string; category: string | null; quantity: number; amount: number }[] | null;
+  country: string | null;
+  metadata: Readonly<Record<string, string>>;
+  newCustomer: boolean | null;
+  /** The link credited (the level-1 commission's). */
+  linkId: string | null;
+  /** Where the commission stands in a customer binding. */
+  bound: { month: number; of: number | null } | null;
+  /** 0 when recorded; n for the conversion's n-th assignment by staff. */
+  assignment: number;
+}
+
+/** The promoter as the rules need them: their group, and their inviter for the override. */
+type Earner = Pick<NonNullable<Awaited<ReturnType<typeof repo.attributedPromoter>>>, 'id' | 'group_id' | 'parent_id' | 'inviter_status'>;
+
+/**
+ * What an attributed lead or sale earns, decided once for both paths that credit one — the
+ * conversions API (recordEarning) and an assignment by staff (corrections.ts): the campaign's rules
+ * per line, the volume tier, the caps (counted under a lock: only in a transaction of its own,
+ * `own`; met inside a batch it throws OwnTransaction), the override; the level-1 and level-2
+ * commission rows (pending, not yet written), the lines with their rules, and the explanation's steps.
+ */
+export async function earn(
+  campaign: CampaignTerms,
+  promoter: Earner,
+  e: EarningInput,
+  options: { now: number; own: Tx | null; salesBefore: () => Promise<number> },
+): Promise<{ rows: CommissionRow[]; lines: StoredLine[] | null; steps: ExplanationStep[]; capped: boolean }> {
+  const { now, own } = options;
+  const month = e.day.slice(0, 7);
+  const tiers = JSON.parse(campaign.tiers_json) as { minSales: number; bps: number }[];
+  // Only volume tiers need this month's count of sales.
+  const salesThisMonth = e.kind === 'sale' && tiers.length > 0 ? await options.salesBefore() : 0;
+  const rules = rulesOf(campaign);
+  const facts: RewardFacts = {
+    event: e.kind, groupId: promoter.group_id, country: e.country, newCustomer: e.newCustomer, metadata: e.metadata,
+    lines: e.items ?? [{ sku: null, category: null, quantity: 1, amount: e.amount }],
+  };
+  const tier = e.kind === 'sale' ? reachedTier(tiers, salesThisMonth + 1) : null;
+  const decided = decideLines(rules, facts, tier?.bps ?? null);
+  const overrideBps = promoter.parent_id && promoter.inviter_status === 'active' ? campaign.override_bps : 0;
+  const usage: { scope: string; amount: number }[] = [];
+  let cuts: CapCut[] = [];
+  if (isCapped(campaign, rules)) {
+    // Caps are counted under a lock: a capped campaign's sales each run in a transaction of their own.
+    if (!own) throw new OwnTransaction();
+    const capRules = rules.filter((r) => r.capPerPromoterPerMonth !== null && decided.some((d) => d.ruleId === r.id && d.amount > 0));
+    const scopes = [...capRules.map((r) => capScope(r.id, promoter.id)), ...(campaign.budget_per_month !== null ? ['budget'] : [])];
+    const used = await repo.lockUsage(own.q, own.dialect, campaign.id, month, scopes);
+    const budget = campaign.budget_per_month === null ? null : { limit: Number(campaign.budget_per_month), used: used.get('budget') ?? 0 };
+    cuts = applyCaps(decided, rules, (ruleId) => used.get(capScope(ruleId, promoter.id)) ?? 0, budget, overrideBps);
+    for (const r of capRules) usage.push({ scope: capScope(r.id, promoter.id), amount: decided.filter((d) => d.ruleId === r.id).reduce((sum, d) => sum + d.amount, 0) });
+  }
+  const total = decided.reduce((sum, d) => sum + d.amount, 0);
+  const override = overrideBps > 0 ? applyRate(total, overrideBps) : 0;
+  if (campaign.budget_per_month !== null) usage.push({ scope: 'budget', amount: total + override });
+  const rows: CommissionRow[] = [];
+  if (total > 0) {
+    const only = decided.length === 1 ? decided[0]! : null;
+    const legacy = only?.ruleId && isBaseRule(rules.find((r) => r.id === only.ruleId)!);
+    const rates = new Set(decided.filter((d) => d.amount > 0).map((d) => d.bps));
+    const base = { conversion_id: e.conversionId, campaign_id: campaign.id, kind: e.kind, occurred_at: e.occurredAt, month, available_at: availableAt(e.occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: e.bound?.month ?? null, binding_months: e.bound ? e.bound.of : null, assignment: e.assignment };
+    rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: e.linkId, source_promoter_id: null, level: 1, rule: legacy ? legacyRuleName(only!, e.kind) : 'rules', base: e.amount, rate_bps: rates.size === 1 ? [...rates][0]! : null, amount: total });
+    // Level 2: the inviter earns the override while their account is active.
+    if (promoter.parent_id && override > 0) {
+      rows.push({ ...base, id: newId(now), promoter_id: promoter.parent_id, link_id: null, source_promoter_id: promoter.id, level: 2, rule: 'override', base: total, rate_bps: campaign.override_bps, amount: override });
+    }
+  }
+  const lines = e.items ? decided.map((d) => ({ sku: d.line.sku!, category: d.line.category, quantity: d.line.quantity, amount: d.line.amount, ruleId: d.ruleId, commission: d.amount, refunded: 0, reversed: 0 })) : null;
+  const steps = explainEarning({ decided, rules, groupId: promoter.group_id, tier: tier ? { bps: tier.bps, minSales: tier.minSales, saleNumber: salesThisMonth + 1 } : null, cuts, override: rows[1] ? { amount: override, bps: overrideBps } : null, availableAt: rows[0] ? rows[0].available_at : null, holdDays: campaign.hold_days });
+  if (own) for (const u of usage) await repo.addUsage(own.q, campaign.id, month, u.scope, u.amount);
+  return { rows, lines, steps, capped: cuts.length > 0 };
+}
+
 const accountOf = (promoterId: string, side: EntrySide) => (side === 'program' ? EXPENSE : promoterAccount(promoterId, side));
 
 /**
@@ -394,12 +446,12 @@ const accountOf = (promoterId: string, side: EntrySide) => (side === 'program' ?
  * on the commission's day, its notification. (The status change and the event row are the caller's
  * conditional update.)
  */
-function applyStep(tx: BatchTx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, effect: StepEffect, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; reason?: string | null }) {
+export function applyStep(tx: BatchTx, c: Pick<CommissionRow, 'id' | 'promoter_id' | 'campaign_id' | 'level' | 'kind' | 'link_id' | 'source_promoter_id' | 'occurred_at'>, effect: StepEffect, amount: number, options: { memo: JournalInput['memo']; at: number; day: string; reason?: string | null; clawback?: boolean }) {
   if (amount > 0) {
     tx.collect(JOURNALS).post([{ kind: effect.journal, refType: 'commission', refId: c.id, promoterId: c.promoter_id, memo: options.memo, entries: effect.entries.map((e) => ({ account: accountOf(c.promoter_id, e.side), amount: e.amount })), at: options.at }]);
   }
   tx.collect(ROLLUPS).addFigures(c.promoter_id, options.day, c.campaign_id, commissionLink(c), effect.figures);
-  tx.collect(NOTIFICATIONS).notify([{ userId: c.promoter_id, type: effect.notification, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaignId: c.campaign_id, ...(options.reason ? { reason: options.reason } : {}) } }], options.at);
+  tx.collect(NOTIFICATIONS).notify([{ userId: c.promoter_id, type: effect.notification, params: { commissionId: c.id, amount, level: c.level, kind: c.kind, campaignId: c.campaign_id, ...(options.reason ? { reason: options.reason } : {}), ...(options.clawback ? { clawback: true } : {}) } }], options.at);
   return effect;
 }
 
@@ -486,7 +538,7 @@ async function reverseCommission(ctx: AppContext, tx: Tx, c: CommissionRow, reve
 }
 
 /** A commission as the API shows it (after this transaction's change to it), for a webhook event. */
-async function commissionData(tx: Tx, id: string) {
+export async function commissionData(tx: Tx, id: string) {
   const view = await repo.commissionView(tx.q, id);
   return view ? toCommission(view, 'en') : null;
 }

@@ -73,6 +73,14 @@ export default {
     commission: {
       approve: 'Commission approved',
       reject: 'Commission rejected',
+      reverse: 'Commission taken back',
+    },
+    conversion: {
+      assign: 'Conversion assigned to a promoter',
+    },
+    binding: {
+      end: 'Customer binding ended',
+      move: 'Customer binding moved to another promoter',
     },
     promoter: {
       adjust: 'Manual adjustment',
@@ -116,6 +124,8 @@ export default {
     announcement: 'Announcement',
     enrollment: 'Join request',
     commission: 'Commission',
+    conversion: 'Conversion',
+    binding: 'Customer binding',
     payout_account: 'Payout account',
     withdrawal: 'Withdrawal',
     audit: 'Audit log',

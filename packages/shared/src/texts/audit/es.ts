@@ -73,6 +73,14 @@ export default {
     commission: {
       approve: 'Comisión aprobada',
       reject: 'Comisión rechazada',
+      reverse: 'Comisión anulada',
+    },
+    conversion: {
+      assign: 'Conversión asignada a un promotor',
+    },
+    binding: {
+      end: 'Vinculación del cliente finalizada',
+      move: 'Vinculación del cliente trasladada a otro promotor',
     },
     promoter: {
       adjust: 'Ajuste manual',
@@ -116,6 +124,8 @@ export default {
     announcement: 'Anuncio',
     enrollment: 'Solicitud de participación',
     commission: 'Comisión',
+    conversion: 'Conversión',
+    binding: 'Vinculación del cliente',
     payout_account: 'Cuenta de cobro',
     withdrawal: 'Retiro',
     audit: 'Registro de auditoría',

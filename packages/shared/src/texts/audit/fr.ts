@@ -73,6 +73,14 @@ export default {
     commission: {
       approve: 'Commission approuvée',
       reject: 'Commission refusée',
+      reverse: 'Commission reprise',
+    },
+    conversion: {
+      assign: 'Conversion attribuée à un promoteur',
+    },
+    binding: {
+      end: 'Rattachement du client terminé',
+      move: 'Rattachement du client transféré à un autre promoteur',
     },
     promoter: {
       adjust: 'Ajustement manuel',
@@ -116,6 +124,8 @@ export default {
     announcement: 'Annonce',
     enrollment: 'Demande de participation',
     commission: 'Commission',
+    conversion: 'Conversion',
+    binding: 'Rattachement du client',
     payout_account: 'Compte de versement',
     withdrawal: 'Retrait',
     audit: 'Journal d’audit',

@@ -73,6 +73,14 @@ export default {
     commission: {
       approve: '通过佣金',
       reject: '拒绝佣金',
+      reverse: '扣回佣金',
+    },
+    conversion: {
+      assign: '将转化指派给推广员',
+    },
+    binding: {
+      end: '结束客户归属',
+      move: '将客户归属转给其他推广员',
     },
     promoter: {
       adjust: '手动调整',
@@ -116,6 +124,8 @@ export default {
     announcement: '公告',
     enrollment: '参与申请',
     commission: '佣金',
+    conversion: '转化',
+    binding: '客户归属',
     payout_account: '收款账户',
     withdrawal: '提现',
     audit: '审计日志',

@@ -73,6 +73,14 @@ export default {
     commission: {
       approve: '核准佣金',
       reject: '拒絕佣金',
+      reverse: '扣回佣金',
+    },
+    conversion: {
+      assign: '將轉換指派給推廣員',
+    },
+    binding: {
+      end: '結束客戶歸屬',
+      move: '將客戶歸屬轉給其他推廣員',
     },
     promoter: {
       adjust: '手動調整',
@@ -116,6 +124,8 @@ export default {
     announcement: '公告',
     enrollment: '參加申請',
     commission: '佣金',
+    conversion: '轉換',
+    binding: '客戶歸屬',
     payout_account: '收款帳戶',
     withdrawal: '提領',
     audit: '稽核紀錄',

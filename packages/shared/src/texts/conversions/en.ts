@@ -12,5 +12,6 @@ export default {
     click: 'Link click',
     customer: 'Returning customer',
     link: 'Link code',
+    staff: 'Assigned by staff',
   },
 } satisfies ConversionTexts;

@@ -12,5 +12,6 @@ export default {
     click: 'Clic en el enlace',
     customer: 'Cliente recurrente',
     link: 'Código del enlace',
+    staff: 'Asignada por el equipo',
   },
 } satisfies ConversionTexts;

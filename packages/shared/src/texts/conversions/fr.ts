@@ -12,5 +12,6 @@ export default {
     click: 'Clic sur un lien',
     customer: 'Client fidèle',
     link: 'Code du lien',
+    staff: 'Attribuée par l’équipe',
   },
 } satisfies ConversionTexts;

@@ -12,5 +12,6 @@ export default {
     click: '点击链接',
     customer: '老客户',
     link: '链接代码',
+    staff: '工作人员指派',
   },
 } satisfies ConversionTexts;

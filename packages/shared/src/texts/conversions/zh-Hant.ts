@@ -12,5 +12,6 @@ export default {
     click: '點擊連結',
     customer: '回購客戶',
     link: '連結代碼',
+    staff: '工作人員指派',
   },
 } satisfies ConversionTexts;

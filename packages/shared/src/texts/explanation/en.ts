@@ -16,6 +16,8 @@ export default {
   'eligibility.self_referral': 'Not credited: self-referral, the customer is the promoter.',
   'eligibility.promoter_inactive': 'Not credited: the promoter’s account is not active.',
   'eligibility.not_enrolled': 'Not credited: the promoter has not joined this campaign.',
+  'assigned.credited': 'Assigned to the promoter by staff on {{date}}. Reason: {{reason}}',
+  'assigned.moved': 'Re-assigned by staff on {{date}}; the commissions of the earlier attribution were taken back. Reason: {{reason}}',
   'group.member': 'The promoter’s group: {{group}}.',
   'line.percent': 'Matched {{rule}}: {{rate}} of {{amount}} → {{earned}}',
   'line.percent_sku': 'Matched {{rule}} for SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',

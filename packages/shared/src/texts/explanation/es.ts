@@ -16,6 +16,8 @@ export default {
   'eligibility.self_referral': 'No acreditada: autorreferencia, el cliente es el propio promotor.',
   'eligibility.promoter_inactive': 'No acreditada: la cuenta del promotor no está activa.',
   'eligibility.not_enrolled': 'No acreditada: el promotor no se ha unido a esta campaña.',
+  'assigned.credited': 'Asignada al promotor por el equipo el {{date}}. Motivo: {{reason}}',
+  'assigned.moved': 'Reasignada por el equipo el {{date}}; se anularon las comisiones de la atribución anterior. Motivo: {{reason}}',
   'group.member': 'Grupo del promotor: {{group}}.',
   'line.percent': 'Coincide con {{rule}}: {{rate}} de {{amount}} → {{earned}}',
   'line.percent_sku': 'Coincide con {{rule}} para el SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',

@@ -16,6 +16,8 @@ export default {
   'eligibility.self_referral': 'Non attribuée : auto-parrainage, le client est le promoteur lui-même.',
   'eligibility.promoter_inactive': 'Non attribuée : le compte du promoteur n’est pas actif.',
   'eligibility.not_enrolled': 'Non attribuée : le promoteur n’a pas rejoint cette campagne.',
+  'assigned.credited': 'Attribuée au promoteur par l’équipe le {{date}}. Motif : {{reason}}',
+  'assigned.moved': 'Réattribuée par l’équipe le {{date}} ; les commissions de l’attribution précédente ont été reprises. Motif : {{reason}}',
   'group.member': 'Groupe du promoteur : {{group}}.',
   'line.percent': 'Correspond à {{rule}} : {{rate}} de {{amount}} → {{earned}}',
   'line.percent_sku': 'Correspond à {{rule}} pour la référence {{sku}} · {{quantity}} × {{unit}} → {{earned}}',

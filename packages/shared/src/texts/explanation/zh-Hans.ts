@@ -16,6 +16,8 @@ export default {
   'eligibility.self_referral': '未计入：自我推荐，客户就是推广员本人。',
   'eligibility.promoter_inactive': '未计入：推广员账号未启用。',
   'eligibility.not_enrolled': '未计入：推广员尚未加入此活动。',
+  'assigned.credited': '计入：工作人员于 {{date}} 将其指派给该推广员。原因：{{reason}}',
+  'assigned.moved': '工作人员于 {{date}} 重新指派；原归因的佣金已扣回。原因：{{reason}}',
   'group.member': '推广员所在分组：{{group}}。',
   'line.percent': '匹配{{rule}}：{{amount}} 的 {{rate}} → {{earned}}',
   'line.percent_sku': '匹配{{rule}}，SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',

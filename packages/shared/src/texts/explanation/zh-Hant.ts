@@ -16,6 +16,8 @@ export default {
   'eligibility.self_referral': '未計入：自我推薦，客戶就是推廣員本人。',
   'eligibility.promoter_inactive': '未計入：推廣員帳號未啟用。',
   'eligibility.not_enrolled': '未計入：推廣員尚未加入此活動。',
+  'assigned.credited': '計入：工作人員於 {{date}} 將其指派給該推廣員。原因：{{reason}}',
+  'assigned.moved': '工作人員於 {{date}} 重新指派；原歸因的佣金已扣回。原因：{{reason}}',
   'group.member': '推廣員所在分組：{{group}}。',
   'line.percent': '符合{{rule}}：{{amount}} 的 {{rate}} → {{earned}}',
   'line.percent_sku': '符合{{rule}}，SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',

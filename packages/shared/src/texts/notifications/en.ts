@@ -40,6 +40,8 @@ export default {
       titleTeam: 'Team bonus taken back: {{amount}}',
       body: 'The order in “{{campaign}}” was refunded, so its commission was taken back.',
       bodyTeam: 'A team member’s order in “{{campaign}}” was refunded, so the bonus was taken back.',
+      bodyClawback: 'The program took back your commission from “{{campaign}}”.',
+      bodyClawbackTeam: 'The program took back your team bonus from “{{campaign}}”.',
     },
   },
   withdrawal: {

@@ -40,6 +40,8 @@ export default {
       titleTeam: 'Bono de equipo anulado: {{amount}}',
       body: 'Se reembolsó el pedido de «{{campaign}}», así que se anuló la comisión.',
       bodyTeam: 'Se reembolsó el pedido de un miembro de tu equipo en «{{campaign}}», así que se anuló el bono.',
+      bodyClawback: 'El programa anuló tu comisión de «{{campaign}}».',
+      bodyClawbackTeam: 'El programa anuló tu bono de equipo de «{{campaign}}».',
     },
   },
   withdrawal: {

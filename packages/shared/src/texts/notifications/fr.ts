@@ -40,6 +40,8 @@ export default {
       titleTeam: 'Bonus d’équipe repris : {{amount}}',
       body: 'La commande de la campagne « {{campaign}} » a été remboursée ; la commission a été reprise.',
       bodyTeam: 'La commande d’un membre de votre équipe (campagne « {{campaign}} ») a été remboursée ; le bonus a été repris.',
+      bodyClawback: 'Le programme a repris votre commission de la campagne « {{campaign}} ».',
+      bodyClawbackTeam: 'Le programme a repris votre bonus d’équipe de la campagne « {{campaign}} ».',
     },
   },
   withdrawal: {

@@ -40,6 +40,8 @@ export default {
       titleTeam: '团队奖励已扣回：{{amount}}',
       body: '“{{campaign}}”的订单已退款，相应佣金已扣回。',
       bodyTeam: '团队成员在“{{campaign}}”的订单已退款，相应奖励已扣回。',
+      bodyClawback: '平台扣回了你在“{{campaign}}”的佣金。',
+      bodyClawbackTeam: '平台扣回了你在“{{campaign}}”的团队奖励。',
     },
   },
   withdrawal: {

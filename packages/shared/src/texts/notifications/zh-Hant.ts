@@ -40,6 +40,8 @@ export default {
       titleTeam: '團隊獎勵已扣回：{{amount}}',
       body: '「{{campaign}}」的訂單已退款，相應佣金已扣回。',
       bodyTeam: '團隊成員在「{{campaign}}」的訂單已退款，相應獎勵已扣回。',
+      bodyClawback: '平台扣回了你在「{{campaign}}」的佣金。',
+      bodyClawbackTeam: '平台扣回了你在「{{campaign}}」的團隊獎勵。',
     },
   },
   withdrawal: {

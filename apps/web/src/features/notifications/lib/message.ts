@@ -146,9 +146,11 @@ export function describeNotification(n: { type: string; params: Record<string, u
     const commissionId = id('commissionId');
     const team = int(p.level) === 2;
     const values = { amount: money(p.amount), campaign };
+    // Taken back by staff (a clawback, with their reason as a detail line), not by a refund.
+    const body = event === 'reversed' && p.clawback === true ? (team ? 'bodyClawbackTeam' : 'bodyClawback') : team ? 'bodyTeam' : 'body';
     return {
       title: t(`notifications.commission.${event}.${team ? 'titleTeam' : 'title'}`, values),
-      body: t(`notifications.commission.${event}.${team ? 'bodyTeam' : 'body'}`, values),
+      body: t(`notifications.commission.${event}.${body}`, values),
       details,
       target: commissionId ? `/commissions/${commissionId}` : null,
       group,
