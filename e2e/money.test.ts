@@ -76,6 +76,9 @@ describe('a sale through the API becomes money in the wallet', () => {
     const date = new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(direct.availableAt);
     await expect.poll(() => member.getByTestId('commission-availability').textContent()).toBe(tr(en, 'commissions.availableOn', { date }));
     expect(await member.getByTestId('commission-rule').innerText()).toContain(tr(en, 'commissions.rule.saleRate', { rate: '10%', base: 'CN¥259.00' }));
+    // Why this amount (issue 31): the steps of the decision, in words.
+    await expect.poll(() => member.getByTestId('commission-explanation').innerText()).toContain('Matched the campaign’s base reward: 10% of CN¥259.00 → CN¥25.90');
+    expect(await member.getByTestId('commission-explanation').innerText()).toContain('Commission: CN¥25.90.');
     await checkScreen(member, 'money-en-commission-pending');
 
     // An operator approves it in the review queue.
@@ -87,6 +90,12 @@ describe('a sale through the API becomes money in the wallet', () => {
     await admin.getByTestId(`approve-commission-${direct.id}`).click();
     await admin.getByTestId(`approve-commission-${direct.id}`).waitFor({ state: 'detached' });
     await checkScreen(admin, 'money-en-admin-review');
+    // The conversion's page: what the shop sent and how it was decided.
+    const saleRow = await server.ctx.db.selectFrom('conversions').select('id').where('external_id', '=', `ORDER-${run}`).executeTakeFirstOrThrow();
+    await admin.goto(`${server.url}#/admin/conversions/${saleRow.id}`);
+    await expect.poll(() => admin.getByTestId('conversion-explanation').innerText()).toContain('Credited by a click on the promoter’s link');
+    expect(await admin.getByTestId('conversion-click-id').textContent()).toBe(clickId);
+    await checkScreen(admin, 'money-en-admin-conversion');
     // The operator also gives the member a coupon code, which the member then sees on the campaign.
     const enrollment = await server.ctx.db.selectFrom('enrollments').innerJoin('users', 'users.id', 'enrollments.promoter_id').select('enrollments.id').where('users.account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
     await admin.goto(`${server.url}#/admin/enrollments`);

@@ -1,5 +1,5 @@
 /**
- * Reward rules, line items and caps (issue 31): the pure rules (domain/rewards.ts) — including a
+ * Reward rules, line items and caps (issue 31): the pure rules (@pa/shared/reward-rules, domain/rewards.ts) — including a
  * replay proving that a campaign's fields, turned into base rules, earn exactly what the old
  * single-rate engine paid — and the API on both databases: groups with their own rates, two lines
  * earning by two rules, a refund of one line, conditions on new customers, country and metadata,
@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RewardRule } from '@pa/shared';
 import { DAY_MS, level1Commission, reachedTier, type CommissionTerms } from '../src/domain/commission';
-import { applyCaps, conditionHolds, decideLines, legacyRuleName, type RewardFacts } from '../src/domain/rewards';
+import { applyCaps, legacyRuleName } from '../src/domain/rewards';
+import { conditionHolds, decideLines, type RewardFacts } from '@pa/shared/reward-rules';
 import { baseRules, fieldsOf, withFields } from '../src/modules/campaigns/rewards';
 import { checkLedger } from '../src/platform/ledger';
 import { readSettings } from '../src/platform/settings';
@@ -195,6 +196,16 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     expect(mine.json().steps.map((x: { text: string }) => x.text)).toContain('Attribuée grâce au code de lien du promoteur.');
     expect(errorCode(await gold.client.request('GET', `/api/commissions/${lined.commissions[0].id}/explanation`))).toBe('NOT_FOUND');
     expect(errorCode(await admin.request('GET', '/api/admin/conversions/nope/explanation'))).toBe('NOT_FOUND');
+    // What the shop sent, for the console's conversion page: each line with what it earned.
+    const sent = (await admin.request('GET', `/api/admin/conversions/${lined.conversion.id}`)).json().conversion;
+    expect(sent).toMatchObject({ id: lined.conversion.id, externalId: lined.conversion.externalId, linkCode: plain.code, attributedBy: 'link', country: null, metadata: null, newCustomer: null });
+    expect(sent.items).toEqual([
+      { sku: 'TEA-01', category: null, quantity: 2, amount: 11_800, commission: 1_770 },
+      { sku: 'CUP-1', category: 'cups', quantity: 1, amount: 3_000, commission: 500 },
+      { sku: 'X', category: null, quantity: 1, amount: 5_200, commission: 520 },
+    ]);
+    expect(errorCode(await plain.client.request('GET', `/api/admin/conversions/${lined.conversion.id}`))).toBe('FORBIDDEN');
+    expect(errorCode(await admin.request('GET', '/api/admin/conversions/nope'))).toBe('NOT_FOUND');
     // The refund of the tea line reverses the tea line's 17.70 and the override's share of it.
     const mismatch = await post({ campaignId: id, kind: 'refund', externalId: ext('r'), refundOf: lined.conversion.externalId, amount: 11_800, items: [{ sku: 'TEA-01', amount: 11_000 }] });
     expect(mismatch.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { items: 'mismatch' } });
@@ -229,6 +240,8 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     expect(await amountOf({ country: 'US' })).toBe(1_000);
     expect(await amountOf({ metadata: { plan: 'pro' } })).toBe(5_000);
     expect(await amountOf({ metadata: { plan: 'basic' } })).toBe(1_000);
+    const told = (await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 10_000, linkCode: p.code, customerExternalId: 'cust-2', country: 'fr', metadata: { plan: 'pro' } })).json();
+    expect((await admin.request('GET', `/api/admin/conversions/${told.conversion.id}`)).json().conversion).toMatchObject({ country: 'FR', metadata: { plan: 'pro' }, newCustomer: true, items: null });
     expect(errorCode(await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 100, country: 'France' }))).toBe('VALIDATION_FAILED');
     const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
     expect(errorCode(await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 100, metadata: tooMany }))).toBe('VALIDATION_FAILED');

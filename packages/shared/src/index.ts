@@ -12,3 +12,4 @@ export * from './rewards';
 export * from './admin-groups';
 export * from './application-form';
 export * from './corrections';
+export * from './reward-rules';

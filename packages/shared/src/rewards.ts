@@ -99,6 +99,18 @@ export const ConversionItemSchema = z.strictObject({
 export const CountrySchema = z.string().trim().toUpperCase().regex(/^[A-Z]{2}$/);
 export const MetadataSchema = z.record(z.string().regex(KEY_RE), z.string().max(500)).refine((m) => Object.keys(m).length <= METADATA_KEYS_MAX, { params: { fieldCode: 'too_long' } });
 
+/**
+ * What the rules editor reads of `GET api/admin/groups` (issue 31 item 1, built beside this): each
+ * group's id and name, to limit a rule to groups by name.
+ */
+export interface RewardGroupOption {
+  id: string;
+  name: string;
+}
+export interface RewardGroupOptions {
+  items: RewardGroupOption[];
+}
+
 /** `GET api/admin/conversions/:id/explanation`, `GET api/commissions/:id/explanation`: how it was decided, in the reader's language. */
 export const ExplanationSchema = z.object({
   steps: z.array(z.object({ step: z.string(), outcome: z.string(), detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])), text: z.string() })),

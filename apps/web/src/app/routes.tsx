@@ -121,6 +121,8 @@ const AdminCampaignsPage = page(() => import('../features/campaigns/pages/campai
 const AdminCampaignPage = page(() => import('../features/campaigns/pages/campaign-editor-page'));
 const EnrollmentsPage = page(() => import('../features/campaigns/pages/enrollments-page'));
 const ConversionsPage = page(() => import('../features/conversions/pages/conversions-page'));
+const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
+const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
 const AdminWithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-review-page'));
@@ -200,8 +202,10 @@ export const routes: RouteDef[] = [
   // Before `:id`, which would match "new" too.
   { path: '/admin/campaigns/new', page: AdminCampaignPage, layouts: admins },
   { path: '/admin/campaigns/:id', page: AdminCampaignPage, layouts: staff },
+  { path: '/admin/campaigns/:id/rewards', page: RewardRulesPage, layouts: staff },
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
+  { path: '/admin/conversions/:id', page: ConversionPage, layouts: staff },
   { path: '/admin/commissions', page: CommissionsReviewPage, layouts: staff },
   { path: '/admin/withdrawals', page: AdminWithdrawalsPage, layouts: staff },
   { path: '/admin/withdrawals/:id', page: AdminWithdrawalPage, layouts: staff },

@@ -10,7 +10,7 @@ import { RewardsPutSchema, type RewardRule, type Rewards } from '@pa/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/types';
-import { isBaseRule } from '../../domain/rewards';
+import { isBaseRule } from '@pa/shared/reward-rules';
 import { asActor, audit, type ActorArg } from '../../platform/audit';
 import { AppError } from '../../platform/errors';
 import { existingGroupIds, findCampaignRewards, updateCampaignRewards } from './repository';

@@ -7,7 +7,8 @@
 import type { RewardRule } from '@pa/shared';
 import type { Attribution, AttributionCandidates } from '../../domain/commission';
 import { DAY_MS } from '../../domain/commission';
-import type { CapCut, LineDecision } from '../../domain/rewards';
+import type { LineDecision } from '@pa/shared/reward-rules';
+import type { CapCut } from '../../domain/rewards';
 import { AppError } from '../../platform/errors';
 import type { CampaignTerms } from './repository';
 import { baseRules } from '../campaigns/rewards';

@@ -34,7 +34,8 @@ import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
 import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
 import { toCommission, toConversion } from './views';
-import { applyCaps, decideLines, isBaseRule, legacyRuleName, type CapCut, type RewardFacts } from '../../domain/rewards';
+import { applyCaps, legacyRuleName, type CapCut } from '../../domain/rewards';
+import { decideLines, isBaseRule, type RewardFacts } from '@pa/shared/reward-rules';
 import { capScope, explainAttribution, explainEarning, isCapped, OwnTransaction, rulesOf, type ExplanationStep, type StoredLine } from './rewards';
 
 export { findConversion } from './repository';

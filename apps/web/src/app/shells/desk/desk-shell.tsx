@@ -86,7 +86,7 @@ function currentEntry(pathname: string): string | null {
 }
 
 /** Pages of forms and cards, read best in a column rather than the full width. */
-const NARROW = ['/admin/settings', '/admin/ledger-check', '/admin/campaigns/:id', '/admin/announcements/:id', '/admin/withdrawals/:id', '/admin/me', '/me/:page'];
+const NARROW = ['/admin/settings', '/admin/ledger-check', '/admin/campaigns/:id', '/admin/conversions/:id', '/admin/announcements/:id', '/admin/withdrawals/:id', '/admin/me', '/me/:page'];
 
 function LanguageSelect() {
   const { t, i18n } = useTranslation();

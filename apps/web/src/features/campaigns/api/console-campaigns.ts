@@ -23,6 +23,8 @@ function useStore() {
   const queryClient = useQueryClient();
   return (campaign: AdminCampaign) => {
     queryClient.setQueryData(campaignQuery(campaign.id).queryKey, campaign);
+    // The reward fields are the base rules (GET api/admin/campaigns/:id/rewards).
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'campaigns', 'rewards', campaign.id] });
     void queryClient.invalidateQueries({ queryKey: ['admin', 'campaigns', 'list'] });
   };
 }

@@ -1,6 +1,6 @@
-import { Button, Dialog, Selector, Toast } from 'antd-mobile';
+import { Button, Dialog, Toast } from 'antd-mobile';
 import { AddOutline, DeleteOutline } from 'antd-mobile-icons';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminCampaign } from '@pa/shared';
 import { fillShareText } from '@pa/shared/rules';
@@ -19,27 +19,12 @@ import {
   type CampaignFormValues, type FormErrors, type Texts, type TierValues,
 } from '../lib/campaign-form';
 import { CampaignImages } from './campaign-images';
+import { Choice } from './choice';
+import { RewardRulesLink } from './reward-rules-link';
 import { CampaignStatusCard } from './campaign-status-card';
 import { FormField, TextArea, WithUnit } from '@/components/form-field';
 
 type TextKind = 'names' | 'descriptions' | 'shareTexts';
-
-/** A row of exclusive choices (antd-mobile Selector), each option carrying its test id. */
-function Choice<V extends string>({ value, options, onChange, disabled, label }: { value: V; options: { value: V; label: ReactNode; testId: string }[]; onChange: (v: V) => void; disabled?: boolean; label: string }) {
-  return (
-    <div role="radiogroup" aria-label={label}>
-      <Selector
-        className="console-choice"
-        columns={options.length}
-        showCheckMark={false}
-        disabled={disabled}
-        value={[value]}
-        onChange={(next) => next[0] && onChange(next[0])}
-        options={options.map((o) => ({ value: o.value, label: <span className="console-choice-label" role="radio" aria-checked={o.value === value} data-testid={o.testId}>{o.label}</span> }))}
-      />
-    </div>
-  );
-}
 
 interface Props {
   /** Absent on the new-campaign page. */
@@ -179,6 +164,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
 
         <section className="card">
           <h2>{t('campaignAdmin.sections.rewards')}</h2>
+          {campaign ? <RewardRulesLink campaignId={campaign.id} /> : null}
           <FormField id="campaign-lead-reward" label={t('campaignAdmin.fields.leadReward')} error={errors.leadReward} help={t('campaignAdmin.leadHelp')}>
             <WithUnit unit={unit}>
               <TextInput id="campaign-lead-reward" data-testid="campaign-lead-reward" inputMode="decimal" autoComplete="off" value={values.leadReward} onChange={(v) => set('leadReward', v)} invalid={!!errors.leadReward} disabled={!editable} />

@@ -15,6 +15,7 @@ import { useCurrency } from '@/lib/currency';
 import { LoadMore } from '@/components/load-more';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
 import { useUrlFilter } from '@/lib/url-filter';
+import { navigate } from '@/lib/hash-router';
 
 const STATUSES: ConversionStatus[] = ['attributed', 'unattributed', 'rejected'];
 
@@ -33,6 +34,7 @@ function ConversionRow({ c, currency }: { c: AdminConversion; currency: string }
   return (
     <List.Item
       data-testid={`conversion-row-${c.id}`}
+      onClick={() => navigate(`/admin/conversions/${encodeURIComponent(c.id)}`)}
       description={
         <>
           <span className="console-line console-strong">{c.campaignName}</span>
@@ -122,6 +124,7 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
       rows={items}
       rowKey={(c) => c.id}
       rowTestId={(c) => `conversion-row-${c.id}`}
+      onRowClick={(c) => navigate(`/admin/conversions/${encodeURIComponent(c.id)}`)}
       columns={columns}
       loading={conversions.isPending || !currency}
       pagination={conversions}

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { CommissionDetail, CommissionList, CommissionQuery, LedgerList, Wallet } from '@pa/shared';
+import type { CommissionDetail, CommissionList, CommissionQuery, Explanation, LedgerList, Wallet } from '@pa/shared';
 import { api } from '@/lib/api-client';
 import { FOLLOWED } from '@/lib/query-client';
 
@@ -32,6 +32,15 @@ export const useCommission = (id: string, locale: string) =>
     queryKey: ['commissions', locale, 'detail', id] as const,
     queryFn: ({ signal }) => api<CommissionDetail>('GET', `commissions/${encodeURIComponent(id)}`, undefined, { signal }),
     ...FOLLOWED,
+  });
+
+/** Why the commission earned what it did, step by step, in the reader's language. */
+export const useCommissionExplanation = (id: string, locale: string) =>
+  useQuery({
+    queryKey: ['commissions', locale, 'explanation', id] as const,
+    queryFn: ({ signal }) => api<Explanation>('GET', `commissions/${encodeURIComponent(id)}/explanation`, undefined, { signal }),
+    // Decided once, with the conversion: it does not change while on screen.
+    staleTime: 5 * 60_000,
   });
 
 export const useLedger = () =>

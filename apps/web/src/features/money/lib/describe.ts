@@ -21,6 +21,9 @@ export function ruleText(c: Commission, currency: string, t: TFunction, locale: 
       return t('commissions.rule.saleTier', { rate: percent(c.rateBps ?? 0, locale), base: money(c.base) });
     case 'override':
       return t('commissions.rule.override', { rate: percent(c.rateBps ?? 0, locale), base: money(c.base) });
+    case 'rules':
+      // The campaign's rules decided line by line (issue 31): one rate when every earning line had the same.
+      return c.rateBps === null ? t('commissions.rule.rules') : t('commissions.rule.saleRate', { rate: percent(c.rateBps, locale), base: money(c.base) });
     default:
       return t('commissions.rule.saleRate', { rate: percent(c.rateBps ?? 0, locale), base: money(c.base) });
   }

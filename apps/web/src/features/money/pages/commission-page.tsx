@@ -5,10 +5,24 @@ import { PageError, PageLoading } from '@/components/page-status';
 import { StatusTimeline } from '@/components/status-timeline';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
 import { Link, useParams } from '@/lib/hash-router';
-import { useCommission, type CommissionDetail } from '../api/wallet';
+import { ExplanationSteps } from '@/components/explanation-steps';
+import { useCommission, useCommissionExplanation, type CommissionDetail } from '../api/wallet';
 import { Money } from '../components/money';
 import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { commissionTitle, ruleText } from '../lib/describe';
+
+/** "Why this amount": how the sale was decided, step by step (left out for sales recorded before explanations were kept). */
+function Why({ id }: { id: string }) {
+  const { t, i18n } = useTranslation();
+  const explanation = useCommissionExplanation(id, i18n.language);
+  if (!explanation.data?.steps.length) return null;
+  return (
+    <section className="card commission-why" aria-labelledby="commission-why">
+      <h2 id="commission-why">{t('commissions.why')}</h2>
+      <ExplanationSteps steps={explanation.data.steps} testId="commission-explanation" />
+    </section>
+  );
+}
 
 function Detail({ data }: { data: CommissionDetail }) {
   const { t, i18n } = useTranslation();
@@ -48,6 +62,7 @@ function Detail({ data }: { data: CommissionDetail }) {
         ) : null}
         <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
       </List>
+      <Why id={c.id} />
       <StatusTimeline
         title={t('commissions.timeline')}
         testId="commission-timeline"

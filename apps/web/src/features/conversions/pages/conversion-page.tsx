@@ -1,0 +1,161 @@
+import { Tag } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ExplanationSteps } from '@/components/explanation-steps';
+import { PageNav } from '@/components/page-nav';
+import { PageError, PageLoading } from '@/components/page-status';
+import { useCurrency } from '@/lib/currency';
+import { formatDateTime, formatMoney, formatNumber } from '@/lib/format';
+import { Link, useParams } from '@/lib/hash-router';
+import { useConversion, type ConversionDetail } from '../api/conversions';
+import './conversion-page.css';
+
+/** A country code with its name in the reader's language: "FR · France". */
+function countryText(code: string, locale: string): string {
+  try {
+    const name = new Intl.DisplayNames([locale], { type: 'region' }).of(code);
+    return name && name !== code ? `${code} · ${name}` : code;
+  } catch {
+    return code;
+  }
+}
+
+function Facts({ rows }: { rows: [string, ReactNode, string?][] }) {
+  return (
+    <dl className="conversion-facts">
+      {rows.map(([label, value, testId]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd data-testid={testId}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Sent({ d, currency }: { d: ConversionDetail; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const c = d.conversion;
+  const sent = d.sent;
+  const locale = i18n.language;
+  const code = (v: string | null, testId?: string) => (v ? <code className="console-code" data-testid={testId}>{v}</code> : <span className="conversion-none">{t('moneyAdmin.conversions.detail.notSent')}</span>);
+  const rows: [string, ReactNode, string?][] = [
+    [t('console.col.externalId'), <code className="console-code">{c.externalId}</code>, 'conversion-external-id'],
+    [t('console.col.kind'), t(`conversions.kind.${c.kind}`)],
+  ];
+  if (c.kind !== 'lead' || c.amount > 0) rows.push([t('console.col.amount'), formatMoney(c.amount, currency, locale), 'conversion-amount']);
+  if (c.refundedAmount > 0) rows.push([t('console.col.refunded'), formatMoney(c.refundedAmount, currency, locale)]);
+  if (c.refundOf) rows.push([t('moneyAdmin.conversions.detail.refundOf'), <code className="console-code">{c.refundOf}</code>]);
+  rows.push(
+    [t('moneyAdmin.conversions.detail.occurredAt'), formatDateTime(c.occurredAt, locale)],
+    [t('moneyAdmin.conversions.detail.receivedAt'), formatDateTime(c.receivedAt, locale)],
+    [t('moneyAdmin.conversions.detail.clickId'), code(sent.clickId, 'conversion-click-id')],
+    [t('moneyAdmin.conversions.detail.couponCode'), code(sent.couponCode)],
+    [t('moneyAdmin.conversions.detail.linkCode'), code(sent.linkCode, 'conversion-link-code')],
+    [t('moneyAdmin.conversions.detail.customerId'), code(sent.customerExternalId)],
+  );
+  if (sent.country) rows.push([t('moneyAdmin.conversions.detail.country'), countryText(sent.country, locale), 'conversion-country']);
+  if (sent.newCustomer !== null) rows.push([t('moneyAdmin.conversions.detail.newCustomer'), sent.newCustomer ? t('moneyAdmin.conversions.detail.yes') : t('moneyAdmin.conversions.detail.no')]);
+  if (sent.metadata && Object.keys(sent.metadata).length) {
+    rows.push([t('moneyAdmin.conversions.detail.metadata'), (
+      <span className="conversion-metadata" data-testid="conversion-metadata">
+        {Object.entries(sent.metadata).map(([k, v]) => <span key={k}><code className="console-code">{k}</code> {v}</span>)}
+      </span>
+    )]);
+  }
+  return (
+    <section className="card" aria-labelledby="conversion-sent">
+      <h2 id="conversion-sent">{t('moneyAdmin.conversions.detail.sent')}</h2>
+      <Facts rows={rows} />
+    </section>
+  );
+}
+
+function Lines({ d, currency }: { d: ConversionDetail; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: number) => formatMoney(minor, currency, i18n.language);
+  const items = d.sent.items;
+  if (!items?.length) return null;
+  const refund = d.conversion.kind === 'refund';
+  const earned = !refund && d.commissions.length > 0;
+  return (
+    <section className="card" aria-labelledby="conversion-lines">
+      <h2 id="conversion-lines">{t('moneyAdmin.conversions.detail.items')}</h2>
+      <div className="conversion-lines-scroll">
+        <table className="conversion-lines" data-testid="conversion-lines">
+          <thead>
+            <tr>
+              <th scope="col">{t('moneyAdmin.conversions.detail.sku')}</th>
+              {!refund ? <th scope="col">{t('moneyAdmin.conversions.detail.category')}</th> : null}
+              {!refund ? <th scope="col" className="conversion-num">{t('moneyAdmin.conversions.detail.quantity')}</th> : null}
+              <th scope="col" className="conversion-num">{refund ? t('moneyAdmin.conversions.detail.refundedAmount') : t('moneyAdmin.conversions.detail.lineAmount')}</th>
+              {earned ? <th scope="col" className="conversion-num">{t('moneyAdmin.conversions.detail.lineCommission')}</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((l) => (
+              <tr key={l.sku}>
+                <td><code className="console-code">{l.sku}</code></td>
+                {!refund ? <td>{l.category ?? ''}</td> : null}
+                {!refund ? <td className="conversion-num">{formatNumber(l.quantity, i18n.language)}</td> : null}
+                <td className="conversion-num">{money(l.amount)}</td>
+                {earned ? <td className="conversion-num">{money(l.commission)}</td> : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function Why({ steps }: { steps: ConversionDetail['explanation'] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="card" aria-labelledby="conversion-why">
+      <h2 id="conversion-why">{t('moneyAdmin.conversions.detail.explanation')}</h2>
+      {steps.length ? <ExplanationSteps steps={steps} testId="conversion-explanation" /> : <p className="hint" data-testid="conversion-explanation-empty">{t('moneyAdmin.conversions.detail.noExplanation')}</p>}
+    </section>
+  );
+}
+
+function Detail({ d, currency }: { d: ConversionDetail; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const c = d.conversion;
+  const outcome = c.status === 'attributed' && c.attributedBy ? t(`conversions.attributedBy.${c.attributedBy}`) : c.reason ? t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason }) : null;
+  const signed = c.kind === 'refund' ? -c.amount : c.amount;
+  return (
+    <>
+      <section className="card conversion-head" data-testid={`conversion-detail-${c.id}`}>
+        <div className="conversion-head-row">
+          <Tag className="console-kind-tag" color={c.kind === 'refund' ? 'danger' : c.kind === 'sale' ? 'primary' : 'default'} fill="outline">{t(`conversions.kind.${c.kind}`)}</Tag>
+          <code className="console-code conversion-external-id">{c.externalId}</code>
+        </div>
+        {c.kind !== 'lead' || c.amount > 0 ? <p className="conversion-big">{formatMoney(signed, currency, i18n.language)}</p> : null}
+        {outcome ? <p className={c.status === 'attributed' ? 'conversion-outcome' : 'conversion-outcome console-reason'} data-testid="conversion-outcome">{outcome}</p> : null}
+        <p className="conversion-who">
+          <span>{c.campaignName}</span>
+          <span aria-hidden> · </span>
+          {c.promoterId && c.promoterName ? <Link to={`/admin/promoters/${encodeURIComponent(c.promoterId)}`}>{c.promoterName}</Link> : <span>{c.promoterName ?? t('moneyAdmin.conversions.noPromoter')}</span>}
+        </p>
+      </section>
+      <Why steps={d.explanation} />
+      <Lines d={d} currency={currency} />
+      <Sent d={d} currency={currency} />
+    </>
+  );
+}
+
+/** `/admin/conversions/:id` (staff): what the shop sent, its lines, and how it was decided. */
+export default function ConversionPage() {
+  const { t, i18n } = useTranslation();
+  const { id = '' } = useParams();
+  const conversion = useConversion(id, i18n.language);
+  const { currency } = useCurrency();
+  return (
+    <div className="sub-page conversion-page">
+      <PageNav title={t('moneyAdmin.conversions.detail.title')} fallback="/admin/conversions" />
+      {conversion.isError ? <PageError error={conversion.error} onRetry={() => conversion.refetch()} /> : conversion.isPending || !currency ? <PageLoading /> : <Detail d={conversion.data} currency={currency} />}
+    </div>
+  );
+}
