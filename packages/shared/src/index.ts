@@ -12,4 +12,5 @@ export * from './rewards';
 export * from './admin-groups';
 export * from './application-form';
 export * from './corrections';
+export * from './bounties';
 export * from './reward-rules';
