@@ -5,6 +5,7 @@
  * earning by two rules, a refund of one line, conditions on new customers, country and metadata,
  * caps and a monthly budget under 50 concurrent sales, and the explanation stored with each sale.
  */
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RewardRule } from '@pa/shared';
@@ -257,6 +258,73 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     const res = (await post({ campaignId: id, kind: 'sale', externalId: ext('w'), amount: 5_000, clickId: click })).json();
     expect(res.conversion.status).toBe('unattributed');
     expect((await explanation(res.conversion.id))[0]).toEqual({ step: 'attribution', outcome: 'click_outside_window', detail: { days: 41, windowDays: 30 } });
+  });
+
+  it('explains each case through the API, word for word in English and in the other four languages', async () => {
+    const { currency } = await readSettings(env.ctx.db);
+    const money = (minor: number) => formatMoney(minor, currency, 'en');
+    const said = async (conversionId: string, locale = 'en') =>
+      ((await admin.request('GET', `/api/admin/conversions/${conversionId}/explanation`, undefined, { headers: { 'accept-language': locale } })).json().steps as { step: string; text: string }[]);
+    const attribution = async (conversionId: string) => (await said(conversionId)).find((s) => s.step === 'attribution' || s.step === 'schedule' || s.step === 'eligibility')!.text;
+    const cases: string[] = [];
+    const id = await campaign({ saleReward: 1000, attributionWindowDays: 30, startsAt: Date.now() - 10 * DAY_MS });
+    const p = await promoter(id);
+    // By a click three days before the sale.
+    const click = await clickOn(p.code);
+    await env.ctx.db.updateTable('clicks').set((eb) => ({ at: eb('at', '-', 3 * DAY_MS + 3_600_000) })).where('id', '=', click).execute();
+    const byClick = (await post({ campaignId: id, kind: 'sale', externalId: ext('x'), amount: 5_000, clickId: click })).json();
+    expect(await attribution(byClick.conversion.id)).toBe('Credited by a click on the promoter’s link 3 days before (30 days allowed).');
+    cases.push(byClick.conversion.id);
+    // By the promoter's coupon code.
+    const enrollment = (await p.client.request('GET', `/api/campaigns/${id}`)).json().campaign.enrollment;
+    expect((await admin.request('PATCH', `/api/admin/enrollments/${enrollment.id}`, { couponCode: `WHY${seq++}` })).statusCode).toBe(200);
+    const byCoupon = (await post({ campaignId: id, kind: 'sale', externalId: ext('x'), amount: 5_000, couponCode: (await p.client.request('GET', `/api/campaigns/${id}`)).json().campaign.enrollment.couponCode })).json();
+    expect(await attribution(byCoupon.conversion.id)).toBe('Credited by the promoter’s coupon code.');
+    cases.push(byCoupon.conversion.id);
+    // Outside the click window.
+    const old = await clickOn(p.code);
+    await env.ctx.db.updateTable('clicks').set((eb) => ({ at: eb('at', '-', 41 * DAY_MS) })).where('id', '=', old).execute();
+    const late = (await post({ campaignId: id, kind: 'sale', externalId: ext('x'), amount: 5_000, clickId: old })).json();
+    expect(await attribution(late.conversion.id)).toBe('Not credited: the click was 41 days before the sale; this campaign credits clicks for 30 days.');
+    cases.push(late.conversion.id);
+    // Outside the schedule: it happened before the campaign started.
+    const early = (await post({ campaignId: id, kind: 'sale', externalId: ext('x'), amount: 5_000, linkCode: p.code, occurredAt: Date.now() - 12 * DAY_MS })).json();
+    expect(early.conversion.reason).toBe('campaign_not_started');
+    expect(await attribution(early.conversion.id)).toBe('Not credited: it came before the campaign started.');
+    cases.push(early.conversion.id);
+    // Self-referral: the customer is the promoter.
+    const self = (await post({ campaignId: id, kind: 'sale', externalId: ext('x'), amount: 5_000, linkCode: p.code, customerEmailSha256: createHash('sha256').update(p.user.account).digest('hex') })).json();
+    expect(self.conversion.reason).toBe('self_referral');
+    expect((await said(self.conversion.id)).map((x) => x.text).slice(0, 2)).toEqual(['Credited by the promoter’s link code.', 'Not credited: self-referral, the customer is the promoter.']);
+    cases.push(self.conversion.id);
+    // By a customer binding, in its second month.
+    const bound = await campaign({ saleReward: 1000, customerBinding: 12 });
+    const q = await promoter(bound);
+    await post({ campaignId: bound, kind: 'sale', externalId: ext('x'), amount: 5_000, linkCode: q.code, customerExternalId: 'why-cust', occurredAt: Date.now() - 40 * DAY_MS });
+    const again = (await post({ campaignId: bound, kind: 'sale', externalId: ext('x'), amount: 5_000, customerExternalId: 'why-cust' })).json();
+    const month = again.commissions[0].recurring.month as number;
+    expect(month).toBeGreaterThan(1);
+    expect(await attribution(again.conversion.id)).toBe(`Credited by the customer’s binding to the promoter: month ${month} of 12.`);
+    cases.push(again.conversion.id);
+    // Capped by a rule's cap per promoter.
+    const capped = await campaign({ saleReward: 1000 }, [{ event: 'sale', reward: { type: 'percent', bps: 1000 }, capPerPromoterPerMonth: 50 }]);
+    const r = await promoter(capped);
+    const cut = (await post({ campaignId: capped, kind: 'sale', externalId: ext('x'), amount: 1_000, linkCode: r.code })).json();
+    expect((await said(cut.conversion.id)).find((s) => s.step === 'cap')!.text).toBe(`Capped: rule 1 pays a promoter at most ${money(50)} a month; ${money(0)} was already earned, so ${money(100)} became ${money(50)}.`);
+    cases.push(cut.conversion.id);
+    // Every step of every case is written in the other four languages.
+    for (const conversionId of cases) {
+      const english = (await said(conversionId)).map((s) => s.text);
+      for (const locale of ['fr', 'es', 'zh-Hans', 'zh-Hant']) {
+        const texts = (await said(conversionId, locale)).map((s) => s.text);
+        expect(texts).toHaveLength(english.length);
+        texts.forEach((t, i) => {
+          expect(t.length).toBeGreaterThan(0);
+          expect(t, `${locale}: ${t}`).not.toBe(english[i]);
+        });
+      }
+    }
+    await ledgerOk();
   });
 
   it('caps hold under 50 concurrent sales: a rule’s cap per promoter, and the campaign’s monthly budget, to the minor unit', async () => {
