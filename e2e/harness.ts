@@ -239,7 +239,7 @@ export async function itemsPerRow(page: Page, selector: string): Promise<number[
  * `notifications`, the conversion terms as `conversions`, the audit names under `auditAdmin`.
  */
 export function readLocale(locale: string): Record<string, unknown> {
-  const areas = ['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${area}/${locale}.json`), 'utf8')) as Record<string, unknown>);
+  const areas = ['common', 'app', 'console'].map((area) => JSON.parse(fs.readFileSync(path.join(ROOT, `apps/web/src/i18n/locales/${locale}/${area}.json`), 'utf8')) as Record<string, unknown>);
   const l = locale as Locale;
   const texts = Object.assign({}, ...areas, COMMON_TEXTS[l], { conversions: CONVERSION_TEXTS[l] }) as Record<string, unknown>;
   texts.notifications = { ...(texts.notifications as object), ...NOTIFICATION_TEXTS[l] };

@@ -2,7 +2,7 @@
 /**
  * Reports the gzip size of the JavaScript a first visit to the sign-in page loads: the entry
  * chunk and its static imports (the sign-in page is among them), and one language's sign-in
- * texts (`src/i18n/locales/common/<locale>.json` and the shared catalogue's error and field texts,
+ * texts (`src/i18n/locales/<locale>/common.json` and the shared catalogue's error and field texts,
  * `packages/shared/src/texts/common/<locale>.ts`) — the largest of the five, so the figure holds
  * for every language. antd-mobile's locale pack comes with the promoter app's texts (signed-in
  * screens only; src/i18n/index.ts), so it is not counted. Fails above the budget.
@@ -34,7 +34,7 @@ export function signInFirstVisit(dist = path.join(root, 'apps/web/dist')) {
   const byLocale = {};
   for (const locale of LOCALES) {
     const files = new Set(base);
-    closure(`src/i18n/locales/common/${locale}.json`, files);
+    closure(`src/i18n/locales/${locale}/common.json`, files);
     const catalogue = Object.keys(manifest).find((key) => key.endsWith(`packages/shared/src/texts/common/${locale}.ts`));
     if (!catalogue) throw new Error(`not in the build manifest: the catalogue's common texts in ${locale}`);
     closure(catalogue, files);

@@ -55,7 +55,7 @@ function preloadLists(): Plugin {
         }
         return [...out];
       };
-      const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${area}/${locale}\\.json$`);
+      const texts = (area: string, locale: string) => new RegExp(`/src/i18n/locales/${locale}/${area}\\.json$`);
       // Sign-in's texts come with the shared catalogue's error and field texts (src/i18n/index.ts).
       const catalogue = (locale: string) => new RegExp(`/packages/shared/src/texts/common/${locale}\\.ts$`);
       const locales = Object.fromEntries(Object.keys(ANTD_PACKS).map((locale) => [locale, files(texts('common', locale), catalogue(locale))]));
@@ -135,13 +135,13 @@ export default defineConfig(({ mode }) => {
     build: {
       rollupOptions: {
         output: {
-          // Texts by area and locale (src/i18n/locales/<area>/<locale>.json, and the shared catalogue's
+          // Texts by area and locale (src/i18n/locales/<locale>/<area>.json, and the shared catalogue's
           // packages/shared/src/texts/<part>/<locale>.ts) named so in reports: texts-app-fr-….js,
           // texts-catalogue-common-fr-….js.
           chunkFileNames: (chunk) => {
-            const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/(\w+)\/([\w-]+)\.json$/);
+            const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/([\w-]+)\/(\w+)\.json$/);
             const catalogue = chunk.facadeModuleId?.match(/\/packages\/shared\/src\/texts\/(\w+)\/([\w-]+)\.ts$/);
-            return texts ? `assets/texts-${texts[1]}-${texts[2]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-${catalogue[2]}-[hash].js` : 'assets/[name]-[hash].js';
+            return texts ? `assets/texts-${texts[2]}-${texts[1]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-${catalogue[2]}-[hash].js` : 'assets/[name]-[hash].js';
           },
         },
       },

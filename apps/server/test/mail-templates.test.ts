@@ -45,7 +45,7 @@ describe('mail templates', () => {
   });
 
   it.each(LOCALES)('%s: the opt-out footer names the app’s own place for it (the Me tab → E-mail notifications, as the app labels them)', (locale) => {
-    const web = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../web/src/i18n/locales/app/${locale}.json`), 'utf8')) as { tabs: { me: string }; me: { mail: string } };
+    const web = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../../web/src/i18n/locales/${locale}/app.json`), 'utf8')) as { tabs: { me: string }; me: { mail: string } };
     const text = renderMail('registration_approved', locale, { name: 'Ann' }, { appName: null, url: 'https://p.example/#/', optOut: true }).text;
     expect(text).toContain(`${web.tabs.me} → ${web.me.mail}`);
   });

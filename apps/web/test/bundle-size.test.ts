@@ -22,7 +22,7 @@ describe('first-visit budget', () => {
     // Each part in each language, a chunk of its own (src/i18n/index.ts loads them lazily).
     expect(catalogueParts).toHaveLength(3 * 5);
     const later = Object.entries(manifest)
-      .filter(([src]) => /src\/i18n\/locales\/(app|console)\//.test(src) || /antd-mobile\/es\/locales\/[a-z]{2}-[A-Z]{2}\.js$/.test(src))
+      .filter(([src]) => /src\/i18n\/locales\/[\w-]+\/(app|console)\.json$/.test(src) || /antd-mobile\/es\/locales\/[a-z]{2}-[A-Z]{2}\.js$/.test(src))
       .map(([, chunk]) => chunk.file)
       .concat(catalogueParts.map(([, chunk]) => chunk.file));
     // The module listing those parts is a chunk of its own too, not in the entry.

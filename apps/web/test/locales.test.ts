@@ -11,10 +11,10 @@ const flatten = (o: Record<string, unknown>, prefix = ''): Record<string, string
 const placeholders = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 
 describe('five complete locales, in three areas', () => {
-  it('has the three areas, each exactly one file per supported locale', () => {
-    expect(fs.readdirSync(TEXTS_DIR).sort()).toEqual([...AREAS].sort());
-    for (const area of AREAS) {
-      expect(fs.readdirSync(path.join(TEXTS_DIR, area)).map((f) => f.replace(/\.json$/, '')).sort(), area).toEqual([...LOCALES].sort());
+  it('has a folder per supported locale, each with exactly the three areas', () => {
+    expect(fs.readdirSync(TEXTS_DIR).sort()).toEqual([...LOCALES].sort());
+    for (const locale of LOCALES) {
+      expect(fs.readdirSync(path.join(TEXTS_DIR, locale)).map((f) => f.replace(/\.json$/, '')).sort(), locale).toEqual([...AREAS].sort());
     }
   });
 

@@ -1,5 +1,5 @@
 /**
- * The web app's texts as the tests read them: one locale's areas (src/i18n/locales/<area>/<locale>.json)
+ * The web app's texts as the tests read them: one locale's areas (src/i18n/locales/<locale>/<area>.json)
  * with the shared catalogue's parts each area comes with, merged as i18next holds them
  * (src/i18n/index.ts): `common` with the error and field texts, `app` with the inbox's messages
  * (under `notifications`) and the conversion terms (`conversions`), `console` with the audit log's
@@ -23,7 +23,7 @@ export function catalogueParts(area: Area, locale: Locale): [string | null, obje
 
 /** An area's own file alone, without the catalogue's parts. */
 export function readAreaFile(area: Area, locale: string): Record<string, unknown> {
-  return JSON.parse(fs.readFileSync(path.join(TEXTS_DIR, area, `${locale}.json`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(fs.readFileSync(path.join(TEXTS_DIR, locale, `${area}.json`), 'utf8')) as Record<string, unknown>;
 }
 
 export function readArea(area: Area, locale: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * i18next with the texts split by area, each area one JSON file per locale
- * (`locales/<area>/<locale>.json`, identical key sets across locales, tested):
+ * (`locales/<locale>/<area>.json`, identical key sets across locales, tested):
  *
  * - `common`: sign-in and its sister pages (register, forgot/reset password, e-mail link) and
  *   what every screen shares (language names, loading, retry), with the error and field-code texts
@@ -31,7 +31,7 @@ import type { Locale as AntdLocale } from 'antd-mobile/es/locales/base';
 export type TextArea = 'common' | 'app' | 'console';
 type Messages = Record<string, unknown>;
 
-/** Each area's file per locale, one chunk each (`./locales/app/fr.json` → its loader). */
+/** Each area's file per locale, one chunk each (`./locales/fr/app.json` → its loader). */
 const files = import.meta.glob<Messages>('./locales/*/*.json', { import: 'default' });
 
 /**
@@ -98,7 +98,7 @@ function once<T>(key: string, load: () => Promise<T>): Promise<T> {
  * antd-mobile's pack for the language too (kept in `antdLocales`).
  */
 function download(locale: Locale, area: TextArea): Promise<Messages> {
-  const file = `./locales/${area}/${locale}.json`;
+  const file = `./locales/${locale}/${area}.json`;
   const load = files[file];
   if (!load) return Promise.reject(new Error(`no texts for ${area} in ${locale}`));
   const parts = catalogueParts(area).then((list) =>
