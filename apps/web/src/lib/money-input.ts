@@ -13,6 +13,13 @@ import { currencyMark, minorUnitDigits } from './format';
 export type AmountError = 'required' | 'invalid' | 'negative' | 'decimals' | 'too_large';
 export type AmountResult = { ok: true; value: number } | { ok: false; error: AmountError; digits: number };
 
+/** A refused amount as a form's field error (its message code and values); `max` is the limit as the reader reads it. */
+export function amountFieldError(r: AmountResult & { ok: false }, max: string): { code: string; values?: Record<string, string | number> } {
+  if (r.error === 'decimals') return r.digits === 0 ? { code: 'noDecimals' } : { code: 'decimals', values: { digits: r.digits } };
+  if (r.error === 'too_large') return { code: 'tooLarge', values: { max } };
+  return { code: r.error };
+}
+
 const NUMBER_RE = /^(?:(\d+)(?:[.,](\d*))?|[.,](\d+))$/;
 
 /** Shifts a decimal string right by `digits` places: the exact integer it then names, or an error. */

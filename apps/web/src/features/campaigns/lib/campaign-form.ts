@@ -7,7 +7,7 @@
 import type { AdminCampaign, CampaignCreate } from '@pa/shared';
 import { LOCALES, type Locale } from '@pa/shared/locales';
 import { formatMoney, formatNumber } from '@/lib/format';
-import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '@/lib/money-input';
+import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, amountFieldError } from '@/lib/money-input';
 import { decimalSeparator, type FieldError, type FormErrors } from '@/lib/form-errors';
 import { campaignName } from '@/lib/campaign-name';
 
@@ -219,21 +219,16 @@ function wholeNumber(text: string, range: { min: number; max: number }, locale: 
 export function toBody(v: CampaignFormValues, currency: string, locale: string, zone = browserZone()): { body: CampaignCreate; errors?: undefined } | { body?: undefined; errors: FormErrors } {
   const errors: FormErrors = {};
   const percentMax = new Intl.NumberFormat(locale, { style: 'percent' }).format(1);
-  const amountError = (r: AmountResult & { ok: false }, max: string): FieldError => {
-    if (r.error === 'decimals') return r.digits === 0 ? { code: 'noDecimals' } : { code: 'decimals', values: { digits: r.digits } };
-    if (r.error === 'too_large') return { code: 'tooLarge', values: { max } };
-    return { code: r.error };
-  };
   const money = (field: string, text: string) => {
     const r = parseMoneyInput(text, currency, MONEY_MAX);
     if (r.ok) return r.value;
-    errors[field] = amountError(r, formatMoney(MONEY_MAX, currency, locale));
+    errors[field] = amountFieldError(r, formatMoney(MONEY_MAX, currency, locale));
     return 0;
   };
   const percent = (field: string, text: string) => {
     const r = parsePercentToBps(text);
     if (r.ok) return r.value;
-    errors[field] = amountError(r, percentMax);
+    errors[field] = amountFieldError(r, percentMax);
     return 0;
   };
   const integer = (field: string, text: string, range: { min: number; max: number }) => {

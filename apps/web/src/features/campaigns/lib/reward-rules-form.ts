@@ -8,8 +8,8 @@
 import type { ConditionOp, RewardCondition, RewardEvent, RewardRule, RewardRuleInput, Rewards } from '@pa/shared';
 import { decideLines, type LineDecision } from '@pa/shared/reward-rules';
 import { formatMoney } from '@/lib/format';
-import type { FieldError, FormErrors } from '@/lib/form-errors';
-import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '@/lib/money-input';
+import type { FormErrors } from '@/lib/form-errors';
+import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, amountFieldError } from '@/lib/money-input';
 
 /** Mirrors the shared contract's limits (packages/shared/src/rewards.ts). */
 export const RULES_MAX = 50;
@@ -137,16 +137,11 @@ type Body = { rules: RewardRuleInput[]; budgetPerMonth: number | null };
 export function toRewardsBody(v: RewardsFormValues, currency: string, locale: string): { body: Body; errors?: undefined } | { body?: undefined; errors: FormErrors } {
   const errors: FormErrors = {};
   const percentMax = new Intl.NumberFormat(locale, { style: 'percent' }).format(1);
-  const amountError = (r: AmountResult & { ok: false }, max: string): FieldError => {
-    if (r.error === 'decimals') return r.digits === 0 ? { code: 'noDecimals' } : { code: 'decimals', values: { digits: r.digits } };
-    if (r.error === 'too_large') return { code: 'tooLarge', values: { max } };
-    return { code: r.error };
-  };
   const money = (field: string, text: string, optional = false): number | null => {
     if (optional && !text.trim()) return null;
     const r = parseMoneyInput(text, currency, MONEY_MAX);
     if (r.ok) return r.value;
-    errors[field] = amountError(r, formatMoney(MONEY_MAX, currency, locale));
+    errors[field] = amountFieldError(r, formatMoney(MONEY_MAX, currency, locale));
     return 0;
   };
   const condition = (c: ConditionValues, at: string): RewardCondition => {
@@ -179,7 +174,7 @@ export function toRewardsBody(v: RewardsFormValues, currency: string, locale: st
     let reward: RewardRuleInput['reward'];
     if (r.rewardType === 'percent') {
       const p = parsePercentToBps(r.reward);
-      if (!p.ok) errors[`${at}.reward`] = amountError(p, percentMax);
+      if (!p.ok) errors[`${at}.reward`] = amountFieldError(p, percentMax);
       reward = { type: 'percent', bps: p.ok ? p.value : 0 };
     } else {
       reward = { type: 'fixed', amount: money(`${at}.reward`, r.reward) ?? 0 };

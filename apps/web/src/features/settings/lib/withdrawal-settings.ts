@@ -8,8 +8,8 @@
 import type { Settings } from '@pa/shared';
 import { WITHDRAWAL_SETTING_MONEY_MAX, WITHDRAWALS_PER_DAY, withdrawalFee } from '@pa/shared/rules';
 import { formatMoney, formatNumber } from '@/lib/format';
-import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, type AmountResult } from '@/lib/money-input';
-import type { FieldError, FormErrors } from '@/lib/form-errors';
+import { bpsToPercentText, minorToInputText, parseMoneyInput, parsePercentToBps, amountFieldError } from '@/lib/money-input';
+import type { FormErrors } from '@/lib/form-errors';
 
 /** The settings schemas' bounds: money settings in minor units, the daily count. */
 export const SETTING_MONEY_MAX = WITHDRAWAL_SETTING_MONEY_MAX;
@@ -34,15 +34,10 @@ export function valuesFromSettings(s: WithdrawalSettings, currency: string, deci
 /** Checks every input and builds the PATCH body. `locale` only formats the limits quoted in messages. */
 export function toSettingsPatch(v: WithdrawalSettingsValues, currency: string, locale: string): { body: WithdrawalSettings; errors?: undefined } | { body?: undefined; errors: FormErrors } {
   const errors: FormErrors = {};
-  const amountError = (r: AmountResult & { ok: false }, max: string): FieldError => {
-    if (r.error === 'decimals') return r.digits === 0 ? { code: 'noDecimals' } : { code: 'decimals', values: { digits: r.digits } };
-    if (r.error === 'too_large') return { code: 'tooLarge', values: { max } };
-    return { code: r.error };
-  };
   const money = (field: keyof WithdrawalSettings) => {
     const r = parseMoneyInput(v[field], currency, SETTING_MONEY_MAX);
     if (r.ok) return r.value;
-    errors[field] = amountError(r, formatMoney(SETTING_MONEY_MAX, currency, locale));
+    errors[field] = amountFieldError(r, formatMoney(SETTING_MONEY_MAX, currency, locale));
     return 0;
   };
 
@@ -63,7 +58,7 @@ export function toSettingsPatch(v: WithdrawalSettingsValues, currency: string, l
 
   const rate = parsePercentToBps(v.withdrawalFeeBps);
   const withdrawalFeeBps = rate.ok ? rate.value : 0;
-  if (!rate.ok) errors.withdrawalFeeBps = amountError(rate, new Intl.NumberFormat(locale, { style: 'percent' }).format(1));
+  if (!rate.ok) errors.withdrawalFeeBps = amountFieldError(rate, new Intl.NumberFormat(locale, { style: 'percent' }).format(1));
 
   const withdrawalFeeFixed = money('withdrawalFeeFixed');
 
