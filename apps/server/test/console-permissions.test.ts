@@ -31,7 +31,7 @@ const TABLE: [RegExp, Who][] = [
   [/^(GET|POST) \/api\/admin\/mail/, 'admin'],
   [/^(PUT) \/api\/admin\/integrations/, 'admin'],
   [/^GET \/api\/admin\/integrations/, 'staff'],
-  // Operators and admins: read everything; decide registrations, enrollments, commissions; process withdrawals; announcements; help promoters.
+  // Operators and admins: read everything; decide registrations, enrollments, commissions; correct conversions, commissions and bindings; process withdrawals; announcements; help promoters.
   [/^GET \/api\/admin\/overview$/, 'staff'],
   [/^GET \/api\/admin\/promoters/, 'staff'],
   [/^POST \/api\/admin\/promoters\/\{id\}\/password-reset$/, 'staff'],
@@ -39,7 +39,8 @@ const TABLE: [RegExp, Who][] = [
   [/^GET \/api\/admin\/settings$/, 'staff'],
   [/^GET \/api\/admin\/campaigns/, 'staff'],
   [/^(GET|POST|PATCH) \/api\/admin\/enrollments/, 'staff'],
-  [/^GET \/api\/admin\/conversions/, 'staff'],
+  [/^(GET|POST) \/api\/admin\/conversions/, 'staff'],
+  [/^(GET|POST) \/api\/admin\/bindings/, 'staff'],
   [/^(GET|POST) \/api\/admin\/commissions/, 'staff'],
   [/^(GET|POST) \/api\/admin\/withdrawals/, 'staff'],
   [/^(GET|POST|PATCH|DELETE) \/api\/admin\/announcements/, 'staff'],
