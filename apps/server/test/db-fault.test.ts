@@ -189,6 +189,8 @@ describe.runIf(DIALECTS.includes('postgres'))('PostgreSQL connections cut under 
       // The database restarting: no new connections, the open ones ended.
       phase = 'closed';
       await admin.query(`alter database ${databaseName} allow_connections false`);
+      // The open connections ended first: an idle pooled one would still answer the probe below.
+      cut += await cutAll();
       // Readiness says so (a load balancer takes the instance out until the database is back).
       const readyWhileClosed = fetch(`${url}/api/ready`).then(async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), code: ((await res.json()) as { error?: { code?: string } }).error?.code }));
       // Again while closed: a connection whose start-up was under way as the database closed gets through.
