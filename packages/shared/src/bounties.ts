@@ -131,3 +131,25 @@ export const PromoterBountySchema = z.object({
 export type PromoterBounty = z.infer<typeof PromoterBountySchema>;
 export const PromoterBountyListSchema = z.object({ currency: z.string(), items: z.array(PromoterBountySchema) });
 export type PromoterBountyList = z.infer<typeof PromoterBountyListSchema>;
+
+/** `POST api/admin/campaigns/:id/bounties` (201) and `PATCH api/admin/bounties/:id`. */
+export const AdminBountyEnvelopeSchema = z.object({ bounty: AdminBountySchema });
+export type AdminBountyEnvelope = z.infer<typeof AdminBountyEnvelopeSchema>;
+/** `POST api/bounties/:id/submissions` (201) and the staff's approve / reject. */
+export const BountySubmissionEnvelopeSchema = z.object({ submission: BountySubmissionSchema });
+export type BountySubmissionEnvelope = z.infer<typeof BountySubmissionEnvelopeSchema>;
+/** `GET api/admin/bounty-submissions?status=&bountyId=&limit=&cursor=`: newest first. */
+export const BountySubmissionQuerySchema = z.strictObject({
+  status: z.enum(SUBMISSION_STATUSES).optional(),
+  bountyId: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+});
+export type BountySubmissionQuery = z.input<typeof BountySubmissionQuerySchema>;
+/**
+ * `POST api/bounties/:id/images` (raw PNG, JPEG or WebP body, at most 2 MiB, as a campaign's
+ * images): 201 with the id to send as a submission's `imageId` and where staff and the promoter
+ * read it (`GET api/bounty-images/:id`, signed-in).
+ */
+export const BountyImageSchema = z.object({ id: z.string(), url: z.string() });
+export type BountyImage = z.infer<typeof BountyImageSchema>;
