@@ -43,6 +43,9 @@ const TABLE: [RegExp, Who][] = [
   [/^GET \/api\/admin\/campaigns/, 'staff'],
   [/^(GET|POST|PATCH) \/api\/admin\/enrollments/, 'staff'],
   [/^GET \/api\/admin\/conversions/, 'staff'],
+  // Corrections (issue 31 item 7): staff assign a conversion, end or move a customer's binding.
+  [/^POST \/api\/admin\/conversions\/\{id\}\/assign$/, 'staff'],
+  [/^(GET|POST) \/api\/admin\/bindings/, 'staff'],
   [/^(GET|POST) \/api\/admin\/commissions/, 'staff'],
   [/^(GET|POST) \/api\/admin\/withdrawals/, 'staff'],
   [/^(GET|POST|PATCH|DELETE) \/api\/admin\/announcements/, 'staff'],

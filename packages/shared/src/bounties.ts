@@ -4,7 +4,7 @@
  * rules are in docs/bounties.md.
  */
 import { z } from 'zod';
-import { LocaleSchema } from './schemas';
+import { CommissionSchema, LocaleSchema } from './schemas';
 import { MAX_AMOUNT } from './rules';
 
 export const BOUNTY_KINDS = ['performance', 'submission'] as const;
@@ -153,3 +153,17 @@ export type BountySubmissionQuery = z.input<typeof BountySubmissionQuerySchema>;
  */
 export const BountyImageSchema = z.object({ id: z.string(), url: z.string() });
 export type BountyImage = z.infer<typeof BountyImageSchema>;
+
+/**
+ * The `bounty.earned` webhook event's `data` (docs/webhooks.md): the bounty as it was when earned,
+ * the promoter, the period (`YYYY-MM`, `campaign`, or `once` for a submission), the submission
+ * approved (null for a goal reached), and the commission of kind `bounty` it made.
+ */
+export const BountyEarnedEventSchema = z.object({
+  bounty: z.object({ id: z.string(), campaignId: z.string(), kind: z.enum(BOUNTY_KINDS), names: z.record(z.string(), z.string()), reward: z.number().int(), goal: BountyGoalSchema.nullable() }),
+  promoterId: z.string(),
+  period: z.string(),
+  submissionId: z.string().nullable(),
+  commission: CommissionSchema,
+});
+export type BountyEarnedEvent = z.infer<typeof BountyEarnedEventSchema>;
