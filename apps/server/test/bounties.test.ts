@@ -167,6 +167,21 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     await clean();
   }, 60_000);
 
+  it('counts leads for a leads goal, and nothing that occurred after the bounty ended', async () => {
+    const p = await promoter();
+    const leads = await bounty({ kind: 'performance', names: { en: 'Two sign-ups' }, reward: 900, goal: { metric: 'leads', value: 2, period: 'month' } });
+    const ended = await bounty({ kind: 'performance', names: { en: 'Ended' }, reward: 600, goal: { metric: 'sales', value: 1, period: 'campaign' }, startsAt: Date.now() - 10 * DAY, endsAt: Date.now() - 5 * DAY });
+    expect((await post({ kind: 'sale', externalId: ext('L'), amount: 1_000, linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(ended.id)).toHaveLength(0);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(leads.id)).toHaveLength(0);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect((await bountyRewards(leads.id)).map((c) => c.promoter_id)).toEqual([p.id]);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(leads.id)).toHaveLength(1);
+    await clean();
+  }, 60_000);
+
   it('pays a submission bounty once when its proof is approved twice at once; a rejected proof can be sent again', async () => {
     const p = await promoter();
     const q = await promoter();
