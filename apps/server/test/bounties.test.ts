@@ -85,6 +85,8 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(Number(r.amount)).toBe(5_000);
     expect(Number(r.occurred_at)).toBeGreaterThanOrEqual(before);
     expect(Number(r.available_at)).toBe(Number(r.occurred_at) + 7 * DAY);
+    // The database itself refuses a second award for the promoter and period.
+    await expect(env.ctx.db.insertInto('commissions').values({ ...r, id: `${r.id}-again` }).execute()).rejects.toThrow();
     expect(await bountyRewards(gold.id)).toHaveLength(0);
     expect(await bountyRewards(later.id)).toHaveLength(0);
     await clean();
