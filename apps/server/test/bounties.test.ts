@@ -240,6 +240,12 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect((await q.client.request('POST', `/api/bounties/${review.id}/submissions`, { text: 'With the link', url: 'https://example.com/r2' })).statusCode).toBe(201);
     expect(await bountyRewards(review.id)).toHaveLength(1);
 
+    // Staff may take a bounty's reward back like any commission (it has no conversion to lock).
+    const reversed = await admin.request('POST', `/api/admin/commissions/${rewards[0]!.id}/reverse`, { reason: 'Review removed' });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect(reversed.json()).toMatchObject({ reversed: 3_000, commission: { kind: 'bounty', status: 'reversed' } });
+    await clean();
+
     // Staff's list, paged.
     const page1 = (await operator.request('GET', `/api/admin/bounty-submissions?bountyId=${review.id}&limit=2`)).json() as { items: Json[]; nextCursor: string | null };
     expect(page1.items).toHaveLength(2);
