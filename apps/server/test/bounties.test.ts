@@ -106,6 +106,8 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { goal: { metric: 'sales', value: 3, period: 'month' } }))).toBe('INVALID_STATE_TRANSITION');
     const renamed = await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { names: { en: 'Five sales', fr: 'Cinq ventes', es: 'Cinco ventas' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { groupIds: ['no-such-group'] }))).toBe('VALIDATION_FAILED');
+    expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { startsAt: 2_000, endsAt: 1_000 }))).toBe('VALIDATION_FAILED');
 
     // The commission reads as a bounty's, with no conversion.
     const detail = (await a.client.request('GET', `/api/commissions/${r.id}`)).json() as { commission: Json; conversion: unknown };
