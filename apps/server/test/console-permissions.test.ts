@@ -21,6 +21,9 @@ const TABLE: [RegExp, Who][] = [
   [/^POST \/api\/admin\/keys\/rotate$/, 'admin'],
   [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/campaigns/, 'admin'],
   [/^GET \/api\/admin\/ledger\/check$/, 'admin'],
+  // Bounties (docs/bounties.md): made (under campaigns, above) and changed by admins; promoters' proof decided by staff.
+  [/^PATCH \/api\/admin\/bounties\/\{id\}$/, 'admin'],
+  [/^(GET|POST) \/api\/admin\/bounty-submissions/, 'staff'],
   // Groups and the application form: admins change them (rewards follow groups); operators read them.
   [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/groups/, 'admin'],
   [/^PUT \/api\/admin\/application-form$/, 'admin'],
