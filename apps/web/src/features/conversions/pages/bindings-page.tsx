@@ -73,7 +73,7 @@ function Filters({ f, set }: { f: BindingFilters; set: (patch: Partial<BindingFi
 function Term({ b }: { b: Binding }) {
   const { t, i18n } = useTranslation();
   if (b.endedAt !== null) return <Tag color="default" fill="outline" data-testid={`binding-ended-${b.id}`}>{t('corrections.bindings.endedOn', { date: formatDateTime(b.endedAt, i18n.language) })}</Tag>;
-  return <span>{b.months === null ? t('corrections.bindings.lifetime') : t('corrections.bindings.months', { count: b.months })}</span>;
+  return <span className="corr-nowrap">{b.months === null ? t('corrections.bindings.lifetime') : t('corrections.bindings.months', { count: b.months })}</span>;
 }
 
 type Acting = { binding: Binding; action: 'end' | 'move' };
@@ -102,7 +102,7 @@ export default function BindingsPage() {
   const items = bindings.data?.pages.flatMap((p) => p.items) ?? [];
   const empty = <EmptyState icon={<LinkOutline />} title={f.customer || f.campaignId || f.promoterId ? t('corrections.filter.noMatch') : t('corrections.bindings.empty')} body={t('corrections.bindings.emptyBody')} />;
   const columns: Column<Binding>[] = [
-    { key: 'customer', title: t('corrections.bindings.customer'), sortValue: (b) => b.customerExternalId, render: (b) => <code className="desk-code">{b.customerExternalId}</code> },
+    { key: 'customer', title: t('corrections.bindings.customer'), sortValue: (b) => b.customerExternalId, render: (b) => <code className="desk-code corr-nowrap">{b.customerExternalId}</code> },
     { key: 'campaign', title: t('console.col.campaign'), sortValue: (b) => b.campaignName, render: (b) => b.campaignName },
     { key: 'promoter', title: t('console.col.promoter'), sortValue: (b) => b.promoterName, render: promoterLink },
     { key: 'startedAt', priority: 'low', title: t('corrections.bindings.since'), sortValue: (b) => b.startedAt, render: (b) => <DateTimeText at={b.startedAt} locale={i18n.language} /> },
@@ -140,7 +140,7 @@ export default function BindingsPage() {
                 description={
                   <>
                     <span className="console-line console-strong">{r.campaignName}</span>
-                    <span className="console-line">{promoterLink(r)}</span>
+                    <span className="console-line">{r.promoterName ?? r.promoterId}</span>
                     <span className="console-line">{t('corrections.bindings.sinceDate', { date: formatDateTime(r.startedAt, i18n.language) })} · <Term b={r} /></span>
                     <span className="corr-actions"><Actions b={r} onAct={setActing} /></span>
                   </>

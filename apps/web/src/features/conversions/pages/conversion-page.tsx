@@ -265,7 +265,7 @@ export default function ConversionPage() {
   return (
     <div className="sub-page conversion-page">
       <PageNav title={t('moneyAdmin.conversions.detail.title')} fallback="/admin/conversions" />
-      {conversion.isError ? <PageError error={conversion.error} onRetry={() => conversion.refetch()} /> : conversion.isPending || !currency ? <PageLoading /> : <Detail d={conversion.data} currency={currency} />}
+      {conversion.isError ? <PageError error={conversion.error} onRetry={() => conversion.refetch()} /> : conversion.isPending || !currency ? <PageLoading /> : <Detail key={id} d={conversion.data} currency={currency} />}
     </div>
   );
 }
