@@ -1,5 +1,6 @@
 import { List, Tabs, Tag } from 'antd-mobile';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
+import { FilterOutline } from 'antd-mobile-icons';
 import { CONVERSION_REASONS } from '@pa/shared';
 import { ReceiptOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
@@ -69,12 +70,28 @@ function Filters({ f, set }: { f: ConversionFilters; set: (patch: Partial<Conver
   const campaigns = useCampaignChoices();
   const promoterName = usePromoterName(f.promoterId).data ?? null;
   const rangeBad = Boolean(f.from && f.to && f.from > f.to);
+  const desk = useDesk();
+  const [open, setOpen] = useState(false);
+  const others = activeFilters(f) - (f.q ? 1 : 0);
+  const search = (
+    <div className="corr-filter corr-filter-search">
+      <span className="corr-filter-label">{t('corrections.filter.orderId')}</span>
+      <LiveSearch q={f.q} onSearch={(q) => set({ q })} label={t('corrections.filter.orderIdPlaceholder')} maxLength={Q_MAX} className="corr-search" delay={400} testId="conversions-search" />
+    </div>
+  );
+  if (!desk && !open) {
+    return (
+      <div className="corr-filters" role="search" aria-label={t('corrections.filter.label')} data-testid="conversions-filters">
+        {search}
+        <button type="button" className="corr-chip" aria-expanded={false} onClick={() => setOpen(true)} data-testid="conversions-more-filters">
+          <FilterOutline aria-hidden /> <span>{others > 0 ? t('corrections.filter.moreActive', { count: others }) : t('corrections.filter.more')}</span>
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="corr-filters" role="search" aria-label={t('corrections.filter.label')} data-testid="conversions-filters">
-      <div className="corr-filter corr-filter-search">
-        <span className="corr-filter-label">{t('corrections.filter.orderId')}</span>
-        <LiveSearch q={f.q} onSearch={(q) => set({ q })} label={t('corrections.filter.orderIdPlaceholder')} maxLength={Q_MAX} className="corr-search" delay={400} testId="conversions-search" />
-      </div>
+      {search}
       <div className="corr-filter">
         <label htmlFor="conv-kind">{t('corrections.filter.kind')}</label>
         <select id="conv-kind" className="corr-input" value={f.kind ?? ''} onChange={(e) => set({ kind: (e.target.value || null) as ConversionFilters['kind'] })} data-testid="conversions-kind">
