@@ -271,7 +271,7 @@ export default function ConversionsPage() {
       <Filters f={f} set={set} />
       {desk ? <ConversionsDesk f={f} set={set} /> : (
         <>
-          <Tabs activeKey={status} onChange={(key) => set({ status: key === 'all' ? null : (key as ConversionStatus), ...(key === 'attributed' ? { reason: null } : {}) })}>
+          <Tabs className="corr-tabs" activeKey={status} onChange={(key) => set({ status: key === 'all' ? null : (key as ConversionStatus), ...(key === 'attributed' ? { reason: null } : {}) })}>
             {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`conversion-tab-${s}`}>{t(`moneyAdmin.conversions.status.${s}`)}</span>} />)}
           </Tabs>
           <ConversionList f={f} />
