@@ -4,6 +4,8 @@
  * business posts the sale through `api/v1/conversions` with that `pa_click` → the member sees a
  * pending commission with its availability date → an operator approves it in the console → the
  * member's Wallet shows it available, and the member's inviter sees the team override.
+ * On the way an admin adds a reward rule in the editor, and staff assign an unattributed sale from
+ * its conversion page (the rule decides it) and reverse its commissions.
  * Then Wallet, commissions and the commission detail in all five languages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +98,59 @@ describe('a sale through the API becomes money in the wallet', () => {
     await expect.poll(() => admin.getByTestId('conversion-explanation').innerText()).toContain('Credited by a click on the promoter’s link');
     expect(await admin.getByTestId('conversion-click-id').textContent()).toBe(clickId);
     await checkScreen(admin, 'money-en-admin-conversion');
+    // Issue 31: an admin adds a reward rule in the editor (20% on the SKU GIFT-BOX) and saves it.
+    await admin.goto(`${server.url}#/admin/campaigns/${campaignId}/rewards`);
+    await admin.getByTestId('rule-add').click();
+    await admin.getByTestId('rule-0-label').fill('Gift boxes');
+    await admin.getByTestId('rules-0-conditions-0-value').fill('GIFT-BOX');
+    await admin.getByTestId('rule-0-reward').fill('20');
+    await admin.getByTestId('rules-save').click();
+    // The campaign is live: the editor asks before changing what it pays.
+    await admin.getByRole('button', { name: tr(en, 'rewardRules.confirm.confirm') }).click();
+    await admin.getByTestId('rules-unsaved').waitFor({ state: 'detached' });
+    expect(await admin.getByTestId('rule-0-label').inputValue()).toBe('Gift boxes');
+    // A gift box sold with nothing that names a promoter: unattributed, found by its order id.
+    await postSale(server.url, key.secret, { campaignId, kind: 'sale', externalId: `GIFT-${run}`, amount: 10_000, items: [{ sku: 'GIFT-BOX', quantity: 1, amount: 10_000 }] });
+    await admin.goto(`${server.url}#/admin/conversions`);
+    await admin.getByTestId('conversions-search').locator('input').fill(`GIFT-${run}`);
+    const giftRow = await server.ctx.db.selectFrom('conversions').select('id').where('external_id', '=', `GIFT-${run}`).executeTakeFirstOrThrow();
+    await admin.getByTestId(`conversion-row-${giftRow.id}`).click();
+    await expect.poll(() => admin.getByTestId('conversion-outcome').textContent()).toBe(tr(en, 'moneyAdmin.conversions.reason.no_match'));
+    expect(await admin.getByTestId('conversion-commissions-empty').count()).toBe(1);
+    // Staff assign it to the member, with the reason; the rule just saved decides what it earns.
+    const memberRow = await server.ctx.db.selectFrom('users').select('id').where('account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
+    await admin.getByTestId('conversion-assign').click();
+    await admin.getByTestId('corr-promoter-search').fill('Max Member');
+    await admin.getByTestId(`corr-promoter-${memberRow.id}`).click();
+    await admin.getByTestId('assign-conversion-submit').click();
+    expect(await admin.getByTestId('corr-reason-error').textContent()).toBe(tr(en, 'corrections.reason.required'));
+    await admin.getByTestId('corr-reason').fill('The customer showed the member’s flyer at the till');
+    await admin.getByTestId('assign-conversion-submit').click();
+    await admin.getByTestId('assign-conversion').waitFor({ state: 'detached' });
+    await expect.poll(() => admin.getByTestId('conversion-explanation').innerText()).toContain('Assigned to the promoter by staff on');
+    const why = await admin.getByTestId('conversion-explanation').innerText();
+    expect(why).toContain('Reason: The customer showed the member’s flyer at the till');
+    expect(why).toContain('Matched rule ‘Gift boxes’ for SKU GIFT-BOX');
+    expect(why).toContain('Commission: CN¥20.00.');
+    expect(await admin.getByTestId('conversion-outcome').textContent()).toBe(tr(en, 'conversions.attributedBy.staff'));
+    expect(await admin.getByTestId('conversion-promoter').textContent()).toBe('Max Member');
+    const made = await server.ctx.db.selectFrom('commissions').select(['id', 'level']).where('conversion_id', '=', giftRow.id).orderBy('level').execute();
+    expect(made.map((c) => c.level)).toEqual([1, 2]);
+    const [giftDirect, giftOverride] = made as [typeof made[0], typeof made[0]];
+    expect(await admin.getByTestId(`conversion-commission-amount-${giftDirect.id}`).textContent()).toBe('CN¥20.00');
+    await checkScreen(admin, 'money-en-admin-conversion-assigned');
+    // Then both commissions are reversed (a clawback, with the reason and the warning about the balance).
+    for (const c of [giftDirect, giftOverride]) {
+      await admin.getByTestId(`reverse-commission-${c.id}`).click();
+      expect(await admin.getByTestId('reverse-commission-warning').textContent()).toBe(tr(en, 'corrections.reverse.warningPending'));
+      await admin.getByTestId('corr-reason').fill('Sold by the shop itself after all');
+      await admin.getByTestId('reverse-commission-submit').click();
+      await admin.getByTestId('reverse-commission').waitFor({ state: 'detached' });
+      await expect.poll(() => admin.getByTestId(`conversion-commission-status-${c.id}`).textContent()).toBe(tr(en, 'commissions.status.reversed'));
+      expect(await admin.getByTestId(`reverse-commission-${c.id}`).count()).toBe(0);
+    }
+    expect(await admin.getByTestId(`conversion-commission-reversed-${giftDirect.id}`).textContent()).toBe(tr(en, 'corrections.commissions.reversed', { amount: 'CN¥20.00' }));
+    await checkScreen(admin, 'money-en-admin-conversion-reversed');
     // The operator also gives the member a coupon code, which the member then sees on the campaign.
     const enrollment = await server.ctx.db.selectFrom('enrollments').innerJoin('users', 'users.id', 'enrollments.promoter_id').select('enrollments.id').where('users.account', '=', `max${run}@example.com`).executeTakeFirstOrThrow();
     await admin.goto(`${server.url}#/admin/enrollments`);

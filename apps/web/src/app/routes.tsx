@@ -122,6 +122,7 @@ const AdminCampaignPage = page(() => import('../features/campaigns/pages/campaig
 const EnrollmentsPage = page(() => import('../features/campaigns/pages/enrollments-page'));
 const ConversionsPage = page(() => import('../features/conversions/pages/conversions-page'));
 const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
+const BindingsPage = page(() => import('../features/conversions/pages/bindings-page'));
 const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
@@ -206,6 +207,7 @@ export const routes: RouteDef[] = [
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
   { path: '/admin/conversions/:id', page: ConversionPage, layouts: staff },
+  { path: '/admin/bindings', page: BindingsPage, layouts: staff },
   { path: '/admin/commissions', page: CommissionsReviewPage, layouts: staff },
   { path: '/admin/withdrawals', page: AdminWithdrawalsPage, layouts: staff },
   { path: '/admin/withdrawals/:id', page: AdminWithdrawalPage, layouts: staff },

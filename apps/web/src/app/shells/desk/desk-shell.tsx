@@ -5,7 +5,7 @@
  * show their title without the phone's back arrow; pages opened from a list keep it.
  */
 import {
-  AppOutline, BellOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
+  AppOutline, BellOutline, BillOutline, CheckShieldOutline, FileOutline, KeyOutline, LinkOutline, MailOutline, ReceiptOutline, ReceivePaymentOutline,
   SendOutline, SetOutline, ShopbagOutline, SoundOutline, TagOutline, TeamOutline, UserAddOutline, UserContactOutline, UserSetOutline,
 } from 'antd-mobile-icons';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
@@ -50,6 +50,7 @@ const NAV: NavGroup[] = [
     title: 'console.nav.groups.money',
     items: [
       { path: '/admin/conversions', label: 'console.nav.conversions', id: 'conversions', icon: <ReceiptOutline /> },
+      { path: '/admin/bindings', label: 'console.nav.bindings', id: 'bindings', icon: <LinkOutline /> },
       { path: '/admin/commissions', label: 'console.nav.commissions', id: 'commissions', icon: <BillOutline /> },
       { path: '/admin/withdrawals', label: 'console.nav.withdrawals', id: 'withdrawals', icon: <ReceivePaymentOutline /> },
     ],

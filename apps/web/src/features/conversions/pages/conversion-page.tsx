@@ -1,5 +1,5 @@
-import { Tag } from 'antd-mobile';
-import type { ReactNode } from 'react';
+import { Button, Tag, Toast } from 'antd-mobile';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExplanationSteps } from '@/components/explanation-steps';
 import { PageNav } from '@/components/page-nav';
@@ -7,7 +7,9 @@ import { PageError, PageLoading } from '@/components/page-status';
 import { useCurrency } from '@/lib/currency';
 import { formatDateTime, formatMoney, formatNumber } from '@/lib/format';
 import { Link, useParams } from '@/lib/hash-router';
-import { useConversion, type ConversionDetail } from '../api/conversions';
+import { CommissionStatusTag } from '@/components/commission-status-tag';
+import { useAssignConversion, useConversion, useReverseCommission, type ConversionDetail } from '../api/conversions';
+import { CorrectionSheet } from '../components/corrections';
 import './conversion-page.css';
 
 /** A country code with its name in the reader's language: "FR · France". */
@@ -119,9 +121,80 @@ function Why({ steps }: { steps: ConversionDetail['explanation'] }) {
   );
 }
 
+type Commission = ConversionDetail['commissions'][number];
+
+/** Every commission ever made for it (the reversed ones of earlier attributions kept), with Reverse on a live one. */
+function Commissions({ d, currency, onReverse }: { d: ConversionDetail; currency: string; onReverse: (c: Commission) => void }) {
+  const { t, i18n } = useTranslation();
+  const money = (minor: number) => formatMoney(minor, currency, i18n.language);
+  if (d.conversion.kind === 'refund') return null;
+  return (
+    <section className="card" aria-labelledby="conversion-commissions">
+      <h2 id="conversion-commissions">{t('corrections.commissions.title')}</h2>
+      {d.commissions.length === 0 ? <p className="hint" data-testid="conversion-commissions-empty">{t('corrections.commissions.none')}</p> : (
+        <ul className="corr-rows" data-testid="conversion-commissions">
+          {d.commissions.map((c) => (
+            <li key={c.id} className="corr-row" data-testid={`conversion-commission-${c.id}`}>
+              <span className="corr-row-main">
+                <span className="corr-row-title">
+                  <Link to={`/admin/promoters/${encodeURIComponent(c.promoterId)}`}>{c.promoterName}</Link>
+                </span>
+                <span className="corr-row-meta">
+                  {t(c.level === 1 ? 'corrections.commissions.level1' : 'corrections.commissions.levelN', { level: c.level })}
+                  {' · '}
+                  {c.assignment === 0 ? t('corrections.commissions.asRecorded') : t('corrections.commissions.assignment', { n: c.assignment })}
+                </span>
+                {c.reversedAmount > 0 ? <span className="corr-row-meta" data-testid={`conversion-commission-reversed-${c.id}`}>{t('corrections.commissions.reversed', { amount: money(c.reversedAmount) })}</span> : null}
+                {c.reason ? <span className="corr-row-meta console-reason">{c.reason}</span> : null}
+              </span>
+              <span className="corr-row-end">
+                <CommissionStatusTag status={c.status} desk testId={`conversion-commission-status-${c.id}`} />
+                <span className="corr-row-amount" data-testid={`conversion-commission-amount-${c.id}`}>{c.reversedAmount > 0 && c.reversedAmount < c.amount ? <><s>{money(c.amount)}</s> {money(c.amount - c.reversedAmount)}</> : money(c.amount)}</span>
+                {c.status === 'pending' || c.status === 'approved' ? (
+                  <Button size="small" color="danger" fill="outline" onClick={() => onReverse(c)} data-testid={`reverse-commission-${c.id}`}>{t('corrections.reverse.button')}</Button>
+                ) : null}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The refunds of a sale. */
+function Refunds({ d, currency }: { d: ConversionDetail; currency: string }) {
+  const { t, i18n } = useTranslation();
+  if (d.refunds.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="conversion-refunds">
+      <h2 id="conversion-refunds">{t('corrections.refunds.title')}</h2>
+      <ul className="corr-rows" data-testid="conversion-refunds">
+        {d.refunds.map((r) => (
+          <li key={r.id} className="corr-row">
+            <span className="corr-row-main">
+              <Link className="corr-row-title" to={`/admin/conversions/${encodeURIComponent(r.id)}`}><code className="console-code">{r.externalId}</code></Link>
+              <span className="corr-row-meta">{formatDateTime(r.occurredAt, i18n.language)}</span>
+            </span>
+            <span className="corr-row-end"><span className="corr-row-amount">{formatMoney(-r.amount, currency, i18n.language)}</span></span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A sale or lead can be credited to a promoter by staff: unattributed, rejected, or credited to the wrong one. */
+const assignable = (c: ConversionDetail['conversion']) => c.kind !== 'refund';
+
 function Detail({ d, currency }: { d: ConversionDetail; currency: string }) {
   const { t, i18n } = useTranslation();
   const c = d.conversion;
+  const [assigning, setAssigning] = useState(false);
+  const [reversing, setReversing] = useState<Commission | null>(null);
+  const assign = useAssignConversion();
+  const reverse = useReverseCommission();
+  const money = (minor: number) => formatMoney(minor, currency, i18n.language);
   const outcome = c.status === 'attributed' && c.attributedBy ? t(`conversions.attributedBy.${c.attributedBy}`) : c.reason ? t(`moneyAdmin.conversions.reason.${c.reason}`, { defaultValue: c.reason }) : null;
   const signed = c.kind === 'refund' ? -c.amount : c.amount;
   return (
@@ -136,12 +209,49 @@ function Detail({ d, currency }: { d: ConversionDetail; currency: string }) {
         <p className="conversion-who">
           <span>{c.campaignName}</span>
           <span aria-hidden> · </span>
-          {c.promoterId && c.promoterName ? <Link to={`/admin/promoters/${encodeURIComponent(c.promoterId)}`}>{c.promoterName}</Link> : <span>{c.promoterName ?? t('moneyAdmin.conversions.noPromoter')}</span>}
+          {c.promoterId && c.promoterName ? <Link to={`/admin/promoters/${encodeURIComponent(c.promoterId)}`} data-testid="conversion-promoter">{c.promoterName}</Link> : <span data-testid="conversion-promoter">{c.promoterName ?? t('moneyAdmin.conversions.noPromoter')}</span>}
         </p>
+        {assignable(c) ? (
+          <div className="corr-actions">
+            <Button color="primary" fill={c.status === 'attributed' ? 'outline' : 'solid'} onClick={() => setAssigning(true)} data-testid="conversion-assign">
+              {c.status === 'attributed' ? t('corrections.assign.reassignButton') : t('corrections.assign.button')}
+            </Button>
+          </div>
+        ) : null}
       </section>
       <Why steps={d.explanation} />
+      <Commissions d={d} currency={currency} onReverse={setReversing} />
+      <Refunds d={d} currency={currency} />
       <Lines d={d} currency={currency} />
       <Sent d={d} currency={currency} />
+      <CorrectionSheet
+        id="assign-conversion"
+        visible={assigning}
+        title={c.status === 'attributed' ? t('corrections.assign.reassignTitle') : t('corrections.assign.title')}
+        intro={t(`corrections.assign.intro.${c.kind === 'lead' ? 'lead' : 'sale'}`)}
+        warning={c.status === 'attributed' && c.promoterName ? t('corrections.assign.warning', { name: c.promoterName }) : undefined}
+        action={t('corrections.assign.submit')}
+        pickPromoter={{ campaignId: c.campaignId, exclude: c.promoterId }}
+        onClose={() => setAssigning(false)}
+        run={async ({ reason, promoter }) => {
+          await assign.mutateAsync({ id: c.id, promoterId: promoter!.id, reason });
+          Toast.show({ icon: 'success', content: t('corrections.assign.done', { name: promoter!.name }) });
+        }}
+      />
+      <CorrectionSheet
+        id="reverse-commission"
+        visible={reversing !== null}
+        title={t('corrections.reverse.title', { name: reversing?.promoterName ?? '' })}
+        intro={t('corrections.reverse.intro', { amount: reversing ? money(reversing.amount - reversing.reversedAmount) : '' })}
+        warning={reversing ? t(reversing.status === 'approved' ? 'corrections.reverse.warningApproved' : 'corrections.reverse.warningPending') : undefined}
+        action={t('corrections.reverse.submit')}
+        danger
+        onClose={() => setReversing(null)}
+        run={async ({ reason }) => {
+          await reverse.mutateAsync({ id: reversing!.id, reason });
+          Toast.show({ icon: 'success', content: t('corrections.reverse.done') });
+        }}
+      />
     </>
   );
 }
@@ -155,7 +265,7 @@ export default function ConversionPage() {
   return (
     <div className="sub-page conversion-page">
       <PageNav title={t('moneyAdmin.conversions.detail.title')} fallback="/admin/conversions" />
-      {conversion.isError ? <PageError error={conversion.error} onRetry={() => conversion.refetch()} /> : conversion.isPending || !currency ? <PageLoading /> : <Detail d={conversion.data} currency={currency} />}
+      {conversion.isError ? <PageError error={conversion.error} onRetry={() => conversion.refetch()} /> : conversion.isPending || !currency ? <PageLoading /> : <Detail key={id} d={conversion.data} currency={currency} />}
     </div>
   );
 }

@@ -1,4 +1,7 @@
 import { List, Tabs, Tag } from 'antd-mobile';
+import { useCallback, useState } from 'react';
+import { FilterOutline } from 'antd-mobile-icons';
+import { CONVERSION_REASONS } from '@pa/shared';
 import { ReceiptOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { DateTimeText } from '@/components/date-time-text';
@@ -10,14 +13,124 @@ import { csvAmount, csvId } from '@pa/shared/csv';
 import { csvFilename, csvTime, exportList, listPages } from '@/lib/csv-export';
 import { useDesk } from '@/lib/desk';
 import { formatDateTime, formatMoney } from '@/lib/format';
-import { useConversions, type AdminConversion, type ConversionStatus } from '../api/conversions';
+import { conversionParams, useCampaignChoices, useConversions, usePromoterName, type AdminConversion, type ConversionFilters, type ConversionReason, type ConversionStatus } from '../api/conversions';
+import { PromoterFilter } from '../components/corrections';
+import { LiveSearch } from '@/components/live-search';
+import { campaignName } from '@/lib/campaign-name';
 import { useCurrency } from '@/lib/currency';
 import { LoadMore } from '@/components/load-more';
 import { DeskToolbar, ExportButton, StatusFilter } from '@/components/desk-toolbar';
-import { useUrlFilter } from '@/lib/url-filter';
-import { navigate } from '@/lib/hash-router';
+import { navigate, useLocation, useSearchParams } from '@/lib/hash-router';
 
-const STATUSES: ConversionStatus[] = ['attributed', 'unattributed', 'rejected'];
+type StatusTab = ConversionStatus | 'all';
+const STATUSES: StatusTab[] = ['all', 'attributed', 'unattributed', 'rejected'];
+const KINDS = ['sale', 'lead', 'refund'] as const;
+const Q_MAX = 128;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters as the address keeps them (`?q=&status=&kind=&reason=&campaignId=&promoterId=&from=&to=`). */
+function useConversionFilters(): [ConversionFilters, (patch: Partial<ConversionFilters>) => void] {
+  const params = useSearchParams();
+  const { pathname } = useLocation();
+  const pick = <T extends string>(name: string, allowed: readonly T[]) => {
+    const v = params.get(name) ?? '';
+    return (allowed as readonly string[]).includes(v) ? (v as T) : null;
+  };
+  const day = (name: string) => {
+    const v = params.get(name) ?? '';
+    return DAY.test(v) ? v : null;
+  };
+  const filters: ConversionFilters = {
+    q: (params.get('q') ?? '').trim().slice(0, Q_MAX),
+    status: pick('status', ['attributed', 'unattributed', 'rejected'] as const),
+    kind: pick('kind', KINDS),
+    reason: pick('reason', CONVERSION_REASONS),
+    campaignId: params.get('campaignId') || null,
+    promoterId: params.get('promoterId') || null,
+    from: day('from'),
+    to: day('to'),
+  };
+  const set = useCallback((patch: Partial<ConversionFilters>) => {
+    const query = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v) query.set(k, v);
+      else query.delete(k);
+    }
+    const qs = query.toString();
+    navigate(`${pathname}${qs ? `?${qs}` : ''}`, { replace: true });
+  }, [params, pathname]);
+  return [filters, set];
+}
+
+const activeFilters = (f: ConversionFilters) => [f.q, f.kind, f.reason, f.campaignId, f.promoterId, f.from, f.to].filter(Boolean).length;
+
+/** Search by order id and the filters other than the status (the tabs, or the desk's toggle group). */
+function Filters({ f, set }: { f: ConversionFilters; set: (patch: Partial<ConversionFilters>) => void }) {
+  const { t, i18n } = useTranslation();
+  const campaigns = useCampaignChoices();
+  const promoterName = usePromoterName(f.promoterId).data ?? null;
+  const rangeBad = Boolean(f.from && f.to && f.from > f.to);
+  const desk = useDesk();
+  const [open, setOpen] = useState(false);
+  const others = activeFilters(f) - (f.q ? 1 : 0);
+  const search = (
+    <div className="corr-filter corr-filter-search">
+      <span className="corr-filter-label">{t('corrections.filter.orderId')}</span>
+      <LiveSearch q={f.q} onSearch={(q) => set({ q })} label={t('corrections.filter.orderIdPlaceholder')} maxLength={Q_MAX} className="corr-search" delay={400} testId="conversions-search" />
+    </div>
+  );
+  if (!desk && !open) {
+    return (
+      <div className="corr-filters" role="search" aria-label={t('corrections.filter.label')} data-testid="conversions-filters">
+        {search}
+        <button type="button" className="corr-chip" aria-expanded={false} onClick={() => setOpen(true)} data-testid="conversions-more-filters">
+          <FilterOutline aria-hidden /> <span>{others > 0 ? t('corrections.filter.moreActive', { count: others }) : t('corrections.filter.more')}</span>
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="corr-filters" role="search" aria-label={t('corrections.filter.label')} data-testid="conversions-filters">
+      {search}
+      <div className="corr-filter">
+        <label htmlFor="conv-kind">{t('corrections.filter.kind')}</label>
+        <select id="conv-kind" className="corr-input" value={f.kind ?? ''} onChange={(e) => set({ kind: (e.target.value || null) as ConversionFilters['kind'] })} data-testid="conversions-kind">
+          <option value="">{t('corrections.filter.anyKind')}</option>
+          {KINDS.map((k) => <option key={k} value={k}>{t(`conversions.kind.${k}`)}</option>)}
+        </select>
+      </div>
+      <div className="corr-filter">
+        <label htmlFor="conv-campaign">{t('corrections.filter.campaign')}</label>
+        <select id="conv-campaign" className="corr-input" value={f.campaignId ?? ''} onChange={(e) => set({ campaignId: e.target.value || null })} data-testid="conversions-campaign">
+          <option value="">{t('corrections.filter.anyCampaign')}</option>
+          {(campaigns.data ?? []).map((c) => <option key={c.id} value={c.id}>{campaignName(c.names, i18n.language)}</option>)}
+        </select>
+      </div>
+      <PromoterFilter id={f.promoterId} name={promoterName} onChange={(p) => set({ promoterId: p?.id ?? null })} testId="conversions-promoter" />
+      {f.status !== 'attributed' ? (
+        <div className="corr-filter">
+          <label htmlFor="conv-reason">{t('corrections.filter.reason')}</label>
+          <select id="conv-reason" className="corr-input" value={f.reason ?? ''} onChange={(e) => set({ reason: (e.target.value || null) as ConversionReason | null })} data-testid="conversions-reason">
+            <option value="">{t('corrections.filter.anyReason')}</option>
+            {CONVERSION_REASONS.map((r) => <option key={r} value={r}>{t(`moneyAdmin.conversions.reason.${r}`)}</option>)}
+          </select>
+        </div>
+      ) : null}
+      <fieldset className="corr-filter corr-filter-range">
+        <legend>{t('corrections.filter.dates')}</legend>
+        <div className="corr-range">
+          <input className="corr-input" type="date" value={f.from ?? ''} max={f.to ?? undefined} onChange={(e) => set({ from: e.target.value || null })} aria-label={t('corrections.filter.from')} data-testid="conversions-from" />
+          <span aria-hidden>–</span>
+          <input className="corr-input" type="date" value={f.to ?? ''} min={f.from ?? undefined} onChange={(e) => set({ to: e.target.value || null })} aria-label={t('corrections.filter.to')} data-testid="conversions-to" />
+        </div>
+        {rangeBad ? <p className="field-error" role="alert">{t('fields.after_to')}</p> : null}
+      </fieldset>
+      {activeFilters(f) > 0 ? (
+        <button type="button" className="corr-clear" onClick={() => set({ q: '', kind: null, reason: null, campaignId: null, promoterId: null, from: null, to: null })} data-testid="conversions-clear">{t('corrections.filter.clear')}</button>
+      ) : null}
+    </div>
+  );
+}
 
 /** How it was credited (attributed) or why it was not (the others). */
 function Outcome({ c }: { c: AdminConversion }) {
@@ -54,17 +167,23 @@ function ConversionRow({ c, currency }: { c: AdminConversion; currency: string }
   );
 }
 
-function ConversionList({ status }: { status: ConversionStatus }) {
+/** The empty list's title: nothing found for a search or filters, else nothing of that status yet. */
+function emptyTitle(f: ConversionFilters, t: (key: string) => string): string {
+  if (activeFilters(f) > 0) return t('corrections.filter.noMatch');
+  return t(`moneyAdmin.conversions.empty.${f.status ?? 'all'}`);
+}
+
+function ConversionList({ f }: { f: ConversionFilters }) {
   const { t, i18n } = useTranslation();
-  const conversions = useConversions(status, i18n.language);
+  const conversions = useConversions(f, i18n.language);
   const { currency } = useCurrency();
   if (conversions.isPending || !currency) return <PageLoading />;
   if (conversions.isError) return <PageError error={conversions.error} onRetry={() => conversions.refetch()} />;
   const items = conversions.data.pages.flatMap((p) => p.items);
-  if (items.length === 0) return <EmptyState icon={<ReceiptOutline />} title={t(`moneyAdmin.conversions.empty.${status}`)} body={t('moneyAdmin.conversions.emptyBody')} />;
+  if (items.length === 0) return <EmptyState icon={<ReceiptOutline />} title={emptyTitle(f, t)} body={t('moneyAdmin.conversions.emptyBody')} />;
   return (
     <>
-      <List data-testid={`conversions-${status}`}>
+      <List data-testid={`conversions-${f.status ?? 'all'}`}>
         {items.map((c) => <ConversionRow key={c.id} c={c} currency={currency} />)}
       </List>
       <LoadMore query={conversions} />
@@ -79,9 +198,10 @@ function outcomeText(c: AdminConversion, t: (key: string, options?: Record<strin
 }
 
 /** At desk: the reported conversions as a table. */
-function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onStatus: (s: ConversionStatus) => void }) {
+function ConversionsDesk({ f, set }: { f: ConversionFilters; set: (patch: Partial<ConversionFilters>) => void }) {
   const { t, i18n } = useTranslation();
-  const conversions = useConversions(status, i18n.language);
+  const conversions = useConversions(f, i18n.language);
+  const status: StatusTab = f.status ?? 'all';
   const { currency } = useCurrency();
   const money = (minor: number) => (currency ? formatMoney(minor, currency, i18n.language) : '');
   const signed = (c: AdminConversion) => (c.kind === 'refund' ? -c.amount : c.amount);
@@ -97,7 +217,7 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
   ];
   const exportCsv = (onProgress: (rows: number) => void) => exportList<AdminConversion>({
     filename: csvFilename(`conversions-${status}`),
-    fetchPage: listPages('admin/conversions', { status }),
+    fetchPage: listPages('admin/conversions', conversionParams(f)),
     onProgress,
     csv: 'conversions',
     columns: {
@@ -128,10 +248,10 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
       columns={columns}
       loading={conversions.isPending || !currency}
       pagination={conversions}
-      empty={<EmptyState icon={<ReceiptOutline />} title={t(`moneyAdmin.conversions.empty.${status}`)} body={t('moneyAdmin.conversions.emptyBody')} />}
+      empty={<EmptyState icon={<ReceiptOutline />} title={emptyTitle(f, t)} body={t('moneyAdmin.conversions.emptyBody')} />}
       toolbar={
         <DeskToolbar
-          filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={onStatus} options={STATUSES.map((s) => ({ value: s, label: t(`moneyAdmin.conversions.status.${s}`) }))} testId="conversions-filter" />}
+          filters={<StatusFilter label={t('console.filter.status')} value={status} onChange={(s) => set({ status: s === 'all' ? null : s, ...(s === 'attributed' ? { reason: null } : {}) })} options={STATUSES.map((s) => ({ value: s, label: t(`moneyAdmin.conversions.status.${s}`) }))} testId="conversions-filter" />}
           actions={<ExportButton run={exportCsv} />}
         />
       }
@@ -143,16 +263,18 @@ function ConversionsDesk({ status, onStatus }: { status: ConversionStatus; onSta
 export default function ConversionsPage() {
   const { t } = useTranslation();
   const desk = useDesk();
-  const [status, setStatus] = useUrlFilter<ConversionStatus>('status', STATUSES, 'attributed');
+  const [f, set] = useConversionFilters();
+  const status: StatusTab = f.status ?? 'all';
   return (
     <div className={`sub-page${desk ? ' desk-page' : ''}`}>
       <PageNav title={t('moneyAdmin.conversions.title')} fallback="/me" />
-      {desk ? <ConversionsDesk key={status} status={status} onStatus={setStatus} /> : (
+      <Filters f={f} set={set} />
+      {desk ? <ConversionsDesk f={f} set={set} /> : (
         <>
-          <Tabs activeKey={status} onChange={(key) => setStatus(key as ConversionStatus)}>
+          <Tabs className="corr-tabs" activeKey={status} onChange={(key) => set({ status: key === 'all' ? null : (key as ConversionStatus), ...(key === 'attributed' ? { reason: null } : {}) })}>
             {STATUSES.map((s) => <Tabs.Tab key={s} title={<span data-testid={`conversion-tab-${s}`}>{t(`moneyAdmin.conversions.status.${s}`)}</span>} />)}
           </Tabs>
-          <ConversionList key={status} status={status} />
+          <ConversionList f={f} />
         </>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { Button, Dialog, Tabs, Toast } from 'antd-mobile';
-import { LockOutline, PayCircleOutline } from 'antd-mobile-icons';
+import { LinkOutline, LockOutline, PayCircleOutline, ReceiptOutline } from 'antd-mobile-icons';
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminPromoterDetail, ApplicationAnswer, PasswordResetLink, PromoterAction } from '@pa/shared';
@@ -8,7 +8,7 @@ import { PageNav } from '@/components/page-nav';
 import { PageError, PageLoading } from '@/components/page-status';
 import { errorText } from '@/lib/errors';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
-import { Link, useParams } from '@/lib/hash-router';
+import { Link, navigate, useParams } from '@/lib/hash-router';
 import { useMe } from '@/lib/session';
 import { usePromoter, usePromoterAction, useResetLink, type PromoterTab } from '../api/promoters';
 import { AdjustDialog } from '../components/adjust-dialog';
@@ -99,6 +99,12 @@ function Head({ detail, canAdjust, onAdjust, onReset, resetting, onGroup }: { de
             <span className="promoter-button-label"><PayCircleOutline aria-hidden /> {t('promotersAdmin.adjust.open')}</span>
           </Button>
         ) : null}
+        <Button size="small" fill="outline" color="primary" onClick={() => navigate(`/admin/conversions?promoterId=${encodeURIComponent(detail.promoter.id)}`)} data-testid="promoter-conversions">
+          <span className="promoter-button-label"><ReceiptOutline aria-hidden /> {t('promotersAdmin.openConversions')}</span>
+        </Button>
+        <Button size="small" fill="outline" color="primary" onClick={() => navigate(`/admin/bindings?promoterId=${encodeURIComponent(detail.promoter.id)}&all=1`)} data-testid="promoter-bindings">
+          <span className="promoter-button-label"><LinkOutline aria-hidden /> {t('promotersAdmin.openBindings')}</span>
+        </Button>
       </div>
     </section>
   );
