@@ -20,6 +20,13 @@ function rule(check: (v: string) => FieldCode | null) {
 
 /** The one group that cannot be deleted: new promoters join it unless their invite link names another. */
 export const DEFAULT_GROUP_ID = 'default';
+/**
+ * The name migration 021 gave the default group. While an admin has not renamed it, readers see
+ * the default group's name in their own language (the console's `groupsAdmin.defaultName`, the
+ * explanation's `group.default`), not this English word.
+ */
+export const DEFAULT_GROUP_SEED_NAME = 'Default';
+export const isSeededDefaultGroup = (g: { id: string; name: string }) => g.id === DEFAULT_GROUP_ID && g.name === DEFAULT_GROUP_SEED_NAME;
 export const GROUP_NAME_MAX = 60;
 export const GROUP_DESCRIPTION_MAX = 300;
 /** Promoters moved by one bulk call. */

@@ -128,6 +128,15 @@ describe('explanations', () => {
     }
   });
 
+  it('names the default group in the reader’s language until an admin renames it', () => {
+    const groupStep = step('group', 'member', { groupId: 'default' });
+    const named = (locale: Locale, name: string) => explainStep(groupStep, { ...ctx(locale), groupNames: new Map([['default', name]]) });
+    expect(named('en', 'Default')).toBe('The promoter’s group: Default.');
+    expect(named('fr', 'Default')).toBe('Groupe du promoteur : Par défaut.');
+    expect(named('zh-Hans', 'Default')).toContain('默认');
+    expect(named('fr', 'Tout le monde')).toBe('Groupe du promoteur : Tout le monde.');
+  });
+
   it('leaves out a step a newer version wrote', () => {
     expect(explainSteps([step('bounty', 'future'), step('total', 'nothing')], ctx('en')).map((s) => s.text)).toEqual(['No commission.']);
   });

@@ -5,6 +5,7 @@
  * through Intl.PluralRules. The server answers the explanation endpoints with these texts, so the
  * console and the promoter's app show the same words.
  */
+import { isSeededDefaultGroup } from '../admin-groups';
 import { formatDate, formatNumber, formatPercent } from '../format';
 import type { Locale } from '../locales';
 import { interpolate, textValues, type TextValue } from './render';
@@ -21,7 +22,7 @@ export const EXPLANATION_KEYS = [
   'attribution.click_outside_window', 'attribution.customer_outside_window', 'attribution.no_match',
   'eligibility.self_referral', 'eligibility.promoter_inactive', 'eligibility.not_enrolled',
   'assigned.credited', 'assigned.moved',
-  'group.member',
+  'group.member', 'group.default',
   'line.percent', 'line.percent_sku', 'line.fixed', 'line.fixed_sku', 'line.paid_before_sku', 'line.no_rule', 'line.no_rule_sku',
   'rule.label', 'rule.number', 'rule.base',
   'tier.applied', 'cap.rule', 'cap.budget', 'override.paid', 'total.earned', 'total.nothing', 'hold.until',
@@ -68,9 +69,13 @@ export function explainStep(s: ExplanationStep, ctx: ExplainContext): string | n
       if (s.outcome === 'binding' && d.months === null) key = 'attribution.binding_lifetime';
       Object.assign(values, { days: num(d.days), window: num(d.windowDays), month: num(d.month), months: num(d.months), event: texts[`event_${ctx.event}`] });
       break;
-    case 'group':
-      values.group = ctx.groupNames?.get(String(d.groupId)) ?? String(d.groupId);
+    case 'group': {
+      const id = String(d.groupId);
+      const name = ctx.groupNames?.get(id) ?? id;
+      // The default group under the name migration 021 gave it reads in the reader's language.
+      values.group = isSeededDefaultGroup({ id, name }) ? texts['group.default'] : name;
       break;
+    }
     case 'line': {
       if (typeof d.sku === 'string') key += '_sku';
       const quantity = Math.max(num(d.quantity), 1);

@@ -19,6 +19,7 @@ export default {
   'assigned.credited': 'Assigned to the promoter by staff on {{date}}. Reason: {{reason}}',
   'assigned.moved': 'Re-assigned by staff on {{date}}; the commissions of the earlier attribution were taken back. Reason: {{reason}}',
   'group.member': 'The promoter’s group: {{group}}.',
+  'group.default': 'Default',
   'line.percent': 'Matched {{rule}}: {{rate}} of {{amount}} → {{earned}}',
   'line.percent_sku': 'Matched {{rule}} for SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',
   'line.fixed': 'Matched {{rule}}: a fixed {{earned}}',

@@ -19,6 +19,7 @@ export default {
   'assigned.credited': 'Attribuée au promoteur par l’équipe le {{date}}. Motif : {{reason}}',
   'assigned.moved': 'Réattribuée par l’équipe le {{date}} ; les commissions de l’attribution précédente ont été reprises. Motif : {{reason}}',
   'group.member': 'Groupe du promoteur : {{group}}.',
+  'group.default': 'Par défaut',
   'line.percent': 'Correspond à {{rule}} : {{rate}} de {{amount}} → {{earned}}',
   'line.percent_sku': 'Correspond à {{rule}} pour la référence {{sku}} · {{quantity}} × {{unit}} → {{earned}}',
   'line.fixed': 'Correspond à {{rule}} : un montant fixe de {{earned}}',

@@ -19,6 +19,7 @@ export default {
   'assigned.credited': '计入：工作人员于 {{date}} 将其指派给该推广员。原因：{{reason}}',
   'assigned.moved': '工作人员于 {{date}} 重新指派；原归因的佣金已扣回。原因：{{reason}}',
   'group.member': '推广员所在分组：{{group}}。',
+  'group.default': '默认',
   'line.percent': '匹配{{rule}}：{{amount}} 的 {{rate}} → {{earned}}',
   'line.percent_sku': '匹配{{rule}}，SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',
   'line.fixed': '匹配{{rule}}：固定 {{earned}}',

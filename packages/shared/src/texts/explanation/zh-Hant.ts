@@ -19,6 +19,7 @@ export default {
   'assigned.credited': '計入：工作人員於 {{date}} 將其指派給該推廣員。原因：{{reason}}',
   'assigned.moved': '工作人員於 {{date}} 重新指派；原歸因的佣金已扣回。原因：{{reason}}',
   'group.member': '推廣員所在分組：{{group}}。',
+  'group.default': '預設',
   'line.percent': '符合{{rule}}：{{amount}} 的 {{rate}} → {{earned}}',
   'line.percent_sku': '符合{{rule}}，SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',
   'line.fixed': '符合{{rule}}：固定 {{earned}}',

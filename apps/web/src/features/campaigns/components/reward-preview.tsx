@@ -8,6 +8,7 @@ import type { GroupOption } from '../api/rewards';
 import { emptyPreview, previewEarning, type PreviewValues, type RewardsFormValues } from '../lib/reward-rules-form';
 import { conditionText, rewardText } from '../lib/reward-rules-text';
 import { Choice } from './choice';
+import { useGroupName } from '@/lib/group-name';
 
 /**
  * "A sale of CN¥200.00 with SKU TEA-01 by a Gold promoter earns CN¥30.00": the rules being
@@ -15,6 +16,7 @@ import { Choice } from './choice';
  */
 export function RewardPreview({ values, currency, groups }: { values: RewardsFormValues; currency: string; groups: GroupOption[] | null }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const locale = i18n.language;
   const [p, setP] = useState<PreviewValues>(() => emptyPreview(groups?.find((g) => g.id === 'default')?.id ?? groups?.[0]?.id ?? 'default'));
   const set = (patch: Partial<PreviewValues>) => setP((x) => ({ ...x, ...patch }));
@@ -63,7 +65,7 @@ export function RewardPreview({ values, currency, groups }: { values: RewardsFor
           <div className="field">
             <label htmlFor="preview-group">{t('rewardRules.preview.group')}</label>
             <select id="preview-group" className="text-input rules-select" value={p.groupId} onChange={(e) => set({ groupId: e.target.value })} data-testid="preview-group">
-              {groups.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+              {groups.map((g) => <option key={g.id} value={g.id}>{groupName(g)}</option>)}
             </select>
           </div>
         ) : null}

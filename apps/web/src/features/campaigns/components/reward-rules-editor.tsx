@@ -19,6 +19,7 @@ import { countryName, listText } from '../lib/reward-rules-text';
 import { Choice } from './choice';
 import { RewardPreview } from './reward-preview';
 import './reward-rules.css';
+import { useGroupName } from '@/lib/group-name';
 
 interface Props {
   campaignId: string;
@@ -111,6 +112,7 @@ function RuleCard({ rule, index, count, never, errors, editable, currency, group
   onChange: (patch: Partial<RuleValues>) => void; onMove: (by: -1 | 1) => void; onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  const groupName = useGroupName();
   const at = `rules.${index}`;
   const id = `rule-${index}`;
   const unit = currencyMark(currency);
@@ -119,7 +121,7 @@ function RuleCard({ rule, index, count, never, errors, editable, currency, group
   const groupError = errors[`${at}.groupIds`];
   const title = rule.base ? t('rewardRules.base') : rule.label.trim() || t('rewardRules.ruleN', { n: index + 1 });
   const setCondition = (j: number, patch: Partial<ConditionValues>) => onChange({ conditions: rule.conditions.map((c, k) => (k === j ? { ...c, ...patch } : c)) });
-  const knownGroups = new Map((groups ?? []).map((g) => [g.id, g.name]));
+  const knownGroups = new Map((groups ?? []).map((g) => [g.id, groupName(g)]));
   return (
     <li className={`card rule-card${rule.base ? ' rule-card-base' : ''}`} data-testid={id} aria-labelledby={`${id}-title`}>
       <div className="rule-head">
@@ -159,7 +161,7 @@ function RuleCard({ rule, index, count, never, errors, editable, currency, group
               <div role="group" aria-labelledby={`${id}-groups-label`} data-testid={`${id}-groups`}>
                 <Selector className="console-choice rule-groups" multiple columns={3} showCheckMark={false} disabled={!editable} value={rule.groupIds}
                   onChange={(groupIds) => onChange({ groupIds })}
-                  options={[...groups.map((g) => ({ value: g.id, label: <span className="console-choice-label" role="checkbox" aria-checked={rule.groupIds.includes(g.id)}>{g.name}</span> })),
+                  options={[...groups.map((g) => ({ value: g.id, label: <span className="console-choice-label" role="checkbox" aria-checked={rule.groupIds.includes(g.id)}>{groupName(g)}</span> })),
                     // A group the list no longer has (deleted meanwhile): shown so it can be removed.
                     ...rule.groupIds.filter((g) => !knownGroups.has(g)).map((g) => ({ value: g, label: <span className="console-choice-label" role="checkbox" aria-checked>{g}</span> }))]} />
               </div>

@@ -28,6 +28,7 @@ import { useForm, type Rules } from '@/lib/use-form';
 import { useCreateGroup, useDeleteGroup, useGroupQuestions, useGroups, useRenewGroupLink, useSaveGroupQuestions, useUpdateGroup } from '../api/groups';
 import '@/components/desk.css';
 import '../components/groups.css';
+import { useGroupName } from '@/lib/group-name';
 
 interface Values { name: string; description: string }
 const rules: Rules<Values> = {
@@ -38,6 +39,7 @@ const rules: Rules<Values> = {
 /** Create a group, or rename and re-describe one (and give it a new invite link). */
 function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void }) {
   const { t } = useTranslation();
+  const groupName = useGroupName();
   const create = useCreateGroup();
   const update = useUpdateGroup();
   const renew = useRenewGroupLink();
@@ -78,7 +80,7 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
   const description = form.field('description');
   return (
     <form className="staff-form" onSubmit={onSubmit} noValidate data-testid="group-form">
-      <h2 id="group-form-title" className="staff-title">{group ? t('groupsAdmin.form.editTitle', { name: group.name }) : t('groupsAdmin.form.newTitle')}</h2>
+      <h2 id="group-form-title" className="staff-title">{group ? t('groupsAdmin.form.editTitle', { name: groupName(group) }) : t('groupsAdmin.form.newTitle')}</h2>
       <p className="staff-intro">{t('groupsAdmin.form.intro')}</p>
       {formError ? <p className="form-error" role="alert" data-testid="group-form-error">{formError}</p> : null}
       <Field id="group-name" label={t('groupsAdmin.form.name')} error={name.error === 'taken' ? undefined : name.error} errorText={name.error === 'taken' ? t('groupsAdmin.form.nameTaken') : undefined}>
@@ -132,6 +134,7 @@ function CopyLinkButton({ group }: { group: Group }) {
 
 export default function GroupsPage() {
   const { t } = useTranslation();
+  const groupName = useGroupName();
   const desk = useDesk();
   const groups = useGroups();
   const remove = useDeleteGroup();
@@ -157,7 +160,7 @@ export default function GroupsPage() {
   const nameCell = (g: Group) => (
     <span className="groups-name">
       <span className="groups-name-line">
-        <span className="data-table-strong">{g.name}</span>
+        <span className="data-table-strong">{groupName(g)}</span>
         {g.isDefault ? <span className="groups-tag" data-testid="group-default-tag">{t('groupsAdmin.defaultTag')}</span> : null}
       </span>
       {g.description ? <span className="groups-description">{g.description}</span> : null}

@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Sheet } from '@/components/sheet';
 import { errorText } from '@/lib/errors';
 import { useChangePromoterGroup, useGroupChoices, useMovePromoters } from '../api/promoters';
+import { useGroupName } from '@/lib/group-name';
 
 interface Props {
   /** The promoters to move (one from the promoter's page). */
@@ -30,6 +31,7 @@ export function MoveGroupSheet({ promoterIds, currentGroupId, visible, onClose, 
 
 function MoveGroupForm({ promoterIds, currentGroupId, onClose, onMoved }: Omit<Props, 'visible'>) {
   const { t } = useTranslation();
+  const groupName = useGroupName();
   const groups = useGroupChoices();
   const many = useMovePromoters();
   const one = useChangePromoterGroup();
@@ -66,7 +68,7 @@ function MoveGroupForm({ promoterIds, currentGroupId, onClose, onMoved }: Omit<P
           <label key={g.id} className={`move-group-choice${groupId === g.id ? ' is-on' : ''}`} data-testid={`move-group-${g.id}`}>
             <input type="radio" name="move-group" value={g.id} checked={groupId === g.id} onChange={() => setGroupId(g.id)} />
             <span className="move-group-text">
-              <span className="move-group-name">{g.name}{g.id === currentGroupId ? <span className="move-group-current"> · {t('promotersAdmin.group.current')}</span> : null}</span>
+              <span className="move-group-name">{groupName(g)}{g.id === currentGroupId ? <span className="move-group-current"> · {t('promotersAdmin.group.current')}</span> : null}</span>
               <span className="move-group-meta">{t('promotersAdmin.group.members', { count: g.promoterCount })}{g.description ? ` · ${g.description}` : ''}</span>
             </span>
           </label>

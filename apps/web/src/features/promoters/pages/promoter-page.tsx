@@ -19,6 +19,7 @@ import { MoveGroupSheet } from '../components/move-group';
 import { ApplicationAnswers } from '../components/application-answers';
 import '@/components/desk.css';
 import '../components/promoters.css';
+import { useGroupName } from '@/lib/group-name';
 
 const TABS: PromoterTab[] = ['ledger', 'commissions', 'withdrawals', 'links', 'payout-accounts', 'sessions'];
 const ACTION_COLORS: Record<PromoterAction, 'primary' | 'danger'> = { approve: 'primary', reject: 'danger', suspend: 'danger', reactivate: 'primary' };
@@ -54,13 +55,14 @@ function StatusActions({ detail }: { detail: AdminPromoterDetail }) {
 
 function Head({ detail, canAdjust, onAdjust, onReset, resetting, onGroup }: { detail: AdminPromoterDetail; canAdjust: boolean; onAdjust: () => void; onReset: () => void; resetting: boolean; onGroup: (() => void) | null }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const { promoter, inviter } = detail;
   const facts: [string, ReactNode, string?][] = [
     [t('console.col.account'), <span className="desk-code">{promoter.account}</span>, 'promoter-account'],
     [
       t('promotersAdmin.group.column'),
       <span className="promoter-group-fact">
-        <span data-testid="promoter-group-name">{detail.group.name}</span>
+        <span data-testid="promoter-group-name">{groupName(detail.group)}</span>
         {onGroup ? <button type="button" className="promoter-inline-action" onClick={onGroup} data-testid="promoter-group-change">{t('promotersAdmin.group.change')}</button> : null}
       </span>,
       'promoter-group',

@@ -23,6 +23,7 @@ import { campaignName } from '@/lib/campaign-name';
 import { csvRowCount, DEFAULT_SORT, Q_MAX, readFilters, writeFilters } from '../lib/promoter-list';
 import '@/components/desk.css';
 import '../components/promoters.css';
+import { useGroupName } from '@/lib/group-name';
 
 type StatusChoice = UserStatus | 'all';
 const STATUS_CHOICES: StatusChoice[] = ['all', 'active', 'pending', 'suspended', 'rejected'];
@@ -53,6 +54,7 @@ function CampaignFilter({ value, onChange }: { value: string | null; onChange: (
 /** The promoters of one group (issue 31); the address may name a group deleted since. */
 function GroupFilter({ value, onChange }: { value: string | null; onChange: (id: string | null) => void }) {
   const { t } = useTranslation();
+  const groupName = useGroupName();
   const groups = useGroupChoices();
   const items = groups.data ?? [];
   return (
@@ -61,7 +63,7 @@ function GroupFilter({ value, onChange }: { value: string | null; onChange: (id:
       <select value={value ?? ''} onChange={(e) => onChange(e.target.value || null)} disabled={groups.isPending && !value} data-testid="promoters-group">
         <option value="">{t('promotersAdmin.allGroups')}</option>
         {value && !items.some((g) => g.id === value) ? <option value={value}>{groups.isPending ? t('app.loading') : t('promotersAdmin.unknownGroup')}</option> : null}
-        {items.map((g) => <option key={g.id} value={g.id}>{g.name}</option>)}
+        {items.map((g) => <option key={g.id} value={g.id}>{groupName(g)}</option>)}
       </select>
     </label>
   );
@@ -87,6 +89,7 @@ function useFilters(): [PromoterFilters, (patch: Partial<PromoterFilters>) => vo
 
 function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch: Partial<PromoterFilters>) => void }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const promoters = usePromoters(filters);
   const me = useMe();
   // Admins move promoters between groups: the selection and its bulk action.
@@ -109,7 +112,7 @@ function PromotersDesk({ filters, set }: { filters: PromoterFilters; set: (patch
       ),
     },
     { key: 'status', title: t('console.col.status'), render: (p) => <UserStatusTag status={p.status} /> },
-    { key: 'group', title: t('promotersAdmin.group.column'), render: (p) => <span className="promoter-group" data-testid={`promoter-group-${p.account}`}>{p.group.name}</span> },
+    { key: 'group', title: t('promotersAdmin.group.column'), render: (p) => <span className="promoter-group" data-testid={`promoter-group-${p.account}`}>{groupName(p.group)}</span> },
     // Searchable, on the promoter's page and in the export: the first to give way (below a 1000 px table).
     { key: 'inviteCode', priority: 'lowest', title: t('promotersAdmin.inviteCode'), render: (p) => <span className="desk-code">{p.inviteCode}</span> },
     // With the group column and the selection, the inviter (on the promoter's page and in the export) gives way at the smallest desk.
@@ -185,6 +188,7 @@ function NoPromoters({ filters }: { filters: PromoterFilters }) {
 
 function PromoterCards({ filters }: { filters: PromoterFilters }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const promoters = usePromoters(filters);
   if (promoters.isPending) return <PageLoading />;
   if (promoters.isError) return <PageError error={promoters.error} onRetry={() => promoters.refetch()} />;
@@ -203,7 +207,7 @@ function PromoterCards({ filters }: { filters: PromoterFilters }) {
             description={
               <>
                 <span className="console-line list-value">{p.account}</span>
-                <span className="console-line">{t('promotersAdmin.group.value', { group: p.group.name })}</span>
+                <span className="console-line">{t('promotersAdmin.group.value', { group: groupName(p.group) })}</span>
                 <span className="console-line">{t('promotersAdmin.inviteCodeValue', { code: p.inviteCode })}</span>
                 <span className="console-line">{t('admin.joined', { date: formatDate(p.createdAt, i18n.language) })}</span>
                 {p.inviter ? <span className="console-line">{t('home.invitedBy', { name: p.inviter.displayName })}</span> : null}

@@ -20,12 +20,14 @@ import { DeskToolbar, ExportButton, StatusFilter, useApproveRejectBulk } from '@
 import { useUrlFilter } from '@/lib/url-filter';
 import { ApplicationAnswers } from '../components/application-answers';
 import '../components/promoters.css';
+import { useGroupName } from '@/lib/group-name';
 
 const STATUSES: UserStatus[] = ['pending', 'active', 'suspended', 'rejected'];
 const ACTIONS: Record<UserStatus, UserAction[]> = { pending: ['approve', 'reject'], active: ['suspend'], suspended: ['reactivate'], rejected: [] };
 
 function UserList({ status }: { status: UserStatus }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const me = useMe();
   const users = useUsers(status);
   const act = useUserAction();
@@ -59,7 +61,7 @@ function UserList({ status }: { status: UserStatus }) {
                   <br />
                   <span>{t('admin.joined', { date: formatDate(u.createdAt, i18n.language) })}</span>
                   {u.inviterName ? <><br /><span>{t('home.invitedBy', { name: u.inviterName })}</span></> : null}
-                  {u.group ? <><br /><span>{t('promotersAdmin.group.value', { group: u.group.name })}</span></> : null}
+                  {u.group ? <><br /><span>{t('promotersAdmin.group.value', { group: groupName(u.group) })}</span></> : null}
                   {status === 'pending' && u.application.length > 0 ? <span className="users-application"><ApplicationAnswers answers={u.application} compact /></span> : null}
                 </>
               }
@@ -88,6 +90,7 @@ type AdminUser = AdminUserList['items'][number];
 /** At desk: the registrations as a table, pending ones selectable for approving or rejecting many at once. */
 function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: UserStatus) => void }) {
   const { t, i18n } = useTranslation();
+  const groupName = useGroupName();
   const me = useMe();
   const users = useUsers(status);
   const act = useUserAction();
@@ -116,7 +119,7 @@ function UsersDesk({ status, onStatus }: { status: UserStatus; onStatus: (s: Use
         <span className="promoter-name-cell users-name">
           <span className="data-table-strong">{u.displayName}</span>
           <AccountText account={u.account} className="promoter-sub" />
-          {u.group ? <span className="promoter-sub" data-testid={`user-group-${u.account}`}>{t('promotersAdmin.group.value', { group: u.group.name })}</span> : null}
+          {u.group ? <span className="promoter-sub" data-testid={`user-group-${u.account}`}>{t('promotersAdmin.group.value', { group: groupName(u.group) })}</span> : null}
         </span>
       ),
     },
