@@ -31,6 +31,8 @@ export const AUDIT_ACTIONS = [
   // Corrections (issue 31): a conversion assigned to a promoter, a customer's binding ended or moved.
   'conversion.assign', 'binding.end', 'binding.move',
   'promoter.adjust',
+  // Fraud (issue 32): a rule's setting changed, a risk case decided.
+  'fraud.rule', 'risk.dismiss', 'risk.reject',
   'payout_account.add', 'payout_account.delete',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
   // Exports (each one recorded with its filters and row count).
@@ -39,7 +41,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group', 'fraud_rule', 'risk_case'] as const;
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';

@@ -24,6 +24,7 @@ import { promoterGroups } from './021-promoter-groups';
 import { rewardRules } from './022-reward-rules';
 import { applicationForms } from './023-application-forms';
 import { corrections } from './024-corrections';
+import { fraud } from './026-fraud';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -57,6 +58,8 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '022-reward-rules': rewardRules(dialect),
         '023-application-forms': applicationForms(dialect),
         '024-corrections': corrections(dialect),
+        // 025 comes from the bounties work (issue 31 follow-up), on its own branch.
+        '026-fraud': fraud(dialect),
       };
     },
   };

@@ -112,6 +112,13 @@ export default {
     application_form: {
       update: 'Application questions changed',
     },
+    fraud: {
+      rule: 'Fraud rule changed',
+    },
+    risk: {
+      dismiss: 'Risk case dismissed',
+      reject: 'Risk case rejected',
+    },
   },
   entities: {
     user: 'User',
@@ -131,5 +138,7 @@ export default {
     audit: 'Audit log',
     promoter: 'Promoters',
     group: 'Promoter group',
+    fraud_rule: 'Fraud rule',
+    risk_case: 'Risk case',
   },
 } satisfies AuditTexts;

@@ -112,6 +112,13 @@ export default {
     application_form: {
       update: 'Preguntas de solicitud modificadas',
     },
+    fraud: {
+      rule: 'Regla antifraude modificada',
+    },
+    risk: {
+      dismiss: 'Caso de riesgo descartado',
+      reject: 'Caso de riesgo rechazado',
+    },
   },
   entities: {
     user: 'Usuario',
@@ -131,5 +138,7 @@ export default {
     audit: 'Registro de auditoría',
     promoter: 'Promotores',
     group: 'Grupo de promotores',
+    fraud_rule: 'Regla antifraude',
+    risk_case: 'Caso de riesgo',
   },
 } satisfies AuditTexts;

@@ -112,6 +112,13 @@ export default {
     application_form: {
       update: 'Questions de candidature modifiées',
     },
+    fraud: {
+      rule: 'Règle antifraude modifiée',
+    },
+    risk: {
+      dismiss: 'Dossier de risque classé',
+      reject: 'Dossier de risque rejeté',
+    },
   },
   entities: {
     user: 'Utilisateur',
@@ -131,5 +138,7 @@ export default {
     audit: 'Journal d’audit',
     promoter: 'Promoteurs',
     group: 'Groupe de promoteurs',
+    fraud_rule: 'Règle antifraude',
+    risk_case: 'Dossier de risque',
   },
 } satisfies AuditTexts;

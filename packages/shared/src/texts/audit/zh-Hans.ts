@@ -112,6 +112,13 @@ export default {
     application_form: {
       update: '已修改申请问题',
     },
+    fraud: {
+      rule: '反欺诈规则已更改',
+    },
+    risk: {
+      dismiss: '风险案例已驳回',
+      reject: '风险案例已拒绝',
+    },
   },
   entities: {
     user: '用户',
@@ -131,5 +138,7 @@ export default {
     audit: '审计日志',
     promoter: '推广员',
     group: '推广员分组',
+    fraud_rule: '反欺诈规则',
+    risk_case: '风险案例',
   },
 } satisfies AuditTexts;

@@ -112,6 +112,13 @@ export default {
     application_form: {
       update: '已修改申請問題',
     },
+    fraud: {
+      rule: '反詐欺規則已變更',
+    },
+    risk: {
+      dismiss: '風險案件已駁回',
+      reject: '風險案件已拒絕',
+    },
   },
   entities: {
     user: '使用者',
@@ -131,5 +138,7 @@ export default {
     audit: '稽核紀錄',
     promoter: '推廣員',
     group: '推廣員分組',
+    fraud_rule: '反詐欺規則',
+    risk_case: '風險案件',
   },
 } satisfies AuditTexts;
