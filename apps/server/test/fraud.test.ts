@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAUD_RULES } from '@pa/shared';
 import { approveDue } from '../src/modules/commissions/service';
-import { disposableDomain } from '../src/modules/fraud/service';
+import { disposableDomain, recordFinding } from '../src/modules/fraud/service';
 import { checkLedger } from '../src/platform/ledger';
 import { campaignBody, Client, DIALECTS, errorCode, makeEnv, signedIn, type TestEnv } from './helpers';
 
@@ -246,6 +246,20 @@ describe.each(DIALECTS)('fraud rules and the risk queue on %s', (dialect) => {
     expect(page.items[0].atStake).toBe(8 * 6_000);
     expect(await env.ctx.db.selectFrom('risk_holds').select('commission_id').where('case_id', '=', page.items[0].id).execute()).toHaveLength(ids.length);
     await ledgerOk();
+  });
+
+  it('findings recorded at once in separate transactions (on PostgreSQL from two instances) end in one open case with every finding', async () => {
+    const { user } = await signedIn(env, 'promoter');
+    // SQLite runs one instance per database file; PostgreSQL may have several.
+    const second = dialect === 'postgres' ? await env.restart() : env;
+    const find = (ctx: TestEnv['ctx'], n: number) => ctx.uow.run(async (tx) => {
+      recordFinding(tx, { promoterId: user.id, rule: 'refund_rate', atStake: 100 + n, evidence: { kind: 'email_domain', domain: `d${n}.example`, at: tx.now } });
+    });
+    await Promise.all(Array.from({ length: 10 }, (_, n) => find(n % 2 === 0 ? env.ctx : second.ctx, n)));
+    const page = await cases(`rule=refund_rate&promoterId=${user.id}`);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0].evidence).toHaveLength(10);
+    expect(page.items[0].atStake).toBe(Array.from({ length: 10 }, (_, n) => 100 + n).reduce((a, b) => a + b, 0));
   });
 
   it('the queue pages newest first and filters by status; an unknown case is NOT_FOUND; a promoter is refused', async () => {
