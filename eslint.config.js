@@ -95,8 +95,8 @@ export default tseslint.config(
           { from: [['server-module', { module: 'commissions' }]], allow: [['server-module', { module: 'campaigns' }]] },
           // The Stripe receiver records conversions and ends customers' bindings through the commissions service.
           { from: [['server-module', { module: 'integrations' }]], allow: [['server-module', { module: 'commissions' }]] },
-          // Fraud rules (issue 32): registration and the conversion path call its checks; its case decisions move commissions through their lifecycle.
-          { from: [['server-module', { module: 'auth' }], ['server-module', { module: 'commissions' }]], allow: [['server-module', { module: 'fraud' }]] },
+          // Fraud rules (issue 32): registration, the conversion path and payout accounts call its checks; its case decisions move commissions through their lifecycle.
+          { from: [['server-module', { module: 'auth' }], ['server-module', { module: 'commissions' }], ['server-module', { module: 'withdrawals' }]], allow: [['server-module', { module: 'fraud' }]] },
           { from: [['server-module', { module: 'fraud' }]], allow: [['server-module', { module: 'commissions' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],

@@ -248,6 +248,38 @@ describe.each(DIALECTS)('fraud rules and the risk queue on %s', (dialect) => {
     await ledgerOk();
   });
 
+  it('duplicate payout account: both promoters get a case naming the other, shown masked (flag); refused with nothing stored (reject); nothing (off)', async () => {
+    const add = async (client: Client, number: string) => client.request('POST', '/api/payout-accounts', { method: 'bank', holderName: 'Li Lei', accountNumber: await client.seal(number) });
+    const a = await signedIn(env, 'promoter');
+    const b = await signedIn(env, 'promoter');
+    const c = await signedIn(env, 'promoter');
+    const d = await signedIn(env, 'promoter');
+    const shared = '6222 0212 3456 7890';
+    await setRule('duplicate_payout_account', 'flag');
+    expect((await add(a.client, shared)).statusCode).toBe(201);
+    expect((await cases(`rule=duplicate_payout_account&promoterId=${a.user.id}`)).items).toEqual([]);
+    expect((await add(b.client, '6222-0212-3456-7890')).statusCode).toBe(201);
+    const ofB = (await cases(`rule=duplicate_payout_account&promoterId=${b.user.id}`)).items;
+    const ofA = (await cases(`rule=duplicate_payout_account&promoterId=${a.user.id}`)).items;
+    expect(ofB).toHaveLength(1);
+    expect(ofB[0].evidence).toEqual([{ kind: 'payout_account', method: 'bank', shown: '7890', sharedWith: [a.user.id], at: expect.any(Number) }]);
+    expect(ofA[0].evidence).toEqual([expect.objectContaining({ kind: 'payout_account', sharedWith: [b.user.id] })]);
+    expect(JSON.stringify([...ofA, ...ofB])).not.toContain('62220212');
+
+    await setRule('duplicate_payout_account', 'reject');
+    const refused = await add(c.client, shared);
+    expect(refused.json().error).toMatchObject({ code: 'VALIDATION_FAILED', fields: { accountNumber: 'taken' } });
+    expect(await env.ctx.db.selectFrom('payout_accounts').select('id').where('promoter_id', '=', c.user.id).execute()).toEqual([]);
+    // An account of its own number is not concerned.
+    expect((await add(c.client, '6222 0299 9999 0001')).statusCode).toBe(201);
+
+    await setRule('duplicate_payout_account', 'off');
+    expect((await add(d.client, shared)).statusCode).toBe(201);
+    expect((await cases(`rule=duplicate_payout_account&promoterId=${d.user.id}`)).items).toEqual([]);
+    // A's case gained nothing from the refused or unchecked additions.
+    expect((await cases(`rule=duplicate_payout_account&promoterId=${a.user.id}`)).items[0].evidence).toHaveLength(1);
+  });
+
   it('findings recorded at once in separate transactions (on PostgreSQL from two instances) end in one open case with every finding', async () => {
     const { user } = await signedIn(env, 'promoter');
     // SQLite runs one instance per database file; PostgreSQL may have several.

@@ -113,3 +113,9 @@ export async function autoApproves(q: ReadOnlyDb, campaignId: string): Promise<b
   const row = await q.selectFrom('campaigns').select('approval_mode').where('id', '=', campaignId).executeTakeFirst();
   return row?.approval_mode === 'auto';
 }
+
+/** Other promoters holding a payout account with this number digest (at most `limit`). */
+export async function promotersWithPayoutDigest(q: ReadOnlyDb, digest: string, exceptPromoterId: string, limit = 20): Promise<string[]> {
+  const rows = await q.selectFrom('payout_accounts').select('promoter_id').distinct().where('number_digest', '=', digest).where('promoter_id', '<>', exceptPromoterId).orderBy('promoter_id').limit(limit).execute();
+  return rows.map((r) => r.promoter_id);
+}

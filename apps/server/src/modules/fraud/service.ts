@@ -164,6 +164,25 @@ export async function screenRegistration(tx: TxOf<Db>, userId: string, account: 
   recordFinding(tx, { promoterId: userId, rule: 'disposable_email', atStake: 0, evidence: { kind: 'email_domain', domain, at: tx.now } });
 }
 
+// ——— duplicate_payout_account: a payout account added ———
+
+/**
+ * A payout account just written (inside its transaction) whose number (its keyed digest) another
+ * promoter's account has too: `reject` refuses it (VALIDATION_FAILED, `fields.accountNumber: taken`
+ * — rolled back, nothing stored); `flag` and `hold` open or add to a case for the promoter adding it
+ * and one for each promoter already holding it, each naming the others; `off` does nothing.
+ */
+export async function screenPayoutAccount(tx: TxOf<Db>, promoterId: string, account: { digest: string; method: string; shown: string }): Promise<void> {
+  const { action } = (await settingsIn(tx)).duplicate_payout_account;
+  if (action === 'off') return;
+  const others = await repo.promotersWithPayoutDigest(tx.q, account.digest, promoterId);
+  if (others.length === 0) return;
+  if (action === 'reject') throw new AppError('VALIDATION_FAILED', { accountNumber: 'taken' });
+  const evidence = (sharedWith: string[]): RiskEvidence => ({ kind: 'payout_account', method: account.method, shown: account.shown, sharedWith, at: tx.now });
+  recordFinding(tx, { promoterId, rule: 'duplicate_payout_account', atStake: 0, evidence: evidence(others) });
+  for (const other of others) recordFinding(tx, { promoterId: other, rule: 'duplicate_payout_account', atStake: 0, evidence: evidence([promoterId]) });
+}
+
 // ——— large_sale: in the conversion path ———
 
 /**
