@@ -92,7 +92,8 @@ describe.each(DIALECTS)('fraud rules and the risk queue on %s', (dialect) => {
 
   it('disposable e-mail at registration: refused in the reader’s language with nothing stored (reject), a case with the domain (flag), nothing (off)', async () => {
     const register = async (account: string, locale = 'en') => {
-      const c = new Client(env.app, { locale });
+      // An address of its own each (registration_burst is not what this test is about).
+      const c = new Client(env.app, { locale, ip: `192.0.2.${(seq++ % 250) + 1}` });
       return c.request('POST', '/api/auth/register', { account, displayName: 'Throwaway', password: await c.seal(PASSWORD) });
     };
     const userOf = (account: string) => env.ctx.db.selectFrom('users').select(['id']).where('account', '=', account).executeTakeFirst();
@@ -122,6 +123,43 @@ describe.each(DIALECTS)('fraud rules and the risk queue on %s', (dialect) => {
     const freeAccount = `farm${seq++}@mailinator.com`;
     expect((await register(freeAccount)).statusCode).toBe(201);
     expect((await cases(`promoterId=${(await userOf(freeAccount))!.id}`)).items).toEqual([]);
+  });
+
+  it('registration burst: over perDay from one address in a day opens a case naming the others (flag), is refused with Retry-After and nothing stored (reject), nothing (off)', async () => {
+    const ADDRESS = '198.51.100.7';
+    const register = async (ip: string) => {
+      const c = new Client(env.app, { ip });
+      const account = `burst${seq++}@example.com`;
+      const res = await c.request('POST', '/api/auth/register', { account, displayName: 'Burst', password: await c.seal(PASSWORD) });
+      const user = await env.ctx.db.selectFrom('users').select('id').where('account', '=', account).executeTakeFirst();
+      return { res, id: user?.id };
+    };
+    await setRule('registration_burst', 'flag', { perDay: 2 });
+    const first = await register(ADDRESS);
+    const second = await register(ADDRESS);
+    expect((await cases(`rule=registration_burst&promoterId=${second.id}`)).items).toEqual([]);
+    const third = await register(ADDRESS);
+    expect(third.res.statusCode).toBe(201);
+    const page = await cases(`rule=registration_burst&promoterId=${third.id}`);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0].evidence).toEqual([{ kind: 'registration_burst', addressKey: expect.any(String), count: 3, perDay: 2, others: [first.id, second.id], at: expect.any(Number) }]);
+    expect(JSON.stringify(page.items[0])).not.toContain(ADDRESS);
+    // Another address is not concerned.
+    const elsewhere = await register('198.51.100.8');
+    expect((await cases(`promoterId=${elsewhere.id}`)).items).toEqual([]);
+
+    await setRule('registration_burst', 'reject');
+    const refused = await register(ADDRESS);
+    expect(refused.res.statusCode).toBe(429);
+    expect(errorCode(refused.res)).toBe('RATE_LIMITED');
+    expect(Number(refused.res.headers['retry-after'])).toBeGreaterThan(86_000);
+    expect(refused.id).toBeUndefined();
+
+    await setRule('registration_burst', 'off');
+    const free = await register(ADDRESS);
+    expect(free.res.statusCode).toBe(201);
+    expect((await cases(`promoterId=${free.id}`)).items).toEqual([]);
+    await setRule('registration_burst', 'flag', { perDay: 5 });
   });
 
   it('large sale, off and at or under the amount: nothing flagged, commissions pending as ever', async () => {

@@ -86,6 +86,8 @@ export const RiskCaseStatusSchema = z.enum(RISK_CASE_STATUSES);
 export const RiskEvidenceSchema = z.discriminatedUnion('kind', [
   /** A registration on a throwaway address: its domain only. */
   z.object({ kind: z.literal('email_domain'), domain: z.string(), at: z.number().int() }),
+  /** More registrations from one network address in a day than allowed: a short prefix of the address's keyed hash (never the address), the count, the others' ids. */
+  z.object({ kind: z.literal('registration_burst'), addressKey: z.string(), count: z.number().int(), perDay: z.number().int(), others: z.array(z.string()), at: z.number().int() }),
   /** A payout account whose number another promoter's account has too: its shown form (last four, or masked), the others' ids. */
   z.object({ kind: z.literal('payout_account'), method: z.string(), shown: z.string(), sharedWith: z.array(z.string()), at: z.number().int() }),
   /** A sale above the threshold: the conversion, its amount, the threshold and the commissions it made. */

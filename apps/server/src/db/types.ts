@@ -217,6 +217,14 @@ export interface Database {
   risk_cases: RiskCasesTable;
   risk_evidence: RiskEvidenceTable;
   risk_holds: RiskHoldsTable;
+  registration_addresses: RegistrationAddressesTable;
+}
+
+/** A registration's network address as a keyed hash (never the address), kept a day (registration_burst). */
+export interface RegistrationAddressesTable {
+  address_key: string;
+  user_id: string;
+  at: number;
 }
 
 /** An admin's setting of a fraud rule (migration 026; a rule without a row has its default). */

@@ -15,6 +15,8 @@ import type { Dialect } from '../types';
  *   scheduler's auto-approval skips them) until staff dismiss the case (the row goes, they continue)
  *   or reject it (they are rejected). A table of its own rather than a column of `commissions`, so
  *   the conversion path writes nothing more for the sales that are not held.
+ * - `registration_addresses`: a keyed hash of the network address each registration came from
+ *   (never the address), kept a day, for `registration_burst`.
  */
 export function fraud(dialect: Dialect): Migration {
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
@@ -62,8 +64,18 @@ export function fraud(dialect: Dialect): Migration {
         .addColumn('created_at', big, (c) => c.notNull())
         .execute();
       await db.schema.createIndex('risk_holds_case_idx').on('risk_holds').column('case_id').execute();
+      await db.schema
+        .createTable('registration_addresses')
+        .addColumn('address_key', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+        .addColumn('at', big, (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('registration_addresses_key_idx').on('registration_addresses').columns(['address_key', 'at']).execute();
+      // Rows older than a day are removed as registrations come (by time).
+      await db.schema.createIndex('registration_addresses_at_idx').on('registration_addresses').column('at').execute();
     },
     async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('registration_addresses').execute();
       await db.schema.dropTable('risk_holds').execute();
       await db.schema.dropTable('risk_evidence').execute();
       await db.schema.dropTable('risk_cases').execute();

@@ -83,7 +83,7 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
     });
     await recordAnswers(trx, userId, answers, Date.now());
     // Fraud rules on the new account (docs/fraud.md): a refusal rolls this transaction back.
-    await screenRegistration(tx, userId, input.account);
+    await screenRegistration(ctx, tx, { userId, account: input.account, ip: input.ip ?? null });
     await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId, ...(application.groupId ? { groupId: application.groupId } : {}) }, ip: input.ip ?? null });
     await emitEvent(ctx.webhooks, tx, 'promoter.registered', async () => toUser((await findUserById(trx, userId))!));
     if (status === 'pending') await alertStaff(ctx.mail, tx, { type: 'staff.registration' });

@@ -119,3 +119,13 @@ export async function promotersWithPayoutDigest(q: ReadOnlyDb, digest: string, e
   const rows = await q.selectFrom('payout_accounts').select('promoter_id').distinct().where('number_digest', '=', digest).where('promoter_id', '<>', exceptPromoterId).orderBy('promoter_id').limit(limit).execute();
   return rows.map((r) => r.promoter_id);
 }
+
+/**
+ * Records a registration's address key and answers the registrations from that key since `since`
+ * (this one included), oldest first; forgets every key's rows from before `since`.
+ */
+export async function markRegistration(q: Db, row: { address_key: string; user_id: string; at: number }, since: number): Promise<{ user_id: string; at: number }[]> {
+  await q.deleteFrom('registration_addresses').where('at', '<', since).execute();
+  await q.insertInto('registration_addresses').values(row).execute();
+  return q.selectFrom('registration_addresses').select(['user_id', 'at']).where('address_key', '=', row.address_key).where('at', '>=', since).orderBy('at').execute();
+}

@@ -14,6 +14,7 @@
  * The commissions service calls this module (the sale's hook), so it imports nothing of that
  * service: what it needs of it is handed in.
  */
+import { createHmac } from 'node:crypto';
 import * as mailcheckerModule from 'mailchecker';
 import {
   FRAUD_RULE_DEFAULTS, FRAUD_RULE_PARAMS, FRAUD_RULES, type FraudAction, type FraudRule, type FraudRuleParams, type FraudRulePatch, type FraudRuleSetting, type RiskCase,
@@ -130,7 +131,7 @@ export function recordFinding(tx: TxOf<ReadOnlyDb>, finding: Finding): void {
   tx.collect(RISK_CASES).findings.push(finding);
 }
 
-// ——— disposable_email: at registration ———
+// ——— At registration: disposable_email, registration_burst ———
 
 // mailchecker is CommonJS: its functions are the default export under Node, named ones under bundlers.
 const mailchecker = ((mailcheckerModule as { default?: typeof mailcheckerModule }).default ?? mailcheckerModule);
@@ -149,19 +150,42 @@ export function disposableDomain(account: string): string | null {
   }
 }
 
+const DAY_MS = 86_400_000;
+
+/** The keyed hash an address is known by (never stored raw): the same on every instance, useless without the master key. */
+const addressKey = (ctx: AppContext, ip: string) => createHmac('sha256', ctx.master.derive('fraud-address-v1')).update(ip).digest('base64url');
+
 /**
- * A registration, inside its transaction (the user row written, not committed): `reject` refuses it
- * (VALIDATION_FAILED, `fields.account: disposable` — the transaction rolls back, nothing is stored);
- * `flag` and `hold` open a case with the domain as evidence (no commission exists yet to hold);
- * `off` does nothing.
+ * A registration, inside its transaction (the user row written, not committed):
+ *
+ * - `disposable_email`: `reject` refuses it (VALIDATION_FAILED, `fields.account: disposable`);
+ *   `flag` and `hold` open a case with the domain as evidence (no commission exists yet to hold).
+ * - `registration_burst`: the address's keyed hash is kept a day (whatever the setting, so turning
+ *   the rule on counts the day already); more than `perDay` registrations from it in 24 hours:
+ *   `reject` refuses it (RATE_LIMITED, Retry-After until the oldest leaves the day), `flag` and
+ *   `hold` open a case for the new promoter naming the others.
+ *
+ * A refusal throws: the transaction rolls back and nothing is stored. `off` does nothing.
  */
-export async function screenRegistration(tx: TxOf<Db>, userId: string, account: string): Promise<void> {
-  const domain = disposableDomain(account);
-  if (!domain) return;
-  const { action } = (await settingsIn(tx)).disposable_email;
-  if (action === 'off') return;
-  if (action === 'reject') throw new AppError('VALIDATION_FAILED', { account: 'disposable' });
-  recordFinding(tx, { promoterId: userId, rule: 'disposable_email', atStake: 0, evidence: { kind: 'email_domain', domain, at: tx.now } });
+export async function screenRegistration(ctx: AppContext, tx: TxOf<Db>, registration: { userId: string; account: string; ip: string | null }): Promise<void> {
+  const settings = await settingsIn(tx);
+  const domain = disposableDomain(registration.account);
+  if (domain && settings.disposable_email.action !== 'off') {
+    if (settings.disposable_email.action === 'reject') throw new AppError('VALIDATION_FAILED', { account: 'disposable' });
+    recordFinding(tx, { promoterId: registration.userId, rule: 'disposable_email', atStake: 0, evidence: { kind: 'email_domain', domain, at: tx.now } });
+  }
+  if (!registration.ip) return;
+  const key = addressKey(ctx, registration.ip);
+  const recent = await repo.markRegistration(tx.q, { address_key: key, user_id: registration.userId, at: tx.now }, tx.now - DAY_MS);
+  const { action, params } = settings.registration_burst;
+  if (action === 'off' || recent.length <= params.perDay) return;
+  if (action === 'reject') {
+    // Allowed again once enough of the day's registrations from the address are older than a day.
+    const freesAt = Number(recent[recent.length - 1 - params.perDay]!.at) + DAY_MS;
+    throw new AppError('RATE_LIMITED', undefined, { 'Retry-After': String(Math.max(1, Math.ceil((freesAt - tx.now) / 1000))) });
+  }
+  const others = recent.filter((r) => r.user_id !== registration.userId).slice(-20).map((r) => r.user_id);
+  recordFinding(tx, { promoterId: registration.userId, rule: 'registration_burst', atStake: 0, evidence: { kind: 'registration_burst', addressKey: key.slice(0, 12), count: recent.length, perDay: params.perDay, others, at: tx.now } });
 }
 
 // ——— duplicate_payout_account: a payout account added ———
