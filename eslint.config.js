@@ -97,6 +97,9 @@ export default tseslint.config(
           { from: [['server-module', { module: 'integrations' }]], allow: [['server-module', { module: 'commissions' }]] },
           // Bounties' rewards are commissions: the money engine writes them (commissions/bounty-earning.ts).
           { from: [['server-module', { module: 'bounties' }]], allow: [['server-module', { module: 'commissions' }]] },
+          // Fraud rules (issue 32): registration, the conversion path and payout accounts call its checks; its case decisions move commissions through their lifecycle.
+          { from: [['server-module', { module: 'auth' }], ['server-module', { module: 'commissions' }], ['server-module', { module: 'withdrawals' }]], allow: [['server-module', { module: 'fraud' }]] },
+          { from: [['server-module', { module: 'fraud' }]], allow: [['server-module', { module: 'commissions' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],

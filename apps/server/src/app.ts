@@ -29,6 +29,7 @@ import { withdrawalRoutes } from './modules/withdrawals/routes';
 import { staffRoutes } from './modules/staff/routes';
 import { promoterRoutes } from './modules/promoters/routes';
 import { groupRoutes } from './modules/groups/routes';
+import { fraudRoutes } from './modules/fraud/routes';
 import { applicationRoutes } from './modules/applications/routes';
 import { overviewRoutes } from './modules/overview/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -175,6 +176,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(staffRoutes(ctx));
     await site.register(promoterRoutes(ctx));
     await site.register(groupRoutes(ctx));
+    await site.register(fraudRoutes(ctx));
     await site.register(applicationRoutes(ctx));
     await site.register(overviewRoutes(ctx));
     await site.register(auditRoutes(ctx));

@@ -423,6 +423,31 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       await noEntry(() => operator.request('POST', `/api/admin/bindings/${next.id}/end`, { reason: 'Twice' }), 409);
     });
 
+    it('fraud: a rule changed (before and after), a risk case dismissed and one rejected — each once', async () => {
+      await oneEntry(() => admin.request('PATCH', '/api/admin/fraud/rules', { rule: 'large_sale', action: 'hold', params: { amount: 50_000 } }), { actorId: adminId, action: 'fraud.rule', entity: 'fraud_rule', entityId: 'large_sale', before: { action: 'flag', params: { amount: 100_000 } }, after: { action: 'hold', params: { amount: 50_000 } }, ip: ADMIN_IP });
+      await noEntry(() => operator.request('PATCH', '/api/admin/fraud/rules', { rule: 'large_sale', action: 'off' }), 403);
+      const c = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Fraud' }, holdDays: 30 }))).json().campaign;
+      await admin.request('PATCH', `/api/admin/campaigns/${c.id}`, { status: 'active' });
+      const p = await promoter();
+      await p.client.request('POST', `/api/campaigns/${c.id}/join`);
+      const link = ((await p.client.request('GET', '/api/links')).json().items as { code: string; campaignId: string }[]).find((l) => l.campaignId === c.id)!;
+      const openCase = async (n: number) => {
+        await noEntry(() => v1({ campaignId: c.id, kind: 'sale', externalId: `audit-fraud-${n}-${dialect}`, amount: 60_000, linkCode: link.code }), 201);
+        return ((await operator.request('GET', `/api/admin/risk?promoterId=${p.user.id}&status=open`)).json().items as { id: string }[])[0]!.id;
+      };
+      const first = await openCase(1);
+      const dismissed = await oneEntry(() => operator.request('POST', `/api/admin/risk/${first}/dismiss`, { note: 'Known buyer' }), { actorId: operatorId, action: 'risk.dismiss', entity: 'risk_case', entityId: first, before: { status: 'open', rule: 'large_sale', promoterId: p.user.id }, ip: OPERATOR_IP });
+      expect(JSON.parse(dismissed.entry.after_json!)).toMatchObject({ status: 'dismissed', note: 'Known buyer' });
+      await noEntry(() => operator.request('POST', `/api/admin/risk/${first}/dismiss`, {}), 409);
+      const second = await openCase(2);
+      const rejected = await oneEntry(() => admin.request('POST', `/api/admin/risk/${second}/reject`, {}), { actorId: adminId, action: 'risk.reject', entity: 'risk_case', entityId: second, ip: ADMIN_IP });
+      expect(JSON.parse(rejected.entry.after_json!)).toMatchObject({ status: 'rejected', reason: 'fraud:large_sale', note: null });
+      expect(JSON.parse(rejected.entry.after_json!).rejected).toHaveLength(1);
+      await noEntry(() => admin.request('POST', `/api/admin/risk/${second}/reject`, {}), 409);
+      // Back to the default, so later sales here are not held.
+      await oneEntry(() => admin.request('PATCH', '/api/admin/fraud/rules', { rule: 'large_sale', action: 'flag', params: { amount: 100_000 } }), { actorId: adminId, action: 'fraud.rule', entity: 'fraud_rule', entityId: 'large_sale', ip: ADMIN_IP });
+    });
+
     it('promoters: an adjustment (once per key), a password link, its use, the export', async () => {
       const p = await promoter();
       const key = `audit-adj-${seq++}`;

@@ -47,6 +47,10 @@ const TABLE: [RegExp, Who][] = [
   [/^(GET|POST) \/api\/admin\/commissions/, 'staff'],
   [/^(GET|POST) \/api\/admin\/withdrawals/, 'staff'],
   [/^(GET|POST|PATCH|DELETE) \/api\/admin\/announcements/, 'staff'],
+  // Fraud (issue 32): admins set the rules, staff read them and decide the risk queue's cases.
+  [/^PATCH \/api\/admin\/fraud\/rules$/, 'admin'],
+  [/^GET \/api\/admin\/fraud\/rules$/, 'staff'],
+  [/^(GET|POST) \/api\/admin\/risk/, 'staff'],
 ];
 
 const whoMay = (operation: string): Who | undefined => TABLE.find(([pattern]) => pattern.test(operation))?.[1];

@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
   // Bounties (issue 31 item 5): made and changed, and promoters' proof approved or rejected.
   'bounty.create', 'bounty.update', 'bounty_submission.approve', 'bounty_submission.reject',
   'promoter.adjust',
+  // Fraud (issue 32): a rule's setting changed, a risk case decided.
+  'fraud.rule', 'risk.dismiss', 'risk.reject',
   'payout_account.add', 'payout_account.delete',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
   // Exports (each one recorded with its filters and row count).
@@ -41,7 +43,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group', 'bounty', 'bounty_submission'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group', 'bounty', 'bounty_submission', 'fraud_rule', 'risk_case'] as const;
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';

@@ -72,6 +72,7 @@ export const FIELD_CODES = [
   'after_to',
   'conflict',
   'control_characters',
+  'disposable',
 ] as const;
 export type FieldCode = (typeof FIELD_CODES)[number];
 

@@ -14,3 +14,4 @@ export * from './application-form';
 export * from './corrections';
 export * from './bounties';
 export * from './reward-rules';
+export * from './fraud';

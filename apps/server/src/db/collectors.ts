@@ -42,6 +42,8 @@ export const COLLECTOR_ORDER = {
   clicks: 5,
   /** Conversion and commission rows, customer bindings (modules/commissions/service.ts): the business rows the journals record. */
   moneyRows: 10,
+  /** Risk cases, their evidence and the commissions they hold (modules/fraud/service.ts): after the rows they name. */
+  riskCases: 20,
   /** Ledger journals, their entries, the stored balances (platform/ledger.ts): after the rows they record. */
   journals: 30,
   /** Per-day figures (platform/rollups.ts): after the rows and journals they summarize. */

@@ -216,6 +216,55 @@ export interface Database {
   mail_messages: MailMessagesTable;
   mail_opt_outs: MailOptOutsTable;
   mail_digests: MailDigestsTable;
+  fraud_rules: FraudRulesTable;
+  risk_cases: RiskCasesTable;
+  risk_evidence: RiskEvidenceTable;
+  risk_holds: RiskHoldsTable;
+  registration_addresses: RegistrationAddressesTable;
+}
+
+/** A registration's network address as a keyed hash (never the address), kept a day (registration_burst). */
+export interface RegistrationAddressesTable {
+  address_key: string;
+  user_id: string;
+  at: number;
+}
+
+/** An admin's setting of a fraud rule (migration 026; a rule without a row has its default). */
+export interface FraudRulesTable {
+  rule: string;
+  action: 'off' | 'flag' | 'hold' | 'reject';
+  params_json: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+/** A risk case: one open per promoter and rule (docs/fraud.md). */
+export interface RiskCasesTable {
+  id: string;
+  promoter_id: string;
+  rule: string;
+  status: 'open' | 'dismissed' | 'rejected';
+  at_stake: number;
+  opened_at: number;
+  updated_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+}
+
+/** One finding of a case (JSON without raw network or e-mail addresses). */
+export interface RiskEvidenceTable {
+  id: string;
+  case_id: string;
+  data_json: string;
+  at: number;
+}
+
+/** A commission a case holds: pending past its hold date until staff decide. */
+export interface RiskHoldsTable {
+  commission_id: string;
+  case_id: string;
+  created_at: number;
 }
 
 export interface MailMessagesTable {

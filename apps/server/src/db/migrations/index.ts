@@ -25,6 +25,7 @@ import { rewardRules } from './022-reward-rules';
 import { applicationForms } from './023-application-forms';
 import { corrections } from './024-corrections';
 import { bounties } from './025-bounties';
+import { fraud } from './026-fraud';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -59,6 +60,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '023-application-forms': applicationForms(dialect),
         '024-corrections': corrections(dialect),
         '025-bounties': bounties(dialect),
+        '026-fraud': fraud(dialect),
       };
     },
   };

@@ -16,6 +16,7 @@ import {
 import { consumePasswordToken, endPasswordLinks, peekPasswordToken } from './password-tokens';
 import { alertStaff } from '../staff-alerts/service';
 import { checkRegistrationAnswers, holdJoinedGroup, recordAnswers, registrationQuestions } from '../applications/service';
+import { screenRegistration } from '../fraud/service';
 
 const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
@@ -81,6 +82,8 @@ export async function register(ctx: AppContext, input: RegisterInput & { locale:
       throw error;
     });
     await recordAnswers(trx, userId, answers, Date.now());
+    // Fraud rules on the new account (docs/fraud.md): a refusal rolls this transaction back.
+    await screenRegistration(ctx, tx, { userId, account: input.account, ip: input.ip ?? null });
     await audit(trx, { actorId: userId, action: 'user.register', entity: 'user', entityId: userId, after: { status, parentId, ...(application.groupId ? { groupId: application.groupId } : {}) }, ip: input.ip ?? null });
     await emitEvent(ctx.webhooks, tx, 'promoter.registered', async () => toUser((await findUserById(trx, userId))!));
     if (status === 'pending') await alertStaff(ctx.mail, tx, { type: 'staff.registration' });

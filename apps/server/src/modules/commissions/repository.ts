@@ -192,7 +192,7 @@ export function insertCommissionEvent(q: Db, row: { id: string; commission_id: s
   return q.insertInto('commission_events').values(row).execute();
 }
 
-/** Pending commissions whose hold has ended, on campaigns that approve automatically. */
+/** Pending commissions whose hold has ended, on campaigns that approve automatically, unless a risk case holds them. */
 export async function dueCommissionIds(q: Db, now: number, limit: number): Promise<string[]> {
   const rows = await q
     .selectFrom('commissions')
@@ -201,6 +201,8 @@ export async function dueCommissionIds(q: Db, now: number, limit: number): Promi
     .where('commissions.status', '=', 'pending')
     .where('commissions.available_at', '<=', now)
     .where('campaigns.approval_mode', '=', 'auto')
+    // Held by a risk case (docs/fraud.md): pending until staff decide it.
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('risk_holds').select('risk_holds.commission_id').whereRef('risk_holds.commission_id', '=', 'commissions.id'))))
     .orderBy('commissions.available_at')
     .limit(limit)
     .execute();

@@ -35,6 +35,7 @@ import * as repo from './repository';
 import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
 import { toCommission, toConversion } from './views';
 import { checkPerformanceBounties } from './bounty-earning';
+import { screenSale } from '../fraud/service';
 import { applyCaps, legacyRuleName, type CapCut } from '../../domain/rewards';
 import { decideLines, isBaseRule, type RewardFacts } from '@pa/shared/reward-rules';
 import { capScope, explainAttribution, explainEarning, isCapped, OwnTransaction, rulesOf, type ExplanationStep, type StoredLine } from './rewards';
@@ -357,6 +358,8 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
     for (const r of rows) applyStep(tx, r, stepEffect('create', null, r.amount), r.amount, { memo: { level: r.level, kind: r.kind, conversionId: r.conversion_id }, at: now, day });
     written.commissions = rows;
   }
+  // Fraud rules on a sale (docs/fraud.md): may open a case, hold or reject its commissions.
+  await screenSale(ctx, tx, written, applyStep);
   state.keys.set(key, id);
   return { created: true, conversionId: id, written };
 }

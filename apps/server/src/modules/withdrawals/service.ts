@@ -39,6 +39,7 @@ import {
   ownPayoutAccount, ownWithdrawal, ownWithdrawalsPage, payoutAccountForRequest, payoutAccountInUse, payoutAccountsOf, payoutDigestsOf, updateWithdrawalFrom,
   withdrawalEvents, type AdminWithdrawalRow, type Page,
 } from './repository';
+import { screenPayoutAccount } from '../fraud/service';
 
 type PayoutAccountBody = z.output<typeof PayoutAccountCreateSchema>;
 export type WithdrawalRow = WithdrawalsTable;
@@ -79,7 +80,8 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
   const number = normalizePayoutNumber(input.method, input.number);
   const now = Date.now();
   const id = newId(now);
-  return ctx.uow.run(async ({ q: trx }) => {
+  return ctx.uow.run(async (tx) => {
+    const trx = tx.q;
     const existing = await payoutDigestsOf(trx, promoterId);
     const digest = numberDigest(ctx, number);
     if (existing.some((e) => e.number_digest === digest)) throw new AppError('VALIDATION_FAILED', { accountNumber: 'taken' });
@@ -97,6 +99,8 @@ export async function storePayoutAccount(ctx: AppContext, promoterId: string, in
       created_at: now,
     };
     await insertPayoutAccount(trx, row);
+    // Fraud rules on the number (docs/fraud.md): a refusal rolls this transaction back.
+    await screenPayoutAccount(tx, promoterId, { digest, method: row.method, shown: row.last4 });
     await audit(trx, { actorId: promoterId, action: 'payout_account.add', entity: 'payout_account', entityId: id, after: { method: row.method, last4: row.last4, isDefault }, ip }, now);
     return row;
   });

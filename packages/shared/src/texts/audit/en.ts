@@ -120,6 +120,13 @@ export default {
       approve: 'Bounty proof approved',
       reject: 'Bounty proof rejected',
     },
+    fraud: {
+      rule: 'Fraud rule changed',
+    },
+    risk: {
+      dismiss: 'Risk case dismissed',
+      reject: 'Risk case rejected',
+    },
   },
   entities: {
     user: 'User',
@@ -141,5 +148,7 @@ export default {
     group: 'Promoter group',
     bounty: 'Bounty',
     bounty_submission: 'Bounty proof',
+    fraud_rule: 'Fraud rule',
+    risk_case: 'Risk case',
   },
 } satisfies AuditTexts;

@@ -120,6 +120,13 @@ export default {
       approve: 'Prueba de bonificación aprobada',
       reject: 'Prueba de bonificación rechazada',
     },
+    fraud: {
+      rule: 'Regla antifraude modificada',
+    },
+    risk: {
+      dismiss: 'Caso de riesgo descartado',
+      reject: 'Caso de riesgo rechazado',
+    },
   },
   entities: {
     user: 'Usuario',
@@ -141,5 +148,7 @@ export default {
     group: 'Grupo de promotores',
     bounty: 'Bonificación',
     bounty_submission: 'Prueba de bonificación',
+    fraud_rule: 'Regla antifraude',
+    risk_case: 'Caso de riesgo',
   },
 } satisfies AuditTexts;

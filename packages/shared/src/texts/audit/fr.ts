@@ -120,6 +120,13 @@ export default {
       approve: 'Preuve de prime approuvée',
       reject: 'Preuve de prime refusée',
     },
+    fraud: {
+      rule: 'Règle antifraude modifiée',
+    },
+    risk: {
+      dismiss: 'Dossier de risque classé',
+      reject: 'Dossier de risque rejeté',
+    },
   },
   entities: {
     user: 'Utilisateur',
@@ -141,5 +148,7 @@ export default {
     group: 'Groupe de promoteurs',
     bounty: 'Prime',
     bounty_submission: 'Preuve de prime',
+    fraud_rule: 'Règle antifraude',
+    risk_case: 'Dossier de risque',
   },
 } satisfies AuditTexts;

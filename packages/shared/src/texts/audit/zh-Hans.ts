@@ -120,6 +120,13 @@ export default {
       approve: '悬赏凭证已通过',
       reject: '悬赏凭证已拒绝',
     },
+    fraud: {
+      rule: '反欺诈规则已更改',
+    },
+    risk: {
+      dismiss: '风险案例已驳回',
+      reject: '风险案例已拒绝',
+    },
   },
   entities: {
     user: '用户',
@@ -141,5 +148,7 @@ export default {
     group: '推广员分组',
     bounty: '悬赏',
     bounty_submission: '悬赏凭证',
+    fraud_rule: '反欺诈规则',
+    risk_case: '风险案例',
   },
 } satisfies AuditTexts;

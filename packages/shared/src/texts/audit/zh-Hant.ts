@@ -120,6 +120,13 @@ export default {
       approve: '懸賞憑證已核准',
       reject: '懸賞憑證已拒絕',
     },
+    fraud: {
+      rule: '反詐欺規則已變更',
+    },
+    risk: {
+      dismiss: '風險案件已駁回',
+      reject: '風險案件已拒絕',
+    },
   },
   entities: {
     user: '使用者',
@@ -141,5 +148,7 @@ export default {
     group: '推廣員分組',
     bounty: '懸賞',
     bounty_submission: '懸賞憑證',
+    fraud_rule: '反詐欺規則',
+    risk_case: '風險案件',
   },
 } satisfies AuditTexts;

@@ -68,5 +68,6 @@ export default {
     after_to: 'Must not be after the end date.',
     conflict: 'Choose a preset range or dates, not both.',
     control_characters: 'No line breaks, tabs or other control characters.',
+    disposable: 'This e-mail provider gives throwaway addresses. Please use your own address.',
   },
 } satisfies CommonTexts;

@@ -68,5 +68,6 @@ export default {
     after_to: 'No puede ser posterior a la fecha final.',
     conflict: 'Elige un periodo predefinido o fechas, no ambos.',
     control_characters: 'Sin saltos de línea, tabuladores ni otros caracteres de control.',
+    disposable: 'Este proveedor da direcciones desechables. Usa tu propia dirección de correo.',
   },
 } satisfies CommonTexts;

@@ -68,5 +68,6 @@ export default {
     after_to: 'Ne peut pas être après la date de fin.',
     conflict: 'Choisissez une période prédéfinie ou des dates, pas les deux.',
     control_characters: 'Sans retour à la ligne, tabulation ni autre caractère de contrôle.',
+    disposable: 'Ce fournisseur donne des adresses jetables. Utilisez votre propre adresse e-mail.',
   },
 } satisfies CommonTexts;

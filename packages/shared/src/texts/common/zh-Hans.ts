@@ -68,5 +68,6 @@ export default {
     after_to: '不能晚于结束日期。',
     conflict: '请选择预设时段或日期，不能同时选择。',
     control_characters: '不能包含换行、制表符或其他控制字符。',
+    disposable: '该邮箱服务商提供一次性地址，请使用您自己的邮箱地址。',
   },
 } satisfies CommonTexts;

@@ -68,5 +68,6 @@ export default {
     after_to: '不能晚於結束日期。',
     conflict: '請選擇預設期間或日期，不能同時選擇。',
     control_characters: '不能包含換行、定位字元或其他控制字元。',
+    disposable: '此郵件服務商提供一次性地址，請使用您自己的電子郵件地址。',
   },
 } satisfies CommonTexts;
