@@ -103,6 +103,8 @@ const WithdrawalPage = page(() => import('../features/withdrawals/pages/withdraw
 const PayoutAccountsPage = page(() => import('../features/withdrawals/pages/payout-accounts-page'));
 const NotificationsPage = page(() => import('../features/notifications/pages/notifications-page'));
 const TeamPage = page(() => import('../features/team/pages/team-page'));
+const BountiesPage = page(() => import('../features/bounties/pages/bounties-page'));
+const BountyPage = page(() => import('../features/bounties/pages/bounty-page'));
 const LeaderboardPage = page(() => import('../features/leaderboard/pages/leaderboard-page'));
 const MePage = page(() => import('../features/me/pages/me-page'));
 const ProfilePage = page(() => import('../features/me/pages/profile-page'));
@@ -123,6 +125,8 @@ const EnrollmentsPage = page(() => import('../features/campaigns/pages/enrollmen
 const ConversionsPage = page(() => import('../features/conversions/pages/conversions-page'));
 const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
 const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
+const BountiesAdminPage = page(() => import('../features/bounties/pages/bounties-admin-page'));
+const BountySubmissionsPage = page(() => import('../features/bounties/pages/bounty-submissions-page'));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
 const AdminWithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-review-page'));
@@ -182,6 +186,8 @@ export const routes: RouteDef[] = [
   { path: '/notifications', page: NotificationsPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/leaderboard', page: LeaderboardPage, layouts: signedIn },
+  { path: '/bounties', page: BountiesPage, layouts: signedIn },
+  { path: '/bounties/:id', page: BountyPage, layouts: signedIn },
   // Staff at a desk have their own page in the console (#/admin/me); the phone's Me has promoter tabs.
   { path: '/me', page: MePage, layouts: [RequireAuth, appTexts, DeskMe, TabLayout] },
   { path: '/me/profile', page: ProfilePage, layouts: own },
@@ -203,6 +209,8 @@ export const routes: RouteDef[] = [
   { path: '/admin/campaigns/new', page: AdminCampaignPage, layouts: admins },
   { path: '/admin/campaigns/:id', page: AdminCampaignPage, layouts: staff },
   { path: '/admin/campaigns/:id/rewards', page: RewardRulesPage, layouts: staff },
+  { path: '/admin/campaigns/:id/bounties', page: BountiesAdminPage, layouts: staff },
+  { path: '/admin/bounties/submissions', page: BountySubmissionsPage, layouts: staff },
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
   { path: '/admin/conversions/:id', page: ConversionPage, layouts: staff },

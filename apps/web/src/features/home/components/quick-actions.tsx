@@ -1,13 +1,15 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/hash-router';
+import { FlagOutline } from '@/components/flag-icon';
 import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
 
-/** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard. */
+/** Share a poster (of the best link, else pick one), my links, bounties, withdraw, the leaderboard. */
 export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) {
   const { t } = useTranslation();
   const actions = [
     { id: 'poster', to: posterLinkId ? `/poster/${encodeURIComponent(posterLinkId)}` : '/links', icon: <PictureOutline />, label: t('home.actionPoster') },
     { id: 'links', to: '/links', icon: <LinkOutline />, label: t('home.actionLinks') },
+    { id: 'bounties', to: '/bounties', icon: <FlagOutline />, label: t('home.actionBounties') },
     { id: 'withdraw', to: '/withdraw', icon: <ReceivePaymentOutline />, label: t('home.actionWithdraw') },
     { id: 'leaderboard', to: '/leaderboard', icon: <StarOutline />, label: t('home.actionLeaderboard') },
   ];
