@@ -103,8 +103,10 @@ const WithdrawalPage = page(() => import('../features/withdrawals/pages/withdraw
 const PayoutAccountsPage = page(() => import('../features/withdrawals/pages/payout-accounts-page'));
 const NotificationsPage = page(() => import('../features/notifications/pages/notifications-page'));
 const TeamPage = page(() => import('../features/team/pages/team-page'));
-const BountiesPage = page(() => import('../features/bounties/pages/bounties-page'));
-const BountyPage = page(() => import('../features/bounties/pages/bounty-page'));
+/** The bounty pages come two by two (the list and one bounty; the console's list and review queue): one import each keeps the entry's table of parts short. */
+const bountyPages = () => import('../features/bounties/pages/promoter-pages');
+const BountiesPage = page(() => bountyPages().then((m) => ({ default: m.BountiesPage })));
+const BountyPage = page(() => bountyPages().then((m) => ({ default: m.BountyPage })));
 const LeaderboardPage = page(() => import('../features/leaderboard/pages/leaderboard-page'));
 const MePage = page(() => import('../features/me/pages/me-page'));
 const ProfilePage = page(() => import('../features/me/pages/profile-page'));
@@ -125,8 +127,9 @@ const EnrollmentsPage = page(() => import('../features/campaigns/pages/enrollmen
 const ConversionsPage = page(() => import('../features/conversions/pages/conversions-page'));
 const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
 const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
-const BountiesAdminPage = page(() => import('../features/bounties/pages/bounties-admin-page'));
-const BountySubmissionsPage = page(() => import('../features/bounties/pages/bounty-submissions-page'));
+const bountyConsole = () => import('../features/bounties/pages/console-pages');
+const BountiesAdminPage = page(() => bountyConsole().then((m) => ({ default: m.BountiesAdminPage })));
+const BountySubmissionsPage = page(() => bountyConsole().then((m) => ({ default: m.BountySubmissionsPage })));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
 const AdminWithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-review-page'));
