@@ -19,7 +19,6 @@ import { Link, matchPath, navigate, useLocation } from '@/lib/hash-router';
 import { meQuery, useMe, useSignOut } from '@/lib/session';
 import { badgeText, useUnreadCount } from '@/lib/unread';
 import { PageLoading } from '@/components/page-status';
-import { FlagOutline } from '@/components/flag-icon';
 import './desk-shell.css';
 
 interface NavItem { path: string; label: string; id: string; icon: ReactNode; adminOnly?: boolean }
@@ -52,7 +51,7 @@ const NAV: NavGroup[] = [
     items: [
       { path: '/admin/conversions', label: 'console.nav.conversions', id: 'conversions', icon: <ReceiptOutline /> },
       { path: '/admin/commissions', label: 'console.nav.commissions', id: 'commissions', icon: <BillOutline /> },
-      { path: '/admin/bounties/submissions', label: 'console.nav.bountySubmissions', id: 'bounty-submissions', icon: <FlagOutline /> },
+      { path: '/admin/bounties/submissions', label: 'console.nav.bountySubmissions', id: 'bounty-submissions', icon: <CheckShieldOutline /> },
       { path: '/admin/withdrawals', label: 'console.nav.withdrawals', id: 'withdrawals', icon: <ReceivePaymentOutline /> },
     ],
   },

@@ -2,15 +2,19 @@
  * The console's bounty calls (issue 31 item 5; contract in packages/shared/src/bounties.ts): a
  * campaign's bounties, create, change or archive one, and the submissions waiting for a decision.
  */
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminBounty, AdminCampaign, BountyCreate, BountyPatch, BountySubmissionList, SubmissionStatus } from '@pa/shared';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminBounty, AdminBountyList, AdminCampaign, BountyCreate, BountyPatch, BountySubmissionList, SubmissionStatus } from '@pa/shared';
 import { api, ApiError } from '@/lib/api-client';
-import { adminBountiesQuery } from '@/lib/bounties-query';
 import { groupsQuery } from '@/lib/groups-query';
 
 export type { AdminBounty, SubmissionStatus };
 
-export { adminBountiesQuery };
+export const adminBountiesQuery = (campaignId: string) =>
+  queryOptions({
+    // The campaign editor's link to this page reads the same key (campaigns/components/reward-rules-link.tsx).
+    queryKey: ['admin', 'bounties', 'campaign', campaignId] as const,
+    queryFn: ({ signal }) => api<AdminBountyList>('GET', `admin/campaigns/${encodeURIComponent(campaignId)}/bounties`, undefined, { signal }),
+  });
 
 export const useAdminBounties = (campaignId: string) => useQuery(adminBountiesQuery(campaignId));
 

@@ -3,7 +3,6 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AdminBounty } from '@pa/shared';
 import { isLocale, type Locale } from '@pa/shared/locales';
-import { AmountInput } from '@/components/amount-input';
 import { TextInput } from '@/components/field';
 import { FormField, TextArea, WithUnit } from '@/components/form-field';
 import { TextLocalePicker } from '@/components/text-locale-picker';
@@ -86,6 +85,7 @@ export function BountyForm({ campaignId, bounty, currency, zone, groups, onDone 
   const localeLabel = t(`languages.${locale}`);
   const performance = values.kind === 'performance';
   const amountGoal = values.metric === 'saleAmount';
+  const unit = currencyMark(currency);
 
   return (
     <form className="staff-form console-form bounty-form" onSubmit={onSubmit} noValidate data-testid="bounty-form">
@@ -128,7 +128,9 @@ export function BountyForm({ campaignId, bounty, currency, zone, groups, onDone 
           <div className="bounty-goal-row">
             <FormField id="bounty-goal-value" label={t(amountGoal ? 'bountiesAdmin.form.goalAmount' : 'bountiesAdmin.form.goalCount')} error={errors['goal.value']}>
               {amountGoal ? (
-                <AmountInput id="bounty-goal-value" currency={currency} value={values.goalValue} onChange={(v) => set('goalValue', v, 'goal.value')} invalid={!!errors['goal.value']} disabled={goalLocked} inputTestId="bounty-goal-value" />
+                <WithUnit unit={unit}>
+                  <TextInput id="bounty-goal-value" data-testid="bounty-goal-value" inputMode="decimal" autoComplete="off" value={values.goalValue} onChange={(v) => set('goalValue', v, 'goal.value')} invalid={!!errors['goal.value']} disabled={goalLocked} />
+                </WithUnit>
               ) : (
                 <WithUnit unit={t(`bountiesAdmin.unit.${values.metric}`)}>
                   <TextInput id="bounty-goal-value" data-testid="bounty-goal-value" inputMode="numeric" autoComplete="off" value={values.goalValue} onChange={(v) => set('goalValue', v, 'goal.value')} invalid={!!errors['goal.value']} disabled={goalLocked} />
@@ -172,8 +174,10 @@ export function BountyForm({ campaignId, bounty, currency, zone, groups, onDone 
         </FormField>
       </div>
 
-      <FormField id="bounty-reward" label={t('bountiesAdmin.form.reward')} error={errors.reward} help={t('bountiesAdmin.form.rewardHelp', { currency: currencyMark(currency) })}>
-        <AmountInput id="bounty-reward" currency={currency} value={values.reward} onChange={(v) => set('reward', v)} invalid={!!errors.reward} inputTestId="bounty-reward" />
+      <FormField id="bounty-reward" label={t('bountiesAdmin.form.reward')} error={errors.reward} help={t('bountiesAdmin.form.rewardHelp', { currency: unit })}>
+        <WithUnit unit={unit}>
+          <TextInput id="bounty-reward" data-testid="bounty-reward" inputMode="decimal" autoComplete="off" value={values.reward} onChange={(v) => set('reward', v)} invalid={!!errors.reward} />
+        </WithUnit>
       </FormField>
 
       {groups && groups.length > 0 ? (

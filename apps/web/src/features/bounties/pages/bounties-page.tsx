@@ -7,7 +7,7 @@ import { PullToRefresh } from '@/components/pull-to-refresh';
 import { useSearchParams } from '@/lib/hash-router';
 import { useBounties } from '../api/bounties';
 import { BountyCard } from '../components/bounty-card';
-import { FlagOutline } from '@/components/flag-icon';
+import { FlagOutline } from '../components/flag-icon';
 import '../bounties.css';
 
 export default function BountiesPage() {

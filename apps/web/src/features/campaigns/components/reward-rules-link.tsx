@@ -2,7 +2,8 @@ import { RightOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/hash-router';
 import { useQuery } from '@tanstack/react-query';
-import { adminBountiesQuery } from '@/lib/bounties-query';
+import type { AdminBountyList } from '@pa/shared';
+import { api } from '@/lib/api-client';
 import { useRewards } from '../api/rewards';
 import './reward-rules-link.css';
 
@@ -25,7 +26,11 @@ export function RewardRulesLink({ campaignId }: { campaignId: string }) {
 /** The way from the campaign editor to its bounties (issue 31 item 5), with how many are active and how many proofs wait. */
 export function BountiesLink({ campaignId }: { campaignId: string }) {
   const { t } = useTranslation();
-  const bounties = useQuery(adminBountiesQuery(campaignId));
+  // The bounties page's query (features/bounties/api): one cache for both.
+  const bounties = useQuery({
+    queryKey: ['admin', 'bounties', 'campaign', campaignId] as const,
+    queryFn: ({ signal }) => api<AdminBountyList>('GET', `admin/campaigns/${encodeURIComponent(campaignId)}/bounties`, undefined, { signal }),
+  });
   const items = bounties.data?.items ?? [];
   const active = items.filter((b) => b.status === 'active').length;
   const pending = items.reduce((n, b) => n + b.pendingSubmissions, 0);

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/hash-router';
-import { FlagOutline } from '@/components/flag-icon';
-import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
+import { FlagOutline, LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
 
 /** Share a poster (of the best link, else pick one), my links, bounties, withdraw, the leaderboard. */
 export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) {

@@ -12,7 +12,6 @@ import { useMe, useSignOut } from '@/lib/session';
 import { MeHeader } from '../components/me-header';
 import { badgeText, useUnreadCount } from '@/lib/unread';
 import { useUpdateMe } from '../api/update-me';
-import { FlagOutline } from '@/components/flag-icon';
 
 export default function MePage() {
   const { t, i18n } = useTranslation();
@@ -100,7 +99,7 @@ export default function MePage() {
           {user.role === 'admin' ? <List.Item prefix={<SetOutline />} onClick={() => navigate('/admin/settings')} data-testid="me-settings">{t('me.settings')}</List.Item> : null}
           <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/admin/conversions')} data-testid="me-conversions">{t('me.conversions')}</List.Item>
           <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/commissions')} data-testid="me-commissions-review">{t('me.commissionsReview')}</List.Item>
-          <List.Item prefix={<FlagOutline />} onClick={() => navigate('/admin/bounties/submissions')} data-testid="me-bounty-submissions">{t('bounties.reviewMenu')}</List.Item>
+          <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/bounties/submissions')} data-testid="me-bounty-submissions">{t('bounties.reviewMenu')}</List.Item>
           <List.Item prefix={<ReceivePaymentOutline />} onClick={() => navigate('/admin/withdrawals')} data-testid="me-withdrawals-review">{t('withdrawalsAdmin.menu')}</List.Item>
           <List.Item prefix={<SoundOutline />} onClick={() => navigate('/admin/announcements')} data-testid="me-announcements">{t('me.announcements')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<KeyOutline />} onClick={() => navigate('/admin/api-keys')} data-testid="me-api-keys">{t('me.apiKeys')}</List.Item> : null}
