@@ -95,6 +95,8 @@ export default tseslint.config(
           { from: [['server-module', { module: 'commissions' }]], allow: [['server-module', { module: 'campaigns' }]] },
           // The Stripe receiver records conversions and ends customers' bindings through the commissions service.
           { from: [['server-module', { module: 'integrations' }]], allow: [['server-module', { module: 'commissions' }]] },
+          // Bounties' rewards are commissions: the money engine writes them (commissions/bounty-earning.ts).
+          { from: [['server-module', { module: 'bounties' }]], allow: [['server-module', { module: 'commissions' }]] },
           { from: 'server-root', allow: ['server-root', 'server-module', 'server-platform', 'server-db', 'server-domain', 'shared-package'] },
         ],
       }],

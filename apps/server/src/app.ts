@@ -22,6 +22,7 @@ import { mailRoutes } from './modules/mail/routes';
 import { authRoutes } from './modules/auth/routes';
 import { campaignRoutes } from './modules/campaigns/routes';
 import { commissionRoutes } from './modules/commissions/routes';
+import { bountyRoutes } from './modules/bounties/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { withdrawalRoutes } from './modules/withdrawals/routes';
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}) {
     await site.register(webhookRoutes(ctx));
     await site.register(mailRoutes(ctx));
     await site.register(commissionRoutes(ctx));
+    await site.register(bountyRoutes(ctx));
     await site.register(withdrawalRoutes(ctx));
     await site.register(staffRoutes(ctx));
     await site.register(promoterRoutes(ctx));

@@ -375,6 +375,26 @@ describe.each(DIALECTS)('the audit log on %s', (dialect) => {
       ]);
     });
 
+    it('bounties: made and changed (admin), proof approved and rejected (operators)', async () => {
+      const c = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Bounties' }, holdDays: 30 }))).json().campaign;
+      await admin.request('PATCH', `/api/admin/campaigns/${c.id}`, { status: 'active' });
+      const created = await oneEntry(() => admin.request('POST', `/api/admin/campaigns/${c.id}/bounties`, { kind: 'submission', names: { en: 'Post a review' }, reward: 2_000 }), { actorId: adminId, action: 'bounty.create', entity: 'bounty', ip: ADMIN_IP });
+      const bountyId = created.res.json().bounty.id as string;
+      expect(JSON.parse(created.entry.after_json!)).toMatchObject({ id: bountyId, campaignId: c.id, kind: 'submission', reward: 2_000 });
+      await noEntry(() => operator.request('POST', `/api/admin/campaigns/${c.id}/bounties`, { kind: 'submission', names: { en: 'x' }, reward: 1 }), 403);
+      const updated = await oneEntry(() => admin.request('PATCH', `/api/admin/bounties/${bountyId}`, { reward: 2_500 }), { actorId: adminId, action: 'bounty.update', entity: 'bounty', entityId: bountyId, ip: ADMIN_IP });
+      expect([JSON.parse(updated.entry.before_json!).reward, JSON.parse(updated.entry.after_json!).reward]).toEqual([2_000, 2_500]);
+      const p = await promoter();
+      const q = await promoter();
+      for (const x of [p, q]) await x.client.request('POST', `/api/campaigns/${c.id}/join`);
+      const sp = (await noEntry(() => p.client.request('POST', `/api/bounties/${bountyId}/submissions`, { text: 'Done' }), 201)).json().submission.id as string;
+      const sq = (await noEntry(() => q.client.request('POST', `/api/bounties/${bountyId}/submissions`, { text: 'Done too' }), 201)).json().submission.id as string;
+      const approved = await oneEntry(() => operator.request('POST', `/api/admin/bounty-submissions/${sp}/approve`), { actorId: operatorId, action: 'bounty_submission.approve', entity: 'bounty_submission', entityId: sp, before: { status: 'pending' }, ip: OPERATOR_IP });
+      expect(JSON.parse(approved.entry.after_json!)).toMatchObject({ status: 'approved', amount: 2_500 });
+      await noEntry(() => operator.request('POST', `/api/admin/bounty-submissions/${sp}/approve`), 409);
+      await oneEntry(() => operator.request('POST', `/api/admin/bounty-submissions/${sq}/reject`, { reason: 'No link' }), { actorId: operatorId, action: 'bounty_submission.reject', entity: 'bounty_submission', entityId: sq, before: { status: 'pending' }, after: { status: 'rejected', reason: 'No link' }, ip: OPERATOR_IP });
+    });
+
     it('rewards and corrections: the rules, a conversion assigned, a commission reversed, a binding moved and ended — each with its reason', async () => {
       const c = (await admin.request('POST', '/api/admin/campaigns', campaignBody({ names: { en: 'Corrections' }, holdDays: 30, customerBinding: 12 }))).json().campaign;
       await admin.request('PATCH', `/api/admin/campaigns/${c.id}`, { status: 'active' });

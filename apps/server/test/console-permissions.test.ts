@@ -21,6 +21,9 @@ const TABLE: [RegExp, Who][] = [
   [/^POST \/api\/admin\/keys\/rotate$/, 'admin'],
   [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/campaigns/, 'admin'],
   [/^GET \/api\/admin\/ledger\/check$/, 'admin'],
+  // Bounties (docs/bounties.md): made (under campaigns, above) and changed by admins; promoters' proof decided by staff.
+  [/^PATCH \/api\/admin\/bounties\/\{id\}$/, 'admin'],
+  [/^(GET|POST) \/api\/admin\/bounty-submissions/, 'staff'],
   // Groups and the application form: admins change them (rewards follow groups); operators read them.
   [/^(POST|PATCH|PUT|DELETE) \/api\/admin\/groups/, 'admin'],
   [/^PUT \/api\/admin\/application-form$/, 'admin'],
@@ -40,6 +43,9 @@ const TABLE: [RegExp, Who][] = [
   [/^GET \/api\/admin\/campaigns/, 'staff'],
   [/^(GET|POST|PATCH) \/api\/admin\/enrollments/, 'staff'],
   [/^GET \/api\/admin\/conversions/, 'staff'],
+  // Corrections (issue 31 item 7): staff assign a conversion, end or move a customer's binding.
+  [/^POST \/api\/admin\/conversions\/\{id\}\/assign$/, 'staff'],
+  [/^(GET|POST) \/api\/admin\/bindings/, 'staff'],
   [/^(GET|POST) \/api\/admin\/commissions/, 'staff'],
   [/^(GET|POST) \/api\/admin\/withdrawals/, 'staff'],
   [/^(GET|POST|PATCH|DELETE) \/api\/admin\/announcements/, 'staff'],

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CommissionSchema, ConversionSchema, EnrollmentSchema, UserSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WithdrawalSchema } from '@pa/shared';
+import { BountyEarnedEventSchema, CommissionSchema, ConversionSchema, EnrollmentSchema, UserSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, WithdrawalSchema } from '@pa/shared';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/webhooks.md'), 'utf8');
 const examples = new Map<string, unknown>();
@@ -13,6 +13,7 @@ const dataSchema = (type: string): z.ZodType => {
   const object = type.split('.')[0];
   if (object === 'conversion') return ConversionSchema.strict();
   if (object === 'commission') return CommissionSchema.strict();
+  if (object === 'bounty') return BountyEarnedEventSchema.strict();
   if (object === 'withdrawal') return WithdrawalSchema.strict();
   if (object === 'promoter') return UserSchema.strict();
   if (object === 'enrollment') return EnrollmentSchema.extend({ promoterId: z.string(), decidedAt: z.number().int().nullable() }).strict();
@@ -34,6 +35,8 @@ describe('docs/webhooks.md example payloads', () => {
     const status = (body.data as { status?: string }).status;
     const expected: Record<string, string> = { 'promoter.approved': 'active', 'promoter.registered': 'pending', 'commission.created': 'pending', 'enrollment.created': 'pending' };
     const verb = type.split('.')[1]!;
+    // A bounty earned: its commission is made pending, as any other.
+    if (type === 'bounty.earned') expect((body.data as { commission: { status: string } }).commission.status).toBe('pending');
     if (expected[type]) expect(status).toBe(expected[type]);
     else if (['approved', 'rejected', 'paid', 'failed', 'cancelled', 'requested', 'suspended'].includes(verb)) expect(status).toBe(verb);
   });

@@ -34,6 +34,8 @@ const params: Record<(typeof NOTIFICATION_TYPES)[number], Record<string, unknown
   'withdrawal.rejected': { withdrawalId: 'w 1', amount: 10_000, net: 9_800, reason: 'Suspicious' },
   'withdrawal.cancelled': { withdrawalId: 'w 1', amount: 10_000, net: 9_800 },
   adjustment: { adjustmentId: 'a1', amount: 1234, reason: 'Launch bonus' },
+  'bounty.earned': { bountyId: 'b1', commissionId: 'k2', amount: 5000, campaign, bounty: { en: 'Five sales', fr: 'Cinq ventes' } },
+  'bounty.submission_rejected': { bountyId: 'b1', submissionId: 's1', campaign, bounty: { en: 'Post a review' }, reason: 'No link' },
   'staff.registration': { count: 1 },
   'staff.enrollment': { count: 2 },
   'staff.withdrawal': { withdrawalId: 'w 1', amount: 10_000, count: 3 },

@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'commission.approve', 'commission.reject', 'commission.reverse',
   // Corrections (issue 31): a conversion assigned to a promoter, a customer's binding ended or moved.
   'conversion.assign', 'binding.end', 'binding.move',
+  // Bounties (issue 31 item 5): made and changed, and promoters' proof approved or rejected.
+  'bounty.create', 'bounty.update', 'bounty_submission.approve', 'bounty_submission.reject',
   'promoter.adjust',
   'payout_account.add', 'payout_account.delete',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
@@ -39,7 +41,7 @@ export const AUDIT_ACTIONS = [
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The `entity` column: what kind of thing an entry is about. */
-export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group'] as const;
+export const AUDIT_ENTITIES = ['user', 'session', 'settings', 'rsa_key', 'api_key', 'webhook', 'campaign', 'announcement', 'enrollment', 'commission', 'conversion', 'binding', 'payout_account', 'withdrawal', 'audit', 'group', 'bounty', 'bounty_submission'] as const;
 
 /** `actor=system`: entries written by the server itself (the scheduler, the command line). */
 export const AUDIT_SYSTEM_ACTOR = 'system';

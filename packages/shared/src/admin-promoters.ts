@@ -81,7 +81,7 @@ const AdminPromoterCommissionSchema = z.object({
   campaignId: z.string(),
   campaignName: z.string(),
   level: z.number().int(),
-  kind: z.enum(['lead', 'sale']),
+  kind: z.enum(['lead', 'sale', 'bounty']),
   amount: z.number().int(),
   reversedAmount: z.number().int(),
   status: CommissionStatusSchema,

@@ -8,6 +8,7 @@ import { PageQuerySchema } from './schemas';
 export const WEBHOOK_EVENT_TYPES = [
   'conversion.created',
   'commission.created', 'commission.approved', 'commission.rejected', 'commission.reversed',
+  'bounty.earned',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
   'promoter.registered', 'promoter.approved', 'promoter.suspended',
   'enrollment.created', 'enrollment.approved', 'enrollment.rejected',

@@ -4,7 +4,7 @@
  * rules are in docs/bounties.md.
  */
 import { z } from 'zod';
-import { LocaleSchema } from './schemas';
+import { CommissionSchema, LocaleSchema } from './schemas';
 import { MAX_AMOUNT } from './rules';
 
 export const BOUNTY_KINDS = ['performance', 'submission'] as const;
@@ -131,3 +131,39 @@ export const PromoterBountySchema = z.object({
 export type PromoterBounty = z.infer<typeof PromoterBountySchema>;
 export const PromoterBountyListSchema = z.object({ currency: z.string(), items: z.array(PromoterBountySchema) });
 export type PromoterBountyList = z.infer<typeof PromoterBountyListSchema>;
+
+/** `POST api/admin/campaigns/:id/bounties` (201) and `PATCH api/admin/bounties/:id`. */
+export const AdminBountyEnvelopeSchema = z.object({ bounty: AdminBountySchema });
+export type AdminBountyEnvelope = z.infer<typeof AdminBountyEnvelopeSchema>;
+/** `POST api/bounties/:id/submissions` (201) and the staff's approve / reject. */
+export const BountySubmissionEnvelopeSchema = z.object({ submission: BountySubmissionSchema });
+export type BountySubmissionEnvelope = z.infer<typeof BountySubmissionEnvelopeSchema>;
+/** `GET api/admin/bounty-submissions?status=&bountyId=&limit=&cursor=`: newest first. */
+export const BountySubmissionQuerySchema = z.strictObject({
+  status: z.enum(SUBMISSION_STATUSES).optional(),
+  bountyId: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  cursor: z.string().max(200).optional(),
+});
+export type BountySubmissionQuery = z.input<typeof BountySubmissionQuerySchema>;
+/**
+ * `POST api/bounties/:id/images` (raw PNG, JPEG or WebP body, at most 2 MiB, as a campaign's
+ * images): 201 with the id to send as a submission's `imageId` and where staff and the promoter
+ * read it (`GET api/bounty-images/:id`, signed-in).
+ */
+export const BountyImageSchema = z.object({ id: z.string(), url: z.string() });
+export type BountyImage = z.infer<typeof BountyImageSchema>;
+
+/**
+ * The `bounty.earned` webhook event's `data` (docs/webhooks.md): the bounty as it was when earned,
+ * the promoter, the period (`YYYY-MM`, `campaign`, or `once` for a submission), the submission
+ * approved (null for a goal reached), and the commission of kind `bounty` it made.
+ */
+export const BountyEarnedEventSchema = z.object({
+  bounty: z.object({ id: z.string(), campaignId: z.string(), kind: z.enum(BOUNTY_KINDS), names: z.record(z.string(), z.string()), reward: z.number().int(), goal: BountyGoalSchema.nullable() }),
+  promoterId: z.string(),
+  period: z.string(),
+  submissionId: z.string().nullable(),
+  commission: CommissionSchema,
+});
+export type BountyEarnedEvent = z.infer<typeof BountyEarnedEventSchema>;

@@ -575,7 +575,8 @@ export type Conversion = z.infer<typeof ConversionSchema>;
 
 export const CommissionSchema = z.object({
   id: z.string(),
-  conversionId: z.string(),
+  /** null for a bounty's reward (kind `bounty`, docs/bounties.md). */
+  conversionId: z.string().nullable(),
   campaignId: z.string(),
   campaignName: z.string(),
   promoterId: z.string(),
@@ -584,7 +585,7 @@ export const CommissionSchema = z.object({
   /** Level 2: the team member whose sale earned it, masked. */
   sourceName: z.string().nullable(),
   level: z.number().int(),
-  kind: z.enum(['lead', 'sale']),
+  kind: z.enum(['lead', 'sale', 'bounty']),
   rule: z.string(),
   base: z.number().int(),
   rateBps: z.number().int().nullable(),
@@ -606,7 +607,8 @@ export type ConversionResult = z.infer<typeof ConversionResultSchema>;
 const CommissionEventSchema = z.object({ status: z.string(), amount: z.number().int(), reason: z.string().nullable(), at: z.number().int() });
 export const CommissionDetailSchema = z.object({
   commission: CommissionSchema,
-  conversion: z.object({ kind: ConversionKindSchema, externalId: z.string(), amount: z.number().int(), refundedAmount: z.number().int(), attributedBy: z.string().nullable(), occurredAt: z.number().int() }),
+  /** null for a bounty's reward (no conversion earned it). */
+  conversion: z.object({ kind: ConversionKindSchema, externalId: z.string(), amount: z.number().int(), refundedAmount: z.number().int(), attributedBy: z.string().nullable(), occurredAt: z.number().int() }).nullable(),
   events: z.array(CommissionEventSchema),
   currency: z.string(),
 });
@@ -643,7 +645,7 @@ export type AdminConversion = z.infer<typeof AdminConversionSchema>;
 export const AdminConversionListSchema = z.object({ items: z.array(AdminConversionSchema), nextCursor: z.string().nullable() });
 export type AdminConversionList = z.infer<typeof AdminConversionListSchema>;
 /** `externalId`: the shop's order (or lead) id of the commission's conversion. */
-const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), externalId: z.string() });
+const AdminCommissionSchema = CommissionSchema.extend({ promoterName: z.string(), promoterAccount: z.string(), /** The order's id; null for a bounty's reward. */ externalId: z.string().nullable() });
 export type AdminCommission = z.infer<typeof AdminCommissionSchema>;
 export const AdminCommissionListSchema = z.object({ items: z.array(AdminCommissionSchema), nextCursor: z.string().nullable() });
 export type AdminCommissionList = z.infer<typeof AdminCommissionListSchema>;
@@ -764,6 +766,8 @@ export const NOTIFICATION_TYPES = [
   'enrollment.approved', 'enrollment.rejected',
   'commission.created', 'commission.approved', 'commission.rejected', 'commission.reversed',
   'withdrawal.requested', 'withdrawal.approved', 'withdrawal.paid', 'withdrawal.failed', 'withdrawal.rejected', 'withdrawal.cancelled',
+  /** A bounty earned (params: bountyId, commissionId, amount, name per locale as `bounty`, campaignId); a bounty submission rejected (bountyId, submissionId, reason, bounty). */
+  'bounty.earned', 'bounty.submission_rejected',
   /** An admin credited or debited the promoter's available balance (params: amount, reason). */
   'adjustment',
   /**

@@ -45,6 +45,13 @@ const SAMPLES: ExplanationStep[] = [
   step('total', 'earned', { amount: 2_790 }),
   step('total', 'nothing', { amount: 0 }),
   step('hold', 'until', { availableAt: Date.UTC(2026, 11, 5, 10), holdDays: 7 }),
+  step('bounty', 'goal', { name: 'Five sales', metric: 'sales', value: 5, period: '2026-11' }),
+  step('bounty', 'goal', { name: 'First sale', metric: 'sales', value: 1, period: 'campaign' }),
+  step('bounty', 'goal', { name: 'Sell 100', metric: 'saleAmount', value: 10_000, period: '2026-11' }),
+  step('bounty', 'goal', { name: 'Sell 100', metric: 'saleAmount', value: 10_000, period: 'campaign' }),
+  step('bounty', 'goal', { name: 'Ten sign-ups', metric: 'leads', value: 10, period: '2026-02' }),
+  step('bounty', 'goal', { name: 'One sign-up', metric: 'leads', value: 1, period: 'campaign' }),
+  step('bounty', 'approved', { name: 'Post a review', at: Date.UTC(2026, 2, 4, 9) }),
 ];
 
 describe('explanations', () => {
@@ -82,6 +89,13 @@ describe('explanations', () => {
       'Commission: US$27.90.',
       'No commission.',
       'Available on Dec 5, 2026, after the 7-day hold.',
+      'Bounty ‘Five sales’: the goal of 5 sales in November 2026 was reached.',
+      'Bounty ‘First sale’: the goal of 1 sale in the campaign was reached.',
+      'Bounty ‘Sell 100’: the goal of US$100.00 in sales in November 2026 was reached.',
+      'Bounty ‘Sell 100’: the goal of US$100.00 in sales in the campaign was reached.',
+      'Bounty ‘Ten sign-ups’: the goal of 10 leads in February 2026 was reached.',
+      'Bounty ‘One sign-up’: the goal of 1 lead in the campaign was reached.',
+      'Bounty ‘Post a review’: the proof was approved by staff on Mar 4, 2026.',
     ]);
     expect(say(step('attribution', 'click_outside_window', { days: 41, windowDays: 30 }), 'lead')).toBe('Not credited: the click was 41 days before the lead; this campaign credits clicks for 30 days.');
   });

@@ -191,6 +191,9 @@ export interface Database {
   api_keys: ApiKeysTable;
   conversions: ConversionsTable;
   commissions: CommissionsTable;
+  bounties: BountiesTable;
+  bounty_submissions: BountySubmissionsTable;
+  bounty_images: BountyImagesTable;
   commission_events: CommissionEventsTable;
   ledger_journals: LedgerJournalsTable;
   ledger_entries: LedgerEntriesTable;
@@ -521,14 +524,15 @@ export type CommissionStatus = 'pending' | 'approved' | 'rejected' | 'reversed';
 
 export interface CommissionsTable {
   id: string;
-  conversion_id: string;
+  /** null for a bounty's reward (kind `bounty`, migration 025). */
+  conversion_id: string | null;
   campaign_id: string;
   promoter_id: string;
   link_id: string | null;
   /** Level 2: the promoter whose sale earned this override. */
   source_promoter_id: string | null;
   level: number;
-  kind: 'lead' | 'sale';
+  kind: 'lead' | 'sale' | 'bounty';
   rule: string;
   base: number;
   rate_bps: number | null;
@@ -549,6 +553,54 @@ export interface CommissionsTable {
   binding_months: number | null;
   /** 0: made when the conversion was recorded; n: made by its n-th assignment by staff (issue 31, migration 024). */
   assignment: number;
+  /** A bounty's reward: the bounty, and the period it was earned for (`YYYY-MM`, `campaign`, `once`); unique with promoter_id. */
+  bounty_id: string | null;
+  bounty_period: string | null;
+}
+
+export interface BountiesTable {
+  id: string;
+  campaign_id: string;
+  kind: 'performance' | 'submission';
+  names_json: string;
+  descriptions_json: string;
+  reward: number;
+  /** Performance: { metric, value, period }; null for a submission bounty. */
+  goal_json: string | null;
+  group_ids_json: string;
+  starts_at: number | null;
+  ends_at: number | null;
+  status: 'active' | 'archived';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface BountySubmissionsTable {
+  id: string;
+  bounty_id: string;
+  promoter_id: string;
+  url: string | null;
+  text: string;
+  image_id: string | null;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+  created_at: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  commission_id: string | null;
+}
+
+export interface BountyImagesTable {
+  id: string;
+  bounty_id: string;
+  promoter_id: string;
+  content_type: string;
+  data: Buffer;
+  byte_size: number;
+  sha256: string;
+  width: number;
+  height: number;
+  created_at: number;
 }
 
 export interface CommissionEventsTable {

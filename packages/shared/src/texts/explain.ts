@@ -25,8 +25,10 @@ export const EXPLANATION_KEYS = [
   'line.percent', 'line.percent_sku', 'line.fixed', 'line.fixed_sku', 'line.paid_before_sku', 'line.no_rule', 'line.no_rule_sku',
   'rule.label', 'rule.number', 'rule.base',
   'tier.applied', 'cap.rule', 'cap.budget', 'override.paid', 'total.earned', 'total.nothing', 'hold.until',
+  // A bounty's reward (docs/bounties.md): the goal reached, per metric and period, or the proof approved.
+  'bounty.sales_month', 'bounty.sales_campaign', 'bounty.saleAmount_month', 'bounty.saleAmount_campaign', 'bounty.leads_month', 'bounty.leads_campaign', 'bounty.approved',
 ] as const;
-type Counted = 'days' | 'window' | 'hold';
+type Counted = 'days' | 'window' | 'hold' | 'sales' | 'leads';
 export type ExplanationTexts = Record<(typeof EXPLANATION_KEYS)[number] | 'event_lead' | 'event_sale', string> & Partial<Record<`${Counted}_${Intl.LDMLPluralRule}`, string>>;
 
 export const EXPLANATION_TEXTS: Record<Locale, ExplanationTexts> = { en, fr, es, 'zh-Hans': zhHans, 'zh-Hant': zhHant };
@@ -93,6 +95,14 @@ export function explainStep(s: ExplanationStep, ctx: ExplainContext): string | n
     case 'hold':
       Object.assign(values, { date: formatDate(num(d.availableAt), ctx.locale, ctx.timeZone), hold: num(d.holdDays) });
       break;
+    case 'bounty': {
+      // detail: name (in the reader's language), metric, value, period (YYYY-MM or campaign); approved: at.
+      if (s.outcome !== 'approved') key = `bounty.${String(d.metric)}_${d.period === 'campaign' ? 'campaign' : 'month'}`;
+      const period = typeof d.period === 'string' && /^\d{4}-\d{2}$/.test(d.period) ? d.period : null;
+      const month = period ? new Intl.DateTimeFormat(ctx.locale, { year: 'numeric', month: 'long', timeZone: 'UTC' }).format(Date.UTC(Number(period.slice(0, 4)), Number(period.slice(5, 7)) - 1, 1)) : '';
+      Object.assign(values, { name: String(d.name ?? ''), sales: num(d.value), leads: num(d.value), amount: money(d.value), month, date: formatDate(num(d.at), ctx.locale, ctx.timeZone) });
+      break;
+    }
     case 'assigned':
       // Staff's own words: shown as they were given.
       Object.assign(values, { date: formatDate(num(d.at), ctx.locale, ctx.timeZone), reason: String(d.reason ?? '') });

@@ -79,6 +79,8 @@ export interface NotificationTexts {
     & { reversed: { bodyClawback: string; bodyClawbackTeam: string } };
   withdrawal: Record<'requested' | 'approved' | 'paid' | 'failed' | 'rejected' | 'cancelled', TitleBody>;
   adjustment: { creditTitle: string; debitTitle: string; body: string; bodyNoReason: string };
+  /** Bounties (docs/bounties.md): `{{bounty}}` the bounty's name, `{{campaign}}` its campaign's; a rejection's reason is a detail line. */
+  bounty: Record<'earned' | 'submission_rejected', TitleBody>;
   /** A type this version of the app does not know (a newer server). */
   unknown: TitleBody;
   /** Staff's: what waits for review, and the system's alerts. */
@@ -113,6 +115,7 @@ export interface AuditTexts {
  * console's tables and exports, and the promoter's commission export (`kind`).
  */
 export interface ConversionTexts {
-  kind: Record<'lead' | 'sale' | 'refund', string>;
+  /** `bounty`: a commission's kind only (a bounty's reward, docs/bounties.md). */
+  kind: Record<'lead' | 'sale' | 'refund' | 'bounty', string>;
   attributedBy: Record<'coupon' | 'click' | 'customer' | 'link' | 'staff', string>;
 }

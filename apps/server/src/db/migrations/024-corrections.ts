@@ -63,7 +63,7 @@ export function corrections(dialect: Dialect): Migration {
 }
 
 /** Rebuilds one table (SQLite) with the definition `change` makes of its stored one. */
-async function rebuildSqlite(db: Kysely<unknown>, table: string, change: (definition: string) => string) {
+export async function rebuildSqlite(db: Kysely<unknown>, table: string, change: (definition: string) => string) {
   // Foreign keys cannot be switched inside a transaction; migrations on SQLite run outside one.
   await sql`pragma foreign_keys = off`.execute(db);
   try {

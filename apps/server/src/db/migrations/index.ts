@@ -24,6 +24,7 @@ import { promoterGroups } from './021-promoter-groups';
 import { rewardRules } from './022-reward-rules';
 import { applicationForms } from './023-application-forms';
 import { corrections } from './024-corrections';
+import { bounties } from './025-bounties';
 
 /**
  * Every migration, listed explicitly and in order; each is given the dialect. Migrations use no
@@ -57,6 +58,7 @@ export function migrationProvider(dialect: Dialect, timeZone: string): Migration
         '022-reward-rules': rewardRules(dialect),
         '023-application-forms': applicationForms(dialect),
         '024-corrections': corrections(dialect),
+        '025-bounties': bounties(dialect),
       };
     },
   };

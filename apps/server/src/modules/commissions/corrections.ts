@@ -62,7 +62,8 @@ export async function reverseCommissionByStaff(ctx: AppContext, id: string, reas
     // reversal (or this one sees the refund's), never a commission changed under it.
     const read = await repo.commissionById(tx.q, id);
     if (!read) throw new AppError('NOT_FOUND');
-    await repo.lockConversion(tx.q, tx.dialect, read.conversion_id);
+    // (A bounty's reward has none: its own row lock is enough.)
+    if (read.conversion_id !== null) await repo.lockConversion(tx.q, tx.dialect, read.conversion_id);
     const c = (await repo.lockCommission(tx.q, tx.dialect, id))!;
     const reversed = await takeBack(ctx, tx, c, reason, actor.userId, zoneOf(ctx));
     if (reversed === null) throw new AppError('INVALID_STATE_TRANSITION');

@@ -23,6 +23,7 @@ import {
   type BindingView, type CommissionRow, type ConversionRow, type Page, type PromoterCommissionFilters, type StoredConversion,
 } from './repository';
 import type { StoredLine } from './rewards';
+import { bountySteps } from './bounty-earning';
 import { tellLedgerBreaches } from '../staff-alerts/service';
 import type { RecordResult } from './service';
 import { toCommission, toConversion, type CommissionView } from './views';
@@ -149,12 +150,13 @@ export async function exportMyCommissions(ctx: AppContext, userId: string, query
 export async function commissionDetail(ctx: AppContext, viewer: Pick<AuthState, 'userId' | 'role'>, id: string, locale: string): Promise<z.infer<typeof CommissionDetailSchema>> {
   const row = await commissionView(ctx.db, id);
   if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
-  const conversion = await conversionSummary(ctx.db, row.conversion_id);
+  // A bounty's reward has no conversion (docs/bounties.md).
+  const conversion = row.conversion_id === null ? null : await conversionSummary(ctx.db, row.conversion_id);
   const events = await commissionEvents(ctx.db, row.id);
   const { currency } = await readSettings(ctx.db);
   return {
     commission: toCommission(row, locale),
-    conversion: { kind: conversion.kind, externalId: conversion.external_id, amount: Number(conversion.amount), refundedAmount: Number(conversion.refunded_amount), attributedBy: conversion.attributed_by, occurredAt: Number(conversion.occurred_at) },
+    conversion: conversion && { kind: conversion.kind, externalId: conversion.external_id, amount: Number(conversion.amount), refundedAmount: Number(conversion.refunded_amount), attributedBy: conversion.attributed_by, occurredAt: Number(conversion.occurred_at) },
     events: [
       { status: 'pending', amount: Number(row.amount), reason: null, at: Number(row.created_at) },
       ...events.map((e) => ({ status: e.status, amount: Number(e.amount), reason: e.reason, at: Number(e.at) })),
@@ -177,9 +179,14 @@ export async function conversionExplanation(ctx: AppContext, conversionId: strin
 export async function commissionExplanation(ctx: AppContext, viewer: Pick<AuthState, 'userId' | 'role'>, commissionId: string, locale: Locale): Promise<Explanation> {
   const row = await commissionView(ctx.db, commissionId);
   if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
-  const extras = await conversionExtras(ctx.db, row.conversion_id);
-  if (!extras) throw new AppError('NOT_FOUND');
   const { currency } = await readSettings(ctx.db);
+  if (row.kind === 'bounty') {
+    const campaign = await ctx.db.selectFrom('campaigns').select('hold_days').where('id', '=', row.campaign_id).executeTakeFirst();
+    const steps = await bountySteps(ctx.db, row, Math.round((Number(row.available_at) - Number(row.occurred_at)) / 86_400_000) || (campaign?.hold_days ?? 0), locale);
+    return { steps: explainSteps(steps, { locale, currency, timeZone: zoneOf(ctx), event: 'sale' }) };
+  }
+  const extras = row.conversion_id === null ? undefined : await conversionExtras(ctx.db, row.conversion_id);
+  if (!extras) throw new AppError('NOT_FOUND');
   // A commission an assignment by staff superseded: its explanation ends with that assignment (what
   // the conversion earned the promoter credited since is theirs, not this reader's).
   return { steps: await explained(ctx, extras.kind, extras.explanation_json, locale, currency, Number(row.assignment)) };

@@ -11,7 +11,7 @@ export type ConversionRow = ConversionsTable;
 export type CommissionRow = CommissionsTable;
 
 const CONVERSION_COLUMNS = ['id', 'campaign_id', 'kind', 'external_id', 'amount', 'refunded_amount', 'refund_of', 'customer_external_id', 'customer_email_sha256', 'click_id', 'coupon_code', 'link_code', 'promoter_id', 'link_id', 'attributed_by', 'status', 'reason', 'occurred_at', 'received_at', 'api_key_id'] as const;
-const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months', 'assignment'] as const;
+const COMMISSION_COLUMNS = ['id', 'conversion_id', 'campaign_id', 'promoter_id', 'link_id', 'source_promoter_id', 'level', 'kind', 'rule', 'base', 'rate_bps', 'amount', 'reversed_amount', 'status', 'occurred_at', 'month', 'available_at', 'created_at', 'decided_at', 'decided_by', 'reason', 'binding_month', 'binding_months', 'assignment', 'bounty_id', 'bounty_period'] as const;
 /** A promoter as attribution needs them (users as u, their inviter as i). */
 const PROMOTER_COLUMNS = ['u.id', 'u.account', 'u.display_name', 'u.status', 'u.parent_id', 'u.group_id', 'i.status as inviter_status'] as const;
 const CAMPAIGN_TERMS = ['id', 'status', 'starts_at', 'ends_at', 'updated_at', 'names_json', 'attribution_window_days', 'hold_days', 'lead_reward', 'sale_reward_type', 'sale_reward', 'tiers_json', 'override_bps', 'binding_months', 'rules_json', 'budget_per_month'] as const;
@@ -296,7 +296,8 @@ export async function conversionsPage(q: Db, filters: ConversionFilters, page: P
 export async function commissionsPage(q: Db, filters: { status?: CommissionRow['status'] | undefined; campaignId?: string | undefined }, page: Page) {
   let query = commissionViews(q)
     .innerJoin('users as u', 'u.id', 'c.promoter_id')
-    .innerJoin('conversions as v', 'v.id', 'c.conversion_id')
+    // Left: a bounty's reward has no conversion (its external_id is null).
+    .leftJoin('conversions as v', 'v.id', 'c.conversion_id')
     .select(['u.display_name', 'u.account', 'v.external_id'])
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc')
@@ -334,7 +335,8 @@ export async function promoterCommissionsPage(q: Db, promoterId: string, filters
 /** The promoter's commissions for the export, latest occurred first, with their conversion's externalId; at most `max`. */
 export function promoterCommissionsExport(q: Db, promoterId: string, filters: PromoterCommissionFilters, max: number) {
   return promoterCommissions(q, promoterId, filters)
-    .innerJoin('conversions as v', 'v.id', 'c.conversion_id')
+    // Left: a bounty's reward has no conversion (its external_id is null).
+    .leftJoin('conversions as v', 'v.id', 'c.conversion_id')
     .select(['v.external_id'])
     .orderBy('c.occurred_at', 'desc')
     .limit(max)
@@ -589,4 +591,47 @@ export function lockBinding(q: Db, dialect: Dialect, id: string) {
 export async function updateBinding(q: Db, id: string, set: Partial<CustomerBindingsTable>): Promise<boolean> {
   const r = await q.updateTable('customer_bindings').set(set).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+// ——— Bounties' rewards (commissions of kind `bounty`, docs/bounties.md) ———
+
+/** A bounty as its reward and explanation need it. */
+export function bountyById(q: ReadOnlyDb, id: string) {
+  return q.selectFrom('bounties').select(['id', 'campaign_id', 'kind', 'names_json', 'descriptions_json', 'reward', 'goal_json', 'group_ids_json', 'starts_at', 'ends_at', 'status', 'created_at', 'updated_at']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether the promoter earned the bounty for this period. */
+export async function hasEarnedBounty(q: ReadOnlyDb, bountyId: string, promoterId: string, period: string): Promise<boolean> {
+  const row = await q.selectFrom('commissions').select('id').where('bounty_id', '=', bountyId).where('promoter_id', '=', promoterId).where('bounty_period', '=', period).executeTakeFirst();
+  return !!row;
+}
+
+/** A campaign's active performance bounties (checked when one of its leads or sales is attributed). */
+export function activePerformanceBounties(q: ReadOnlyDb, campaignId: string) {
+  return q.selectFrom('bounties').select(['id', 'campaign_id', 'kind', 'names_json', 'descriptions_json', 'reward', 'goal_json', 'group_ids_json', 'starts_at', 'ends_at', 'status', 'created_at', 'updated_at']).where('campaign_id', '=', campaignId).where('kind', '=', 'performance').where('status', '=', 'active').execute();
+}
+
+/**
+ * Progress towards a goal: the promoter's attributed sales (count or amount less refunds) or leads
+ * of the campaign with occurred_at in [from, before).
+ */
+export async function bountyProgress(q: ReadOnlyDb, campaignId: string, promoterId: string, metric: 'sales' | 'saleAmount' | 'leads', from: number | null, before: number | null): Promise<number> {
+  let query = q
+    .selectFrom('conversions')
+    .where('campaign_id', '=', campaignId)
+    .where('promoter_id', '=', promoterId)
+    .where('status', '=', 'attributed')
+    .where('kind', '=', metric === 'leads' ? 'lead' : 'sale');
+  if (from !== null) query = query.where('occurred_at', '>=', from);
+  if (before !== null) query = query.where('occurred_at', '<', before);
+  const row = metric === 'saleAmount'
+    ? await query.select(sql<number>`coalesce(sum(amount - refunded_amount), 0)`.as('n')).executeTakeFirst()
+    : await query.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Inserts a bounty's reward unless the promoter already earned it for that period: true when inserted. */
+export async function insertBountyCommission(q: Db, row: CommissionsTable): Promise<boolean> {
+  const result = await q.insertInto('commissions').values(row).onConflict((oc) => oc.columns(['bounty_id', 'promoter_id', 'bounty_period']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }

@@ -107,6 +107,11 @@ export function commissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     }, async (request) => reverseCommissionByStaff(ctx, request.params.id, request.body.reason, actorOf(request)));
 
+    app.get('/api/admin/commissions/:id/explanation', {
+      preValidation: staffOnly,
+      schema: { tags: ['commissions'], summary: 'Why a commission earned what it did, step by step (a bounty’s reward too, which has no conversion)', params: IdParamsSchema, response: { 200: ExplanationSchema, ...errorResponses } },
+    }, async (request) => commissionExplanation(ctx, requireAuth(request), request.params.id, requestLocale(request)));
+
     app.post('/api/admin/commissions/:id/:action', {
       preValidation: staffOnly,
       schema: {

@@ -34,6 +34,7 @@ import { isUniqueViolation } from '../users/repository';
 import * as repo from './repository';
 import type { CampaignTerms, CommissionRow, ConversionRow, ReadAheadRequest, StoredConversion } from './repository';
 import { toCommission, toConversion } from './views';
+import { checkPerformanceBounties } from './bounty-earning';
 import { applyCaps, legacyRuleName, type CapCut } from '../../domain/rewards';
 import { decideLines, isBaseRule, type RewardFacts } from '@pa/shared/reward-rules';
 import { capScope, explainAttribution, explainEarning, isCapped, OwnTransaction, rulesOf, type ExplanationStep, type StoredLine } from './rewards';
@@ -321,6 +322,9 @@ async function recordEarning(ctx: AppContext, tx: BatchTx, apiKeyId: string | nu
     ({ rows, steps } = earning);
     if (earning.lines) lines = earning.lines;
     if (earning.capped) reason = 'capped';
+    // The campaign's performance bounties this lead or sale counts towards (docs/bounties.md):
+    // decided here, before anything is collected (inside a batch it may ask for its own transaction).
+    await checkPerformanceBounties(ctx, tx, own, { campaign, promoter, kind, amount: input.amount ?? 0, occurredAt, day, zone });
   }
   conversion.reason = reason;
   conversion.items_json = lines ? JSON.stringify(lines) : null;
@@ -427,7 +431,7 @@ export async function earn(
     const only = decided.length === 1 ? decided[0]! : null;
     const legacy = only?.ruleId && isBaseRule(rules.find((r) => r.id === only.ruleId)!);
     const rates = new Set(decided.filter((d) => d.amount > 0).map((d) => d.bps));
-    const base = { conversion_id: e.conversionId, campaign_id: campaign.id, kind: e.kind, occurred_at: e.occurredAt, month, available_at: availableAt(e.occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: e.bound?.month ?? null, binding_months: e.bound ? e.bound.of : null, assignment: e.assignment };
+    const base = { conversion_id: e.conversionId, campaign_id: campaign.id, kind: e.kind, occurred_at: e.occurredAt, month, available_at: availableAt(e.occurredAt, campaign.hold_days), created_at: now, reversed_amount: 0, status: 'pending' as const, decided_at: null, decided_by: null, reason: null, binding_month: e.bound?.month ?? null, binding_months: e.bound ? e.bound.of : null, assignment: e.assignment, bounty_id: null, bounty_period: null };
     rows.push({ ...base, id: newId(now), promoter_id: promoter.id, link_id: e.linkId, source_promoter_id: null, level: 1, rule: legacy ? legacyRuleName(only!, e.kind) : 'rules', base: e.amount, rate_bps: rates.size === 1 ? [...rates][0]! : null, amount: total });
     // Level 2: the inviter earns the override while their account is active.
     if (promoter.parent_id && override > 0) {

@@ -72,3 +72,9 @@ export async function findNewestId(db: Db, userId: string): Promise<string> {
 export async function setUnreadFrom(db: Db, userId: string, unreadFrom: string): Promise<void> {
   await db.insertInto('notification_marks').values({ user_id: userId, unread_from: unreadFrom }).onConflict((oc) => oc.column('user_id').doUpdateSet({ unread_from: unreadFrom })).execute();
 }
+
+/** Bounties' names (per locale), for the bounty notifications. */
+export async function findBountyNames(db: Db, bountyIds: string[]): Promise<{ id: string; names_json: string }[]> {
+  if (bountyIds.length === 0) return [];
+  return db.selectFrom('bounties').select(['id', 'names_json']).where('id', 'in', bountyIds).execute();
+}

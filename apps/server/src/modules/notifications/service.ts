@@ -11,7 +11,7 @@ import { AppError } from '../../platform/errors';
 import { decodeCursor, pageOf } from '../../platform/listing';
 import { readSettings } from '../../platform/settings';
 import {
-  countUnread, findCampaignNames, findNewestId, findOldestUnreadId, findOwnNotification, findUnreadFrom, listNotifications, markAllRead, markOneRead,
+  countUnread, findBountyNames, findCampaignNames, findNewestId, findOldestUnreadId, findOwnNotification, findUnreadFrom, listNotifications, markAllRead, markOneRead,
   setUnreadFrom, type NotificationRow,
 } from './repository';
 
@@ -64,6 +64,10 @@ export async function myNotifications(
   const campaignIds = [...new Set(items.map((n) => n.params.campaignId).filter((id): id is string => typeof id === 'string'))];
   const names = new Map((await findCampaignNames(ctx.db, campaignIds)).map((c) => [c.id, JSON.parse(c.names_json) as Record<string, string>]));
   for (const n of items) if (typeof n.params.campaignId === 'string' && names.has(n.params.campaignId)) n.params.campaign = names.get(n.params.campaignId);
+  // Bounties' names the same way (`bounty`, per locale).
+  const bountyIds = [...new Set(items.map((n) => n.params.bountyId).filter((id): id is string => typeof id === 'string'))];
+  const bounties = new Map((await findBountyNames(ctx.db, bountyIds)).map((b) => [b.id, JSON.parse(b.names_json) as Record<string, string>]));
+  for (const n of items) if (typeof n.params.bountyId === 'string' && bounties.has(n.params.bountyId)) n.params.bounty = bounties.get(n.params.bountyId);
   return { items, nextCursor, unread: count, currency: settings.currency };
 }
 

@@ -112,6 +112,14 @@ export default {
     application_form: {
       update: 'Application questions changed',
     },
+    bounty: {
+      create: 'Bounty created',
+      update: 'Bounty changed',
+    },
+    bounty_submission: {
+      approve: 'Bounty proof approved',
+      reject: 'Bounty proof rejected',
+    },
   },
   entities: {
     user: 'User',
@@ -131,5 +139,7 @@ export default {
     audit: 'Audit log',
     promoter: 'Promoters',
     group: 'Promoter group',
+    bounty: 'Bounty',
+    bounty_submission: 'Bounty proof',
   },
 } satisfies AuditTexts;

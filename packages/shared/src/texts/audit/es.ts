@@ -112,6 +112,14 @@ export default {
     application_form: {
       update: 'Preguntas de solicitud modificadas',
     },
+    bounty: {
+      create: 'Bonificación creada',
+      update: 'Bonificación modificada',
+    },
+    bounty_submission: {
+      approve: 'Prueba de bonificación aprobada',
+      reject: 'Prueba de bonificación rechazada',
+    },
   },
   entities: {
     user: 'Usuario',
@@ -131,5 +139,7 @@ export default {
     audit: 'Registro de auditoría',
     promoter: 'Promotores',
     group: 'Grupo de promotores',
+    bounty: 'Bonificación',
+    bounty_submission: 'Prueba de bonificación',
   },
 } satisfies AuditTexts;

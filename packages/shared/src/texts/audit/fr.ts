@@ -112,6 +112,14 @@ export default {
     application_form: {
       update: 'Questions de candidature modifiées',
     },
+    bounty: {
+      create: 'Prime créée',
+      update: 'Prime modifiée',
+    },
+    bounty_submission: {
+      approve: 'Preuve de prime approuvée',
+      reject: 'Preuve de prime refusée',
+    },
   },
   entities: {
     user: 'Utilisateur',
@@ -131,5 +139,7 @@ export default {
     audit: 'Journal d’audit',
     promoter: 'Promoteurs',
     group: 'Groupe de promoteurs',
+    bounty: 'Prime',
+    bounty_submission: 'Preuve de prime',
   },
 } satisfies AuditTexts;

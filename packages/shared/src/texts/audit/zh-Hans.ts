@@ -112,6 +112,14 @@ export default {
     application_form: {
       update: '已修改申请问题',
     },
+    bounty: {
+      create: '创建悬赏',
+      update: '修改悬赏',
+    },
+    bounty_submission: {
+      approve: '悬赏凭证已通过',
+      reject: '悬赏凭证已拒绝',
+    },
   },
   entities: {
     user: '用户',
@@ -131,5 +139,7 @@ export default {
     audit: '审计日志',
     promoter: '推广员',
     group: '推广员分组',
+    bounty: '悬赏',
+    bounty_submission: '悬赏凭证',
   },
 } satisfies AuditTexts;

@@ -112,6 +112,14 @@ export default {
     application_form: {
       update: '已修改申請問題',
     },
+    bounty: {
+      create: '建立懸賞',
+      update: '修改懸賞',
+    },
+    bounty_submission: {
+      approve: '懸賞憑證已核准',
+      reject: '懸賞憑證已拒絕',
+    },
   },
   entities: {
     user: '使用者',
@@ -131,5 +139,7 @@ export default {
     audit: '稽核紀錄',
     promoter: '推廣員',
     group: '推廣員分組',
+    bounty: '懸賞',
+    bounty_submission: '懸賞憑證',
   },
 } satisfies AuditTexts;

@@ -6,6 +6,7 @@ export default {
     lead: 'Sign-up (lead)',
     sale: 'Sale',
     refund: 'Refund',
+    bounty: 'Bounty',
   },
   attributedBy: {
     coupon: 'Coupon code',

@@ -6,6 +6,7 @@ export default {
     lead: 'Registro',
     sale: 'Venta',
     refund: 'Reembolso',
+    bounty: 'Bonificación',
   },
   attributedBy: {
     coupon: 'Cupón',

@@ -6,6 +6,7 @@ export default {
     lead: 'Inscription',
     sale: 'Vente',
     refund: 'Remboursement',
+    bounty: 'Prime',
   },
   attributedBy: {
     coupon: 'Code promo',

@@ -6,6 +6,7 @@ export default {
     lead: '注册',
     sale: '订单',
     refund: '退款',
+    bounty: '悬赏',
   },
   attributedBy: {
     coupon: '优惠码',

@@ -6,6 +6,7 @@ export default {
     lead: '註冊',
     sale: '訂單',
     refund: '退款',
+    bounty: '懸賞',
   },
   attributedBy: {
     coupon: '優惠碼',

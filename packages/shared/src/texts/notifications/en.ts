@@ -76,6 +76,16 @@ export default {
     body: 'The program adjusted your available balance by {{amount}}. Reason: {{reason}}',
     bodyNoReason: 'The program adjusted your available balance by {{amount}}.',
   },
+  bounty: {
+    earned: {
+      title: 'Bounty earned: {{amount}}',
+      body: 'You reached “{{bounty}}” in “{{campaign}}”. It becomes available after the return period.',
+    },
+    submission_rejected: {
+      title: 'Proof not accepted: “{{bounty}}”',
+      body: 'Your proof for this bounty in “{{campaign}}” was not approved. You can send another.',
+    },
+  },
   unknown: {
     title: 'New notification',
     body: 'Update the app to see this notification in full.',

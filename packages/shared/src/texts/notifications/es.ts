@@ -76,6 +76,16 @@ export default {
     body: 'El programa ajustó tu saldo disponible en {{amount}}. Motivo: {{reason}}',
     bodyNoReason: 'El programa ajustó tu saldo disponible en {{amount}}.',
   },
+  bounty: {
+    earned: {
+      title: 'Bonificación ganada: {{amount}}',
+      body: 'Conseguiste «{{bounty}}» en «{{campaign}}». Estará disponible tras el periodo de devolución.',
+    },
+    submission_rejected: {
+      title: 'Prueba no aceptada: «{{bounty}}»',
+      body: 'Tu prueba para esta bonificación de «{{campaign}}» no fue aprobada. Puedes enviar otra.',
+    },
+  },
   unknown: {
     title: 'Nueva notificación',
     body: 'Actualiza la aplicación para ver esta notificación completa.',

@@ -76,6 +76,16 @@ export default {
     body: 'Le programme a ajusté votre solde disponible de {{amount}}. Motif : {{reason}}',
     bodyNoReason: 'Le programme a ajusté votre solde disponible de {{amount}}.',
   },
+  bounty: {
+    earned: {
+      title: 'Prime gagnée : {{amount}}',
+      body: 'Vous avez atteint « {{bounty}} » dans « {{campaign}} ». Elle sera disponible après la période de retour.',
+    },
+    submission_rejected: {
+      title: 'Preuve refusée : « {{bounty}} »',
+      body: 'Votre preuve pour cette prime de « {{campaign}} » n’a pas été approuvée. Vous pouvez en envoyer une autre.',
+    },
+  },
   unknown: {
     title: 'Nouvelle notification',
     body: 'Mettez l’application à jour pour afficher cette notification en entier.',

@@ -76,6 +76,16 @@ export default {
     body: '平台调整了你的可用余额 {{amount}}。原因：{{reason}}',
     bodyNoReason: '平台调整了你的可用余额 {{amount}}。',
   },
+  bounty: {
+    earned: {
+      title: '获得悬赏：{{amount}}',
+      body: '你已完成「{{campaign}}」中的「{{bounty}}」。退货期结束后即可提现。',
+    },
+    submission_rejected: {
+      title: '凭证未通过：「{{bounty}}」',
+      body: '你为「{{campaign}}」中这项悬赏提交的凭证未通过审核，可以重新提交。',
+    },
+  },
   unknown: {
     title: '新通知',
     body: '请更新应用以查看此通知的完整内容。',

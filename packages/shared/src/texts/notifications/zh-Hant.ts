@@ -76,6 +76,16 @@ export default {
     body: '平台調整了你的可用餘額 {{amount}}。原因：{{reason}}',
     bodyNoReason: '平台調整了你的可用餘額 {{amount}}。',
   },
+  bounty: {
+    earned: {
+      title: '獲得懸賞：{{amount}}',
+      body: '你已完成「{{campaign}}」中的「{{bounty}}」。退貨期結束後即可提領。',
+    },
+    submission_rejected: {
+      title: '憑證未通過：「{{bounty}}」',
+      body: '你為「{{campaign}}」中這項懸賞提交的憑證未獲核准，可以重新提交。',
+    },
+  },
   unknown: {
     title: '新通知',
     body: '請更新應用程式以查看此通知的完整內容。',

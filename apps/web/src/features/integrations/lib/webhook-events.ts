@@ -4,7 +4,7 @@
  */
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@pa/shared';
 
-export const WEBHOOK_OBJECTS = ['conversion', 'commission', 'withdrawal', 'promoter', 'enrollment'] as const;
+export const WEBHOOK_OBJECTS = ['conversion', 'commission', 'bounty', 'withdrawal', 'promoter', 'enrollment'] as const;
 type WebhookObject = (typeof WEBHOOK_OBJECTS)[number];
 
 interface EventGroup { object: WebhookObject; events: WebhookEventType[] }

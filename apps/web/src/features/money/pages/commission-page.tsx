@@ -46,22 +46,28 @@ function Detail({ data }: { data: CommissionDetail }) {
                 : t('commissions.reversedAll')}
         </p>
       </section>
-      <List className="info-list" header={t('commissions.whatWasSold')}>
-        <List.Item extra={<span className="list-value">{t(`conversions.kind.${conversion.kind}`)}</span>}>{t('commissions.type')}</List.Item>
-        {c.sourceName ? <List.Item extra={<span className="list-value">{c.sourceName}</span>}>{t('commissions.teamMember')}</List.Item> : null}
-        <List.Item extra={<span className="list-value" data-testid="commission-order">{conversion.externalId}</span>}>{t('commissions.order')}</List.Item>
-        {conversion.kind === 'sale' ? <List.Item extra={<span className="list-value">{money(conversion.amount)}</span>}>{t('commissions.orderAmount')}</List.Item> : null}
-        {conversion.refundedAmount > 0 ? <List.Item extra={<span className="list-value">{money(conversion.refundedAmount)}</span>}>{t('commissions.refunded')}</List.Item> : null}
-        <List.Item extra={<span className="list-value">{formatDateTime(conversion.occurredAt, i18n.language)}</span>}>{t('commissions.when')}</List.Item>
-        {c.linkCode && c.linkId ? (
-          <List.Item extra={<Link to={`/links/${encodeURIComponent(c.linkId)}`} className="list-link">{c.linkCode}</Link>}>{t('commissions.link')}</List.Item>
-        ) : null}
-        {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`conversions.attributedBy.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
-        {c.recurring ? (
-          <List.Item extra={<span className="list-value" data-testid="commission-recurring">{c.recurring.of === null ? t('commissions.recurring.lifetime', { month: c.recurring.month }) : t('commissions.recurring.months', { month: c.recurring.month, of: c.recurring.of })}</span>}>{t('commissions.recurring.title')}</List.Item>
-        ) : null}
-        <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
-      </List>
+      {conversion ? (
+        <List className="info-list" header={t('commissions.whatWasSold')}>
+          <List.Item extra={<span className="list-value">{t(`conversions.kind.${conversion.kind}`)}</span>}>{t('commissions.type')}</List.Item>
+          {c.sourceName ? <List.Item extra={<span className="list-value">{c.sourceName}</span>}>{t('commissions.teamMember')}</List.Item> : null}
+          <List.Item extra={<span className="list-value" data-testid="commission-order">{conversion.externalId}</span>}>{t('commissions.order')}</List.Item>
+          {conversion.kind === 'sale' ? <List.Item extra={<span className="list-value">{money(conversion.amount)}</span>}>{t('commissions.orderAmount')}</List.Item> : null}
+          {conversion.refundedAmount > 0 ? <List.Item extra={<span className="list-value">{money(conversion.refundedAmount)}</span>}>{t('commissions.refunded')}</List.Item> : null}
+          <List.Item extra={<span className="list-value">{formatDateTime(conversion.occurredAt, i18n.language)}</span>}>{t('commissions.when')}</List.Item>
+          {c.linkCode && c.linkId ? (
+            <List.Item extra={<Link to={`/links/${encodeURIComponent(c.linkId)}`} className="list-link">{c.linkCode}</Link>}>{t('commissions.link')}</List.Item>
+          ) : null}
+          {conversion.attributedBy ? <List.Item extra={<span className="list-value">{t(`conversions.attributedBy.${conversion.attributedBy}`)}</span>}>{t('commissions.attributedBy')}</List.Item> : null}
+          {c.recurring ? (
+            <List.Item extra={<span className="list-value" data-testid="commission-recurring">{c.recurring.of === null ? t('commissions.recurring.lifetime', { month: c.recurring.month }) : t('commissions.recurring.months', { month: c.recurring.month, of: c.recurring.of })}</span>}>{t('commissions.recurring.title')}</List.Item>
+          ) : null}
+          <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
+        </List>
+      ) : (
+        <List className="info-list">
+          <List.Item description={ruleText(c, currency, t, i18n.language)} data-testid="commission-rule">{t('commissions.ruleApplied')}</List.Item>
+        </List>
+      )}
       <Why id={c.id} />
       <StatusTimeline
         title={t('commissions.timeline')}

@@ -183,6 +183,19 @@ export function describeNotification(n: { type: string; params: Record<string, u
       tone: debit ? 'bad' : 'good',
     };
   }
+  if (group === 'bounty' && (event === 'earned' || event === 'submission_rejected')) {
+    // A bounty's reward (a commission of kind `bounty`) or proof staff did not accept (docs/bounties.md).
+    const commissionId = id('commissionId');
+    const values = { amount: money(p.amount), campaign, bounty: pickName(p.bounty, locale) ?? '—' };
+    return {
+      title: t(`notifications.bounty.${event}.title`, values),
+      body: t(`notifications.bounty.${event}.body`, values),
+      details,
+      target: event === 'earned' && commissionId ? `/commissions/${commissionId}` : null,
+      group: 'commission',
+      tone: event === 'earned' ? 'good' : 'bad',
+    };
+  }
   if (group === 'staff' && event !== undefined) {
     const staff = describeStaff(event, p, t, money);
     if (staff) return staff;
