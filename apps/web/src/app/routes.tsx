@@ -104,7 +104,7 @@ const PayoutAccountsPage = page(() => import('../features/withdrawals/pages/payo
 const NotificationsPage = page(() => import('../features/notifications/pages/notifications-page'));
 const TeamPage = page(() => import('../features/team/pages/team-page'));
 /** A promoter's bounties and one bounty; the console's bounties of a campaign and review queue: one part each. */
-const BountyPages = page(() => import('../features/bounties/pages/promoter-pages'));
+const BountyPages = page(() => import('../features/bounties/pages/phone'));
 const LeaderboardPage = page(() => import('../features/leaderboard/pages/leaderboard-page'));
 const MePage = page(() => import('../features/me/pages/me-page'));
 const ProfilePage = page(() => import('../features/me/pages/profile-page'));
@@ -125,7 +125,7 @@ const EnrollmentsPage = page(() => import('../features/campaigns/pages/enrollmen
 const ConversionsPage = page(() => import('../features/conversions/pages/conversions-page'));
 const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
 const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
-const BountyConsolePages = page(() => import('../features/bounties/pages/console-pages'));
+const BountyConsolePages = page(() => import('../features/bounties/pages/desk'));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
 const AdminWithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-review-page'));

@@ -5,6 +5,7 @@
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminBounty, AdminBountyList, AdminCampaign, BountyCreate, BountyPatch, BountySubmissionList, SubmissionStatus } from '@pa/shared';
 import { api, ApiError } from '@/lib/api-client';
+import { FOLLOWED } from '@/lib/query-client';
 import { groupsQuery } from '@/lib/groups-query';
 
 export type { AdminBounty, SubmissionStatus };
@@ -45,6 +46,8 @@ const submissionsQuery = (status: SubmissionStatus, bountyId: string | null) =>
     },
     initialPageParam: '',
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    // Proof arrives while the queue is open; another operator may decide meanwhile.
+    ...FOLLOWED,
   });
 
 export const useBountySubmissions = (status: SubmissionStatus, bountyId: string | null) => useInfiniteQuery(submissionsQuery(status, bountyId));

@@ -2,6 +2,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BountySubmissionCreate, PromoterBounty, PromoterBountyList } from '@pa/shared';
 import { api } from '@/lib/api-client';
+import { FOLLOWED } from '@/lib/query-client';
 
 export type { PromoterBounty };
 
@@ -10,6 +11,8 @@ export const bountiesQuery = (locale: string) =>
     // Names and descriptions come in the reader's language.
     queryKey: ['bounties', locale] as const,
     queryFn: ({ signal }) => api<PromoterBountyList>('GET', 'bounties', undefined, { signal }),
+    // Progress and a proof's status change while the list is on screen (a sale, staff's decision).
+    ...FOLLOWED,
   });
 
 export const useBounties = (locale: string) => useQuery(bountiesQuery(locale));
