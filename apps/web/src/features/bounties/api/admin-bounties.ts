@@ -15,6 +15,8 @@ export const adminBountiesQuery = (campaignId: string) =>
     // The campaign editor's link to this page reads the same key (campaigns/components/reward-rules-link.tsx).
     queryKey: ['admin', 'bounties', 'campaign', campaignId] as const,
     queryFn: ({ signal }) => api<AdminBountyList>('GET', `admin/campaigns/${encodeURIComponent(campaignId)}/bounties`, undefined, { signal }),
+    // How often each was earned and what waits for review change while the page is open.
+    ...FOLLOWED,
   });
 
 export const useAdminBounties = (campaignId: string) => useQuery(adminBountiesQuery(campaignId));
