@@ -189,6 +189,8 @@ describe('bounties', () => {
         await settled(desk, 'bounties-table');
         await expect.poll(() => desk.locator('[data-testid^="bounty-row-"]').count()).toBe(5);
         await checkDesk(desk, `bounties-${locale}-console-${width}`);
+        // The table whole at the desk: no sideways scrolling, its buttons inside the window.
+        expect(await desk.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.data-table-scroll')).filter((box) => box.scrollWidth > box.clientWidth + 0.5).length), `${locale} ${width}`).toBe(0);
         await desk.goto(`${server.url}#/admin/bounties/submissions`);
         await desk.locator('[data-testid^="submission-row-"]').first().waitFor();
         await checkDesk(desk, `bounties-${locale}-queue-${width}`);
@@ -197,6 +199,7 @@ describe('bounties', () => {
       await settled(desk, 'bounties-table');
       await desk.getByTestId('bounty-add').click();
       await desk.getByTestId('bounty-form').waitFor();
+      await desk.waitForTimeout(400); // the dialog's opening animation
       await checkDesk(desk, `bounties-${locale}-console-form-1024`);
       await desk.setViewportSize({ width: 1280, height: 800 });
     }

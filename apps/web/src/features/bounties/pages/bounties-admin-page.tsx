@@ -68,23 +68,22 @@ export default function BountiesAdminPage() {
     }
   };
 
+  /** The name, its kind and goal ("5 sales a month"), and the description's start. */
   const nameCell = (b: AdminBounty) => (
     <span className="bounty-admin-name">
       <span className="data-table-strong">{pickText(b.names, locale)}</span>
+      <span className="bounty-admin-goal">
+        <span className="bounty-kind-tag">{t(`bountiesAdmin.kind.${b.kind}`)}</span>
+        {b.goal && currency ? <span data-testid="bounty-goal">{goalText(t, b.goal, currency, locale)}</span> : null}
+      </span>
       {pickText(b.descriptions, locale) ? <span className="bounty-admin-description">{pickText(b.descriptions, locale)}</span> : null}
-    </span>
-  );
-  const goalCell = (b: AdminBounty) => (
-    <span className="bounty-admin-goal">
-      <span className="bounty-kind-tag">{t(`bountiesAdmin.kind.${b.kind}`)}</span>
-      <span>{b.goal && currency ? goalText(t, b.goal, currency, locale) : t('bountiesAdmin.proofGoal')}</span>
     </span>
   );
   const groupsCell = (b: AdminBounty) => (b.groupIds.length === 0 ? <span className="data-table-muted">{t('bountiesAdmin.allGroups')}</span> : (
     <span className="bounty-admin-groups">{b.groupIds.map((g) => groupNames.get(g) ?? t('bountiesAdmin.unknownGroup')).join(', ')}</span>
   ));
   const datesCell = (b: AdminBounty) => (
-    <span className="data-table-nowrap bounty-admin-dates">
+    <span className="bounty-admin-dates">
       {b.startsAt === null && b.endsAt === null ? t('bountiesAdmin.noDates')
         : b.endsAt === null ? t('bountiesAdmin.from', { date: formatDate(b.startsAt!, locale, zone) })
           : b.startsAt === null ? t('bountiesAdmin.until', { date: formatDate(b.endsAt - 1, locale, zone) })
@@ -93,7 +92,7 @@ export default function BountiesAdminPage() {
   );
   const pendingCell = (b: AdminBounty) => (b.kind !== 'submission' ? <span className="data-table-muted">—</span> : (
     <Link to={`/admin/bounties/submissions?bountyId=${encodeURIComponent(b.id)}`} className={`bounty-pending-link${b.pendingSubmissions > 0 ? ' has-pending' : ''}`} data-testid={`bounty-pending-${b.id}`}>
-      {t('bountiesAdmin.pending', { count: b.pendingSubmissions })}
+      {desk ? <span aria-label={t('bountiesAdmin.pending', { count: b.pendingSubmissions })}>{formatNumber(b.pendingSubmissions, locale)}</span> : t('bountiesAdmin.pending', { count: b.pendingSubmissions })}
     </Link>
   ));
   const actions = (b: AdminBounty) => (canEdit ? (
@@ -115,13 +114,12 @@ export default function BountiesAdminPage() {
   if (bounties.isError) content = <PageError error={bounties.error} onRetry={() => void bounties.refetch()} />;
   else if (desk) {
     const columns: Column<AdminBounty>[] = [
-      { key: 'name', title: t('bountiesAdmin.col.name'), render: nameCell, width: '22%' },
-      { key: 'goal', title: t('bountiesAdmin.col.goal'), render: goalCell },
+      { key: 'name', title: t('bountiesAdmin.col.name'), render: nameCell },
       { key: 'reward', title: t('bountiesAdmin.col.reward'), align: 'end', sortValue: (b) => b.reward, render: (b) => <span className="data-table-num data-table-strong">{money(b.reward)}</span> },
       { key: 'groups', title: t('bountiesAdmin.col.groups'), render: groupsCell, priority: 'lowest' },
       { key: 'dates', title: t('bountiesAdmin.col.dates'), render: datesCell, priority: 'low' },
-      { key: 'earned', title: t('bountiesAdmin.col.earned'), align: 'end', sortValue: (b) => b.earnedCount, render: (b) => <span className="data-table-num">{formatNumber(b.earnedCount, locale)}</span> },
-      { key: 'pending', title: t('bountiesAdmin.col.pending'), render: pendingCell },
+      { key: 'earned', title: t('bountiesAdmin.col.earned'), align: 'end', priority: 'low', sortValue: (b) => b.earnedCount, render: (b) => <span className="data-table-num">{formatNumber(b.earnedCount, locale)}</span> },
+      { key: 'pending', title: t('bountiesAdmin.col.pending'), align: 'end', sortValue: (b) => b.pendingSubmissions, render: pendingCell },
       { key: 'status', title: t('bountiesAdmin.col.status'), render: (b) => <BountyStatusTag status={b.status} /> },
       ...(canEdit ? [{ key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end' as const, render: actions }] : []),
     ];
@@ -148,7 +146,6 @@ export default function BountiesAdminPage() {
             {items.map((b) => (
               <li key={b.id} className="bounty-admin-card" data-testid={`bounty-row-${b.id}`}>
                 <span className="bounty-admin-card-head">{nameCell(b)}<BountyStatusTag status={b.status} /></span>
-                {goalCell(b)}
                 <span className="bounty-admin-card-line"><strong>{money(b.reward)}</strong> · {t('bountiesAdmin.earned', { count: b.earnedCount })}</span>
                 <span className="bounty-admin-card-line">{groupsCell(b)} · {datesCell(b)}</span>
                 {b.kind === 'submission' ? <span className="bounty-admin-card-line">{pendingCell(b)}</span> : null}
