@@ -174,6 +174,10 @@ describe('bounties', () => {
     for (const locale of LOCALES) {
       const m = readLocale(locale);
       await setLanguage(promoter, server.url, locale);
+      // Home's quick actions, five in a row with Bounties among them.
+      await promoter.goto(`${server.url}#/`);
+      await expect.poll(() => promoter.getByTestId('action-bounties').innerText()).toBe(tr(m, 'home.actionBounties'));
+      await checkScreen(promoter, `bounties-${locale}-home`, { fit: '.quick-actions *' });
       await promoter.goto(`${server.url}#/bounties`);
       await expect.poll(() => promoter.locator('.page-nav-title').textContent()).toBe(tr(m, 'bounties.title'));
       await promoter.getByTestId('bounty-list').waitFor();
