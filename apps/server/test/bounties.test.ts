@@ -85,6 +85,8 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(Number(r.amount)).toBe(5_000);
     expect(Number(r.occurred_at)).toBeGreaterThanOrEqual(before);
     expect(Number(r.available_at)).toBe(Number(r.occurred_at) + 7 * DAY);
+    // The database itself refuses a second award for the promoter and period.
+    await expect(env.ctx.db.insertInto('commissions').values({ ...r, id: `${r.id}-again` }).execute()).rejects.toThrow();
     expect(await bountyRewards(gold.id)).toHaveLength(0);
     expect(await bountyRewards(later.id)).toHaveLength(0);
     await clean();
@@ -104,6 +106,8 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { goal: { metric: 'sales', value: 3, period: 'month' } }))).toBe('INVALID_STATE_TRANSITION');
     const renamed = await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { names: { en: 'Five sales', fr: 'Cinq ventes', es: 'Cinco ventas' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { groupIds: ['no-such-group'] }))).toBe('VALIDATION_FAILED');
+    expect(errorCode(await admin.request('PATCH', `/api/admin/bounties/${five.id}`, { startsAt: 2_000, endsAt: 1_000 }))).toBe('VALIDATION_FAILED');
 
     // The commission reads as a bounty's, with no conversion.
     const detail = (await a.client.request('GET', `/api/commissions/${r.id}`)).json() as { commission: Json; conversion: unknown };
@@ -167,6 +171,21 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     await clean();
   }, 60_000);
 
+  it('counts leads for a leads goal, and nothing that occurred after the bounty ended', async () => {
+    const p = await promoter();
+    const leads = await bounty({ kind: 'performance', names: { en: 'Two sign-ups' }, reward: 900, goal: { metric: 'leads', value: 2, period: 'month' } });
+    const ended = await bounty({ kind: 'performance', names: { en: 'Ended' }, reward: 600, goal: { metric: 'sales', value: 1, period: 'campaign' }, startsAt: Date.now() - 10 * DAY, endsAt: Date.now() - 5 * DAY });
+    expect((await post({ kind: 'sale', externalId: ext('L'), amount: 1_000, linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(ended.id)).toHaveLength(0);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(leads.id)).toHaveLength(0);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect((await bountyRewards(leads.id)).map((c) => c.promoter_id)).toEqual([p.id]);
+    expect((await post({ kind: 'lead', externalId: ext('L'), linkCode: p.code })).statusCode).toBe(201);
+    expect(await bountyRewards(leads.id)).toHaveLength(1);
+    await clean();
+  }, 60_000);
+
   it('pays a submission bounty once when its proof is approved twice at once; a rejected proof can be sent again', async () => {
     const p = await promoter();
     const q = await promoter();
@@ -222,6 +241,12 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(mine).toMatchObject({ earned: false, progress: null, submission: { id: second.id, status: 'rejected', reason: 'No link to the review' } });
     expect((await q.client.request('POST', `/api/bounties/${review.id}/submissions`, { text: 'With the link', url: 'https://example.com/r2' })).statusCode).toBe(201);
     expect(await bountyRewards(review.id)).toHaveLength(1);
+
+    // Staff may take a bounty's reward back like any commission (it has no conversion to lock).
+    const reversed = await admin.request('POST', `/api/admin/commissions/${rewards[0]!.id}/reverse`, { reason: 'Review removed' });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    expect(reversed.json()).toMatchObject({ reversed: 3_000, commission: { kind: 'bounty', status: 'reversed' } });
+    await clean();
 
     // Staff's list, paged.
     const page1 = (await operator.request('GET', `/api/admin/bounty-submissions?bountyId=${review.id}&limit=2`)).json() as { items: Json[]; nextCursor: string | null };

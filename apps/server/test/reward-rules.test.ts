@@ -197,9 +197,12 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     expect(errorCode(await gold.client.request('GET', `/api/commissions/${lined.commissions[0].id}/explanation`))).toBe('NOT_FOUND');
     expect(errorCode(await admin.request('GET', '/api/admin/conversions/nope/explanation'))).toBe('NOT_FOUND');
     // What the shop sent, for the console's conversion page: each line with what it earned.
-    const sent = (await admin.request('GET', `/api/admin/conversions/${lined.conversion.id}`)).json().conversion;
-    expect(sent).toMatchObject({ id: lined.conversion.id, externalId: lined.conversion.externalId, linkCode: plain.code, attributedBy: 'link', country: null, metadata: null, newCustomer: null });
-    expect(sent.items).toEqual([
+    // (One GET api/admin/conversions/:id since the corrections' merge: the conversion, and what was sent.)
+    const detail = (await admin.request('GET', `/api/admin/conversions/${lined.conversion.id}`)).json();
+    expect(detail.conversion).toMatchObject({ id: lined.conversion.id, externalId: lined.conversion.externalId, linkCode: plain.code, attributedBy: 'link' });
+    const sent = detail.sent;
+    expect(sent).toMatchObject({ country: null, metadata: null, newCustomer: null });
+    expect(sent.items).toMatchObject([
       { sku: 'TEA-01', category: null, quantity: 2, amount: 11_800, commission: 1_770 },
       { sku: 'CUP-1', category: 'cups', quantity: 1, amount: 3_000, commission: 500 },
       { sku: 'X', category: null, quantity: 1, amount: 5_200, commission: 520 },
@@ -241,7 +244,7 @@ describe.each(DIALECTS)('reward rules through the API on %s', (dialect) => {
     expect(await amountOf({ metadata: { plan: 'pro' } })).toBe(5_000);
     expect(await amountOf({ metadata: { plan: 'basic' } })).toBe(1_000);
     const told = (await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 10_000, linkCode: p.code, customerExternalId: 'cust-2', country: 'fr', metadata: { plan: 'pro' } })).json();
-    expect((await admin.request('GET', `/api/admin/conversions/${told.conversion.id}`)).json().conversion).toMatchObject({ country: 'FR', metadata: { plan: 'pro' }, newCustomer: true, items: null });
+    expect((await admin.request('GET', `/api/admin/conversions/${told.conversion.id}`)).json().sent).toMatchObject({ country: 'FR', metadata: { plan: 'pro' }, newCustomer: true, items: null });
     expect(errorCode(await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 100, country: 'France' }))).toBe('VALIDATION_FAILED');
     const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
     expect(errorCode(await post({ campaignId: id, kind: 'sale', externalId: ext('c'), amount: 100, metadata: tooMany }))).toBe('VALIDATION_FAILED');

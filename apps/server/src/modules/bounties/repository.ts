@@ -154,3 +154,13 @@ export function imageById(q: ReadOnlyDb, id: string) {
 export function campaignOf(q: ReadOnlyDb, id: string) {
   return q.selectFrom('campaigns').select(['id', 'status', 'names_json', 'hold_days', 'ends_at']).where('id', '=', id).executeTakeFirst();
 }
+
+/** Which of these promoter groups exist. */
+export function existingGroups(q: ReadOnlyDb, ids: string[]) {
+  return q.selectFrom('promoter_groups').select('id').where('id', 'in', ids).execute();
+}
+
+/** The promoter's group. */
+export function groupOf(q: ReadOnlyDb, userId: string) {
+  return q.selectFrom('users').select(['group_id']).where('id', '=', userId).executeTakeFirst();
+}

@@ -44,7 +44,7 @@ function checkDates(startsAt: number | null, endsAt: number | null) {
 
 async function checkGroups(ctx: AppContext, groupIds: string[]) {
   if (groupIds.length === 0) return;
-  const found = await ctx.db.selectFrom('promoter_groups').select('id').where('id', 'in', groupIds).execute();
+  const found = await repo.existingGroups(ctx.db, groupIds);
   if (found.length !== new Set(groupIds).size) throw new AppError('VALIDATION_FAILED', { groupIds: 'not_found' });
 }
 
@@ -89,6 +89,7 @@ export async function adminBounty(ctx: AppContext, id: string): Promise<AdminBou
 export async function updateBounty(ctx: AppContext, by: ActorArg, id: string, patch: BountyPatch): Promise<AdminBounty> {
   const actor = asActor(by);
   const now = Date.now();
+  if (patch.groupIds) await checkGroups(ctx, patch.groupIds);
   await ctx.uow.run(async (tx) => {
     const row = await repo.bountyById(tx.q, id);
     if (!row) throw new AppError('NOT_FOUND');
@@ -100,7 +101,6 @@ export async function updateBounty(ctx: AppContext, by: ActorArg, id: string, pa
     const startsAt = patch.startsAt !== undefined ? patch.startsAt : row.starts_at === null ? null : Number(row.starts_at);
     const endsAt = patch.endsAt !== undefined ? patch.endsAt : row.ends_at === null ? null : Number(row.ends_at);
     checkDates(startsAt, endsAt);
-    if (patch.groupIds) await checkGroups(ctx, patch.groupIds);
     const change: Partial<BountyRow> = { updated_at: now };
     if (patch.names) change.names_json = JSON.stringify(clean(patch.names));
     if (patch.descriptions) change.descriptions_json = JSON.stringify(clean(patch.descriptions));
@@ -226,7 +226,7 @@ export async function proofImage(ctx: AppContext, viewer: { userId: string; role
 /** `GET api/bounties`: the bounties open to the promoter, in their language, with progress. */
 export async function promoterBounties(ctx: AppContext, promoterId: string, locale: Locale, now = Date.now()): Promise<PromoterBountyList> {
   const { currency } = await readSettings(ctx.db);
-  const standing = await ctx.db.selectFrom('users').select(['group_id']).where('id', '=', promoterId).executeTakeFirst();
+  const standing = await repo.groupOf(ctx.db, promoterId);
   if (!standing) throw new AppError('NOT_FOUND');
   const zone = zoneOf(ctx);
   const rows = (await repo.bountiesOpenTo(ctx.db, promoterId)).filter((b) => b.campaign_status === 'active' && forGroup(b, standing.group_id) && openAt(b, now));

@@ -93,12 +93,15 @@ export async function checkPerformanceBounties(
     const goal = goalOf(b);
     return goal && contribution(goal.metric, e.kind, e.amount) > 0 && openAt(b, e.occurredAt) && forGroup(b, e.promoter.group_id);
   });
-  if (counted.length === 0) return;
+  // Those the promoter has not earned for this period yet (once earned, their later conversions
+  // stay in the batch: nothing to count).
+  const open: BountyRow[] = [];
+  for (const b of counted) if (!(await repo.hasEarnedBounty(tx.q, b.id, e.promoter.id, periodOf(goalOf(b)!, e.day)))) open.push(b);
+  if (open.length === 0) return;
   if (!own) throw new OwnTransaction();
-  for (const b of counted) {
+  for (const b of open) {
     const goal = goalOf(b)!;
     const period = periodOf(goal, e.day);
-    if (await repo.hasEarnedBounty(own.q, b.id, e.promoter.id, period)) continue;
     // Serializes the promoter's conversions counting towards this bounty and period: the count
     // below (a statement of its own, so on PostgreSQL it sees what the lock's holder committed)
     // includes every earlier one.

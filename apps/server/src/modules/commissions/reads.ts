@@ -181,8 +181,8 @@ export async function commissionExplanation(ctx: AppContext, viewer: Pick<AuthSt
   if (!row || (row.promoter_id !== viewer.userId && viewer.role === 'promoter')) throw new AppError('NOT_FOUND');
   const { currency } = await readSettings(ctx.db);
   if (row.kind === 'bounty') {
-    const campaign = await ctx.db.selectFrom('campaigns').select('hold_days').where('id', '=', row.campaign_id).executeTakeFirst();
-    const steps = await bountySteps(ctx.db, row, Math.round((Number(row.available_at) - Number(row.occurred_at)) / 86_400_000) || (campaign?.hold_days ?? 0), locale);
+    // The hold it was given (the campaign's when it was earned).
+    const steps = await bountySteps(ctx.db, row, Math.round((Number(row.available_at) - Number(row.occurred_at)) / 86_400_000), locale);
     return { steps: explainSteps(steps, { locale, currency, timeZone: zoneOf(ctx), event: 'sale' }) };
   }
   const extras = row.conversion_id === null ? undefined : await conversionExtras(ctx.db, row.conversion_id);

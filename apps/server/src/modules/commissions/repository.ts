@@ -606,9 +606,12 @@ export async function hasEarnedBounty(q: ReadOnlyDb, bountyId: string, promoterI
   return !!row;
 }
 
-/** A campaign's active performance bounties (checked when one of its leads or sales is attributed). */
+/**
+ * A campaign's active performance bounties (checked when one of its leads or sales is attributed),
+ * by id: their locks are taken in this order in every transaction, so two never wait on each other.
+ */
 export function activePerformanceBounties(q: ReadOnlyDb, campaignId: string) {
-  return q.selectFrom('bounties').select(['id', 'campaign_id', 'kind', 'names_json', 'descriptions_json', 'reward', 'goal_json', 'group_ids_json', 'starts_at', 'ends_at', 'status', 'created_at', 'updated_at']).where('campaign_id', '=', campaignId).where('kind', '=', 'performance').where('status', '=', 'active').execute();
+  return q.selectFrom('bounties').select(['id', 'campaign_id', 'kind', 'names_json', 'descriptions_json', 'reward', 'goal_json', 'group_ids_json', 'starts_at', 'ends_at', 'status', 'created_at', 'updated_at']).where('campaign_id', '=', campaignId).where('kind', '=', 'performance').where('status', '=', 'active').orderBy('id').execute();
 }
 
 /**
