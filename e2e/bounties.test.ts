@@ -207,6 +207,25 @@ describe('bounties', () => {
       await checkDesk(desk, `bounties-${locale}-console-form-1024`);
       await desk.setViewportSize({ width: 1280, height: 800 });
     }
+    // A rejection with its reason: the promoter reads it and may send proof again.
+    await setLanguage(desk, server.url, 'en');
+    await desk.goto(`${server.url}#/admin/bounties/submissions`);
+    const waiting = desk.locator('[data-testid^="submission-row-"]').first();
+    await waiting.locator('[data-testid^="submission-reject-"]').click();
+    await desk.getByTestId('bounty-reject-confirm').click();
+    await desk.getByTestId('bounty-reject-reason').fill('The link does not open: please send the address of the published article.');
+    await desk.getByTestId('bounty-reject-confirm').click();
+    await waiting.waitFor({ state: 'detached' });
+    await setLanguage(promoter, server.url, 'en');
+    await promoter.goto(`${server.url}#/bounties`);
+    const rejected = promoter.getByTestId(`bounty-card-${queued.id}`);
+    await expect.poll(() => rejected.innerText()).toContain(tr(en, 'bounties.submission.reason', { reason: 'The link does not open: please send the address of the published article.' }));
+    expect(await rejected.innerText()).toContain(tr(en, 'bounties.sendAgain'));
+    await checkScreen(promoter, 'bounties-en-rejected');
+    await promoter.getByTestId(`bounty-open-${queued.id}`).click();
+    await promoter.getByTestId('proof-form').waitFor();
+    expect(await promoter.locator('#proof-title').textContent()).toBe(tr(en, 'bounties.form.titleAgain'));
+
     expect(problems).toEqual([]);
     expect(deskProblems).toEqual([]);
     expect(opProblems).toEqual([]);
