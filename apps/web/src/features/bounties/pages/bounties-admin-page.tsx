@@ -117,9 +117,9 @@ export default function BountiesAdminPage() {
       { key: 'name', title: t('bountiesAdmin.col.name'), render: nameCell },
       { key: 'reward', title: t('bountiesAdmin.col.reward'), align: 'end', sortValue: (b) => b.reward, render: (b) => <span className="data-table-num data-table-strong">{money(b.reward)}</span> },
       { key: 'groups', title: t('bountiesAdmin.col.groups'), render: groupsCell, priority: 'lowest' },
-      { key: 'dates', title: t('bountiesAdmin.col.dates'), render: datesCell, priority: 'low' },
-      { key: 'earned', title: t('bountiesAdmin.col.earned'), align: 'end', priority: 'low', sortValue: (b) => b.earnedCount, render: (b) => <span className="data-table-num">{formatNumber(b.earnedCount, locale)}</span> },
-      { key: 'pending', title: t('bountiesAdmin.col.pending'), align: 'end', sortValue: (b) => b.pendingSubmissions, render: pendingCell },
+      { key: 'dates', title: t('bountiesAdmin.col.dates'), render: datesCell, priority: 'low', width: '10rem' },
+      { key: 'earned', title: t('bountiesAdmin.col.earned'), align: 'end', priority: 'low', width: '6rem', sortValue: (b) => b.earnedCount, render: (b) => <span className="data-table-num">{formatNumber(b.earnedCount, locale)}</span> },
+      { key: 'pending', title: t('bountiesAdmin.col.pending'), align: 'end', width: '6.5rem', sortValue: (b) => b.pendingSubmissions, render: pendingCell },
       { key: 'status', title: t('bountiesAdmin.col.status'), render: (b) => <BountyStatusTag status={b.status} /> },
       ...(canEdit ? [{ key: 'actions', title: <span className="visually-hidden">{t('console.col.actions')}</span>, align: 'end' as const, render: actions }] : []),
     ];
