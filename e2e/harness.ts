@@ -254,7 +254,7 @@ export function tr(messages: Record<string, unknown>, key: string, vars: Record<
 }
 
 /** Text that looks like an i18n key left untranslated (e.g. "home.greeting"). */
-export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|conversions|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations|emailAddress|verifyEmail|rewardRules|corrections|groupsAdmin)\.[A-Za-z_]+\b/;
+export const UNTRANSLATED = /\b(app|tabs|auth|fields|errors|home|promote|team|me|profile|language|password|devices|about|languages|campaign|links|poster|campaignAdmin|admin|moneyAdmin|wallet|ledger|commissions|payoutAccounts|withdraw|withdrawals|withdrawalsAdmin|notifications|conversions|stats|leaderboard|announcements|announcementsAdmin|console|overview|staffAdmin|resetPassword|promotersAdmin|auditAdmin|webhooksAdmin|mailAdmin|mailPrefs|forgotPassword|integrations|emailAddress|verifyEmail|rewardRules|corrections|groupsAdmin|bounties|bountiesAdmin)\.[A-Za-z_]+\b/;
 
 /**
  * The page's words, without what it shows as code (<code>: an audit action such as

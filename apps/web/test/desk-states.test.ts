@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpointHealth } from '../src/features/integrations/lib/webhook-health';
 import { stripeState } from '../src/features/campaigns/lib/stripe-state';
-import { fitWithin, shrinkPlan } from '../src/features/campaigns/lib/shrink-image';
+import { fitWithin, shrinkPlan } from '../src/lib/shrink-image';
 
 const event = (receivedAt: number) => ({ eventId: `evt_${receivedAt}`, type: 'invoice.paid', outcome: 'recorded' as const, detail: null, conversionId: null, receivedAt });
 

@@ -103,6 +103,8 @@ const WithdrawalPage = page(() => import('../features/withdrawals/pages/withdraw
 const PayoutAccountsPage = page(() => import('../features/withdrawals/pages/payout-accounts-page'));
 const NotificationsPage = page(() => import('../features/notifications/pages/notifications-page'));
 const TeamPage = page(() => import('../features/team/pages/team-page'));
+/** A promoter's bounties and one bounty; the console's bounties of a campaign and review queue: one part each. */
+const BountyPages = page(() => import('../features/bounties/pages/phone'));
 const LeaderboardPage = page(() => import('../features/leaderboard/pages/leaderboard-page'));
 const MePage = page(() => import('../features/me/pages/me-page'));
 const ProfilePage = page(() => import('../features/me/pages/profile-page'));
@@ -124,6 +126,7 @@ const ConversionsPage = page(() => import('../features/conversions/pages/convers
 const ConversionPage = page(() => import('../features/conversions/pages/conversion-page'));
 const BindingsPage = page(() => import('../features/conversions/pages/bindings-page'));
 const RewardRulesPage = page(() => import('../features/campaigns/pages/reward-rules-page'));
+const BountyConsolePages = page(() => import('../features/bounties/pages/desk'));
 const CommissionsReviewPage = page(() => import('../features/money/pages/commission-review-page'));
 const AdminWithdrawalsPage = page(() => import('../features/withdrawals/pages/withdrawal-queue-page'));
 const AdminWithdrawalPage = page(() => import('../features/withdrawals/pages/withdrawal-review-page'));
@@ -183,6 +186,8 @@ export const routes: RouteDef[] = [
   { path: '/notifications', page: NotificationsPage, layouts: signedIn },
   { path: '/team', page: TeamPage, layouts: tabs },
   { path: '/leaderboard', page: LeaderboardPage, layouts: signedIn },
+  { path: '/bounties', page: BountyPages, layouts: signedIn },
+  { path: '/bounties/:id', page: BountyPages, layouts: signedIn },
   // Staff at a desk have their own page in the console (#/admin/me); the phone's Me has promoter tabs.
   { path: '/me', page: MePage, layouts: [RequireAuth, appTexts, DeskMe, TabLayout] },
   { path: '/me/profile', page: ProfilePage, layouts: own },
@@ -204,6 +209,8 @@ export const routes: RouteDef[] = [
   { path: '/admin/campaigns/new', page: AdminCampaignPage, layouts: admins },
   { path: '/admin/campaigns/:id', page: AdminCampaignPage, layouts: staff },
   { path: '/admin/campaigns/:id/rewards', page: RewardRulesPage, layouts: staff },
+  { path: '/admin/campaigns/:id/bounties', page: BountyConsolePages, layouts: staff },
+  { path: '/admin/bounties/submissions', page: BountyConsolePages, layouts: staff },
   { path: '/admin/enrollments', page: EnrollmentsPage, layouts: staff },
   { path: '/admin/conversions', page: ConversionsPage, layouts: staff },
   { path: '/admin/conversions/:id', page: ConversionPage, layouts: staff },

@@ -52,6 +52,7 @@ const NAV: NavGroup[] = [
       { path: '/admin/conversions', label: 'console.nav.conversions', id: 'conversions', icon: <ReceiptOutline /> },
       { path: '/admin/bindings', label: 'console.nav.bindings', id: 'bindings', icon: <LinkOutline /> },
       { path: '/admin/commissions', label: 'console.nav.commissions', id: 'commissions', icon: <BillOutline /> },
+      { path: '/admin/bounties/submissions', label: 'console.nav.bountySubmissions', id: 'bounty-submissions', icon: <CheckShieldOutline /> },
       { path: '/admin/withdrawals', label: 'console.nav.withdrawals', id: 'withdrawals', icon: <ReceivePaymentOutline /> },
     ],
   },

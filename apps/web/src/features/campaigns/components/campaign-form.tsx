@@ -19,8 +19,8 @@ import {
   type CampaignFormValues, type FormErrors, type Texts, type TierValues,
 } from '../lib/campaign-form';
 import { CampaignImages } from './campaign-images';
-import { Choice } from './choice';
-import { RewardRulesLink } from './reward-rules-link';
+import { Choice } from '@/components/choice';
+import { BountiesLink, RewardRulesLink } from './reward-rules-link';
 import { CampaignStatusCard } from './campaign-status-card';
 import { FormField, TextArea, WithUnit } from '@/components/form-field';
 
@@ -165,6 +165,7 @@ export function CampaignForm({ campaign, currency, zone, canEdit }: Props) {
         <section className="card">
           <h2>{t('campaignAdmin.sections.rewards')}</h2>
           {campaign ? <RewardRulesLink campaignId={campaign.id} /> : null}
+          {campaign ? <BountiesLink campaignId={campaign.id} /> : null}
           <FormField id="campaign-lead-reward" label={t('campaignAdmin.fields.leadReward')} error={errors.leadReward} help={t('campaignAdmin.leadHelp')}>
             <WithUnit unit={unit}>
               <TextInput id="campaign-lead-reward" data-testid="campaign-lead-reward" inputMode="decimal" autoComplete="off" value={values.leadReward} onChange={(v) => set('leadReward', v)} invalid={!!errors.leadReward} disabled={!editable} />

@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import { formatNumber } from '@/lib/format';
 import { useRemoveImage, useUploadImage, type ImageKind } from '../api/console-campaigns';
-import { shrinkImage } from '../lib/shrink-image';
+import { shrinkImage } from '@/lib/shrink-image';
 
 const TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 const MAX_BYTES = 2 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { currencyMark, formatMoney } from '@/lib/format';
 import type { GroupOption } from '../api/rewards';
 import { emptyPreview, previewEarning, type PreviewValues, type RewardsFormValues } from '../lib/reward-rules-form';
 import { conditionText, rewardText } from '../lib/reward-rules-text';
-import { Choice } from './choice';
+import { Choice } from '@/components/choice';
 import { useGroupName } from '@/lib/group-name';
 
 /**

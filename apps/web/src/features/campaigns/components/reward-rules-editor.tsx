@@ -16,7 +16,7 @@ import {
   type ConditionField, type ConditionValues, type RewardsFormValues, type RuleValues,
 } from '../lib/reward-rules-form';
 import { countryName, listText } from '../lib/reward-rules-text';
-import { Choice } from './choice';
+import { Choice } from '@/components/choice';
 import { RewardPreview } from './reward-preview';
 import './reward-rules.css';
 import { useGroupName } from '@/lib/group-name';

@@ -96,6 +96,14 @@ export default function CampaignPage() {
             <h2 id="terms-title">{t('campaign.howYouEarn')}</h2>
             <CampaignTerms campaign={c} />
           </section>
+          {c.enrollment?.status === 'approved' ? (
+            <section className="card" aria-labelledby="bounties-title">
+              <h2 id="bounties-title" className="visually-hidden">{t('bounties.title')}</h2>
+              <List className="flush-list">
+                <List.Item arrow onClick={() => navigate(`/bounties?campaign=${encodeURIComponent(c.id)}`)} description={t('bounties.campaignHint')} data-testid="campaign-bounties">{t('bounties.title')}</List.Item>
+              </List>
+            </section>
+          ) : null}
           {c.enrollment?.status === 'approved' ? <MyMaterials campaign={c} /> : null}
         </>
       )}

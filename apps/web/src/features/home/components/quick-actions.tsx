@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from '@/lib/hash-router';
-import { LinkOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
+import { FlagOutline, LinkOutline, RightOutline, PictureOutline, ReceivePaymentOutline, StarOutline } from './icons';
 
-/** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard. */
+/** Share a poster (of the best link, else pick one), my links, withdraw, the leaderboard; then the way to the bounties. */
 export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) {
   const { t } = useTranslation();
   const actions = [
@@ -19,6 +19,15 @@ export function QuickActions({ posterLinkId }: { posterLinkId: string | null }) 
           <span className="quick-action-label">{a.label}</span>
         </Link>
       ))}
+      {/* Bounties: a row of its own under the four (a fifth in the row split "Classement" in French). */}
+      <Link to="/bounties" className="quick-action-row" data-testid="action-bounties">
+        <span className="quick-action-icon" aria-hidden><FlagOutline /></span>
+        <span className="quick-action-row-text">
+          <span className="quick-action-row-title">{t('home.actionBounties')}</span>
+          <span className="quick-action-row-help">{t('home.bountiesHelp')}</span>
+        </span>
+        <RightOutline aria-hidden className="quick-action-row-arrow" />
+      </Link>
     </nav>
   );
 }

@@ -100,6 +100,7 @@ export default function MePage() {
           <List.Item prefix={<ReceiptOutline />} onClick={() => navigate('/admin/conversions')} data-testid="me-conversions">{t('me.conversions')}</List.Item>
           <List.Item prefix={<LinkOutline />} onClick={() => navigate('/admin/bindings')} data-testid="me-bindings">{t('me.bindings')}</List.Item>
           <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/commissions')} data-testid="me-commissions-review">{t('me.commissionsReview')}</List.Item>
+          <List.Item prefix={<CheckShieldOutline />} onClick={() => navigate('/admin/bounties/submissions')} data-testid="me-bounty-submissions">{t('bounties.reviewMenu')}</List.Item>
           <List.Item prefix={<ReceivePaymentOutline />} onClick={() => navigate('/admin/withdrawals')} data-testid="me-withdrawals-review">{t('withdrawalsAdmin.menu')}</List.Item>
           <List.Item prefix={<SoundOutline />} onClick={() => navigate('/admin/announcements')} data-testid="me-announcements">{t('me.announcements')}</List.Item>
           {user.role === 'admin' ? <List.Item prefix={<KeyOutline />} onClick={() => navigate('/admin/api-keys')} data-testid="me-api-keys">{t('me.apiKeys')}</List.Item> : null}
