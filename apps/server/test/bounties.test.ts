@@ -209,6 +209,8 @@ describe.each(DIALECTS)('bounties on %s', (dialect) => {
     expect(errorCode(await p.client.request('POST', `/api/bounties/${review.id}/submissions`, { text: 'Again' }))).toBe('INVALID_STATE_TRANSITION');
     const pending = (await operator.request('GET', `/api/admin/bounty-submissions?status=pending&bountyId=${review.id}`)).json() as { items: Json[]; nextCursor: string | null };
     expect(pending.items).toHaveLength(1);
+    // The queue says what the proof is for: the bounty and its campaign, named in the reader's language.
+    expect(pending.items[0]).toMatchObject({ id: submission.id, bountyName: 'Post a review', campaignName: 'Summer Tea', promoterId: p.id });
 
     const approvals = await Promise.all([
       operator.request('POST', `/api/admin/bounty-submissions/${submission.id}/approve`),

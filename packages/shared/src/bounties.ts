@@ -92,6 +92,9 @@ export type BountySubmissionCreate = z.infer<typeof BountySubmissionCreateSchema
 export const BountySubmissionSchema = z.object({
   id: z.string(),
   bountyId: z.string(),
+  /** The bounty's and its campaign's names in the reader's language (the review queue says what the proof is for). */
+  bountyName: z.string(),
+  campaignName: z.string(),
   promoterId: z.string(),
   promoterName: z.string(),
   url: z.string().nullable(),

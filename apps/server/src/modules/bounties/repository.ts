@@ -100,7 +100,12 @@ export async function insertSubmission(q: Db, row: SubmissionRow): Promise<void>
 }
 
 function submissionViews(q: ReadOnlyDb) {
-  return q.selectFrom('bounty_submissions as s').innerJoin('users as u', 'u.id', 's.promoter_id').select([...SUBMISSION_COLUMNS, 'u.display_name']);
+  return q
+    .selectFrom('bounty_submissions as s')
+    .innerJoin('users as u', 'u.id', 's.promoter_id')
+    .innerJoin('bounties as b', 'b.id', 's.bounty_id')
+    .innerJoin('campaigns as p', 'p.id', 'b.campaign_id')
+    .select([...SUBMISSION_COLUMNS, 'u.display_name', 'b.names_json as bounty_names', 'p.names_json as campaign_names']);
 }
 export type SubmissionView = NonNullable<Awaited<ReturnType<typeof submissionById>>>;
 

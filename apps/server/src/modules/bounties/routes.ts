@@ -46,7 +46,7 @@ export function bountyRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get('/api/admin/bounty-submissions', {
       preValidation: staffOnly,
       schema: { tags: ['bounties'], summary: 'Promoters’ proof, newest first, by status and bounty', querystring: BountySubmissionQuerySchema, response: { 200: BountySubmissionListSchema, ...errorResponses } },
-    }, async (request) => listSubmissions(ctx, request.query));
+    }, async (request) => listSubmissions(ctx, request.query, requestLocale(request)));
 
     app.post('/api/admin/bounty-submissions/:id/approve', {
       preValidation: staffOnly,

@@ -33,8 +33,9 @@ function toAdminBounty(r: BountyRow, counts: { earned: number; pending: number }
   };
 }
 
-const toSubmission = (s: SubmissionView): BountySubmission => ({
-  id: s.id, bountyId: s.bounty_id, promoterId: s.promoter_id, promoterName: s.display_name, url: s.url, text: s.text, imageUrl: s.image_id ? bountyImageUrl(s.image_id) : null,
+/** `locale`: the reader's, for the bounty's and the campaign's names. */
+const toSubmission = (s: SubmissionView, locale = 'en'): BountySubmission => ({
+  id: s.id, bountyId: s.bounty_id, bountyName: pickLocalized(s.bounty_names, locale), campaignName: pickLocalized(s.campaign_names, locale), promoterId: s.promoter_id, promoterName: s.display_name, url: s.url, text: s.text, imageUrl: s.image_id ? bountyImageUrl(s.image_id) : null,
   status: s.status, reason: s.reason, createdAt: Number(s.created_at), decidedAt: s.decided_at === null ? null : Number(s.decided_at), commissionId: s.commission_id,
 });
 
@@ -117,9 +118,9 @@ export async function updateBounty(ctx: AppContext, by: ActorArg, id: string, pa
   return adminBounty(ctx, id);
 }
 
-export async function listSubmissions(ctx: AppContext, query: { status?: SubmissionRow['status'] | undefined; bountyId?: string | undefined; limit: number; cursor?: string | undefined }) {
+export async function listSubmissions(ctx: AppContext, query: { status?: SubmissionRow['status'] | undefined; bountyId?: string | undefined; limit: number; cursor?: string | undefined }, locale: string) {
   const page = await repo.submissionsPage(ctx.db, query, query);
-  return { items: page.rows.map(toSubmission), nextCursor: page.nextCursor };
+  return { items: page.rows.map((r) => toSubmission(r, locale)), nextCursor: page.nextCursor };
 }
 
 /**

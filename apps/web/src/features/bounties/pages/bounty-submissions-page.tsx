@@ -27,8 +27,7 @@ import '../bounties.css';
 
 const STATUSES: SubmissionStatus[] = ['pending', 'approved', 'rejected'];
 const REASON_MAX = 500;
-/** The server may name the bounty and its campaign beside the contract's fields. */
-type QueueItem = BountySubmission & { bountyName?: string; campaignName?: string };
+type QueueItem = BountySubmission;
 
 function RejectDialog({ name, onCancel, onConfirm }: { name: string; onCancel: () => void; onConfirm: (reason: string) => Promise<void> }) {
   const { t } = useTranslation();
@@ -73,7 +72,7 @@ function SubmissionCard({ s, busy, onApprove, onReject }: { s: QueueItem; busy: 
       <div className="submission-card-head">
         <span className="submission-card-who">
           <span className="data-table-strong">{s.promoterName}</span>
-          {s.bountyName ? <span className="submission-card-bounty">{s.campaignName ? `${s.bountyName} · ${s.campaignName}` : s.bountyName}</span> : null}
+          <span className="submission-card-bounty" data-testid={`submission-bounty-${s.id}`}>{`${s.bountyName} · ${s.campaignName}`}</span>
           <span className="submission-card-date">{t('bountiesAdmin.review.sentAt', { date: formatDateTime(s.createdAt, i18n.language) })}</span>
         </span>
         <SubmissionStatusTag status={s.status} label={t(`bountiesAdmin.review.status.${s.status}`)} />
@@ -138,7 +137,7 @@ export default function BountySubmissionsPage() {
     navigate(`${pathname}${qs ? `?${qs}` : ''}`, { replace: true });
   };
 
-  const items = (submissions.data?.pages.flatMap((p) => p.items) ?? []) as QueueItem[];
+  const items: QueueItem[] = submissions.data?.pages.flatMap((p) => p.items) ?? [];
   const one = bountyId ? items.find((s) => s.bountyName)?.bountyName : undefined;
   return (
     <div className={`sub-page bounty-submissions-page${desk ? ' desk-page' : ''}`}>
