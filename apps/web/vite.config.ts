@@ -141,7 +141,7 @@ export default defineConfig(({ mode }) => {
           chunkFileNames: (chunk) => {
             const texts = chunk.facadeModuleId?.match(/\/src\/i18n\/locales\/([\w-]+)\/(\w+)\.json$/);
             const catalogue = chunk.facadeModuleId?.match(/\/packages\/shared\/src\/texts\/(\w+)\/([\w-]+)\.ts$/);
-            return texts ? `assets/texts-${texts[2]}-${texts[1]}-[hash].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-${catalogue[2]}-[hash].js` : 'assets/[name]-[hash].js';
+            return texts ? `assets/texts-${texts[2]}-${texts[1]}-[hash:7].js` : catalogue ? `assets/texts-catalogue-${catalogue[1]}-${catalogue[2]}-[hash:7].js` : 'assets/[name]-[hash:7].js';
           },
         },
       },
