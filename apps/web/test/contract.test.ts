@@ -39,6 +39,8 @@ const src = path.resolve(import.meta.dirname, '../src');
  */
 const UI_TYPES: Record<string, string> = {
   PromoterFilters: 'the promoters list filter state as the page and the URL hold it (nulls for "any"), made into a query string',
+  ConversionFilters: 'the conversions list filter state as the page and the URL hold it, made into a query string',
+  BindingFilters: 'the customer bindings list filter state as the page and the URL hold it, made into a query string',
   PromoterTabs: 'maps each tab of the promoter page (its path segment) to the shared list type its call answers',
   AdjustmentRequest: 'the shared AdjustmentCreate body with the path\'s promoter id and the attempt\'s Idempotency-Key',
   AnnouncementFilter: 'a list filter: one shared status, or all',

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { ReactNode, TextareaHTMLAttributes } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from './field';
 import type { FieldError } from '@/lib/form-errors';
@@ -15,27 +15,7 @@ export function FormField({ id, label, error, help, children }: { id: string; la
   return <Field id={id} label={label} errorText={error ? fieldErrorText(t, error) : undefined} help={help}>{children}</Field>;
 }
 
-type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange' | 'value'> & {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-  invalid?: boolean;
-};
-
-export function TextArea({ id, value, onChange, invalid, ...rest }: TextAreaProps) {
-  return (
-    <textarea
-      id={id}
-      name={id}
-      className="text-input console-text-area"
-      value={value}
-      aria-invalid={invalid || undefined}
-      aria-describedby={`${id}-msg`}
-      onChange={(e) => onChange(e.target.value)}
-      {...rest}
-    />
-  );
-}
+export { TextArea } from './text-area';
 
 /** An input with a unit after it (%, the currency, days). */
 export function WithUnit({ unit, children }: { unit: string; children: ReactNode }) {

@@ -3,7 +3,7 @@
  * campaign's bounties, create, change or archive one, and the submissions waiting for a decision.
  */
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AdminBounty, AdminBountyList, AdminCampaign, BountyCreate, BountyPatch, BountySubmissionList, SubmissionStatus } from '@pa/shared';
+import type { AdminBounty, AdminBountyList, AdminCampaignEnvelope, BountyCreate, BountyPatch, BountySubmissionList, SubmissionStatus, RewardGroupOption } from '@pa/shared';
 import { api, ApiError } from '@/lib/api-client';
 import { FOLLOWED } from '@/lib/query-client';
 import { groupsQuery } from '@/lib/groups-query';
@@ -68,10 +68,10 @@ export function useSubmissionDecision() {
 export const useBountyCampaign = (id: string) =>
   useQuery({
     queryKey: ['admin', 'campaigns', 'one', id] as const,
-    queryFn: ({ signal }) => api<{ campaign: AdminCampaign }>('GET', `admin/campaigns/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.campaign),
+    queryFn: ({ signal }) => api<AdminCampaignEnvelope>('GET', `admin/campaigns/${encodeURIComponent(id)}`, undefined, { signal }).then((r) => r.campaign),
   });
 
-export interface GroupOption { id: string; name: string }
+export type GroupOption = RewardGroupOption;
 
 /** The promoter groups a bounty may be limited to, or null where this reader may not list them. */
 export function useBountyGroups() {

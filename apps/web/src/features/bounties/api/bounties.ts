@@ -1,6 +1,6 @@
 /** The promoter's bounty calls: what is open with progress, a submission of proof, its image. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BountySubmissionCreate, PromoterBounty, PromoterBountyList } from '@pa/shared';
+import type { BountyImage, BountySubmissionCreate, PromoterBounty, PromoterBountyList } from '@pa/shared';
 import { api } from '@/lib/api-client';
 import { FOLLOWED } from '@/lib/query-client';
 
@@ -20,7 +20,7 @@ export const useBounties = (locale: string) => useQuery(bountiesQuery(locale));
 /** An image for a submission (raw bytes, like the campaign images); its id goes in the submission. */
 export function useUploadBountyImage(bountyId: string) {
   return useMutation({
-    mutationFn: (file: Blob) => api<{ id: string; url?: string }>('POST', `bounties/${encodeURIComponent(bountyId)}/images`, file),
+    mutationFn: (file: Blob) => api<BountyImage>('POST', `bounties/${encodeURIComponent(bountyId)}/images`, file),
   });
 }
 

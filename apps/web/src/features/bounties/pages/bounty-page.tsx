@@ -8,7 +8,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { useTranslation } from 'react-i18next';
 import type { PromoterBounty } from '@pa/shared';
 import { Field, TextInput } from '@/components/field';
-import { TextArea } from '@/components/form-field';
+import { TextArea } from '@/components/text-area';
 import { EmptyState } from '@/components/empty-state';
 import { PageNav } from '@/components/page-nav';
 import { PageError, PageLoading } from '@/components/page-status';
