@@ -19,7 +19,7 @@ export default {
   'assigned.credited': 'Asignada al promotor por el equipo el {{date}}. Motivo: {{reason}}',
   'assigned.moved': 'Reasignada por el equipo el {{date}}; se anularon las comisiones de la atribución anterior. Motivo: {{reason}}',
   'group.member': 'Grupo del promotor: {{group}}.',
-  'group.default': 'Predeterminado',
+  'group.default': 'Por defecto',
   'line.percent': 'Coincide con {{rule}}: {{rate}} de {{amount}} → {{earned}}',
   'line.percent_sku': 'Coincide con {{rule}} para el SKU {{sku}} · {{quantity}} × {{unit}} → {{earned}}',
   'line.fixed': 'Coincide con {{rule}}: un importe fijo de {{earned}}',
