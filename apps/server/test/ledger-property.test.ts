@@ -365,7 +365,10 @@ describe.each(DIALECTS)('ledger invariants under random sequences on %s', (diale
     );
     console.warn(`property runs on ${dialect}: ${runs} sequences, ${seen.withdrawals} withdrawals, ${seen.refused} refused, ${seen.steps} withdrawal steps; adjustments: ${seen.credits} credits, ${seen.debits} debits, ${seen.negative} below zero, ${seen.adjustRefused} refused, ${seen.adjustReplayed} replayed`);
     expect(seen.withdrawals).toBeGreaterThan(runs / 10);
-    expect(seen.steps).toBeGreaterThan(runs / 10);
+    // Withdrawal steps (approve, pay, fail) are about one sequence in seven since the line items and
+    // line refunds joined the draw: 8 of 80 PostgreSQL sequences was seen once, so the floor is
+    // one in twenty, still far above a step that never runs.
+    expect(seen.steps).toBeGreaterThan(runs / 20);
     // Adjustments of both signs, below zero when allowed, refusals and replays all really ran.
     for (const k of ['credits', 'debits', 'negative', 'adjustRefused'] as const) expect(seen[k], k).toBeGreaterThan(runs / 20);
     // A replay needs an earlier adjustment under the same key and the same body: rarer (about 1 in 60
