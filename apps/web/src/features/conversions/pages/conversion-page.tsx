@@ -1,5 +1,5 @@
 import { Button, Tag, Toast } from 'antd-mobile';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ExplanationSteps } from '@/components/explanation-steps';
 import { PageNav } from '@/components/page-nav';
@@ -11,6 +11,7 @@ import { CommissionStatusTag } from '@/components/commission-status-tag';
 import { useAssignConversion, useConversion, useReverseCommission, type ConversionDetail } from '../api/conversions';
 import { CorrectionSheet } from '../components/corrections';
 import './conversion-page.css';
+import { FactsList, type Fact } from '@/components/facts-list';
 
 /** A country code with its name in the reader's language: "FR · France". */
 function countryText(code: string, locale: string): string {
@@ -22,26 +23,13 @@ function countryText(code: string, locale: string): string {
   }
 }
 
-function Facts({ rows }: { rows: [string, ReactNode, string?][] }) {
-  return (
-    <dl className="conversion-facts">
-      {rows.map(([label, value, testId]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd data-testid={testId}>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 function Sent({ d, currency }: { d: ConversionDetail; currency: string }) {
   const { t, i18n } = useTranslation();
   const c = d.conversion;
   const sent = d.sent;
   const locale = i18n.language;
   const code = (v: string | null, testId?: string) => (v ? <code className="console-code" data-testid={testId}>{v}</code> : <span className="conversion-none">{t('moneyAdmin.conversions.detail.notSent')}</span>);
-  const rows: [string, ReactNode, string?][] = [
+  const rows: Fact[] = [
     [t('console.col.externalId'), <code className="console-code">{c.externalId}</code>, 'conversion-external-id'],
     [t('console.col.kind'), t(`conversions.kind.${c.kind}`)],
   ];
@@ -68,7 +56,7 @@ function Sent({ d, currency }: { d: ConversionDetail; currency: string }) {
   return (
     <section className="card" aria-labelledby="conversion-sent">
       <h2 id="conversion-sent">{t('moneyAdmin.conversions.detail.sent')}</h2>
-      <Facts rows={rows} />
+      <FactsList rows={rows} className="conversion-facts" />
     </section>
   );
 }

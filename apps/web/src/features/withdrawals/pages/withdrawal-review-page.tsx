@@ -7,6 +7,7 @@ import { useAdminWithdrawal, type AdminWithdrawal, type WithdrawalEvent } from '
 import { SharedAccountFlag, WithdrawalActions } from '../components/withdrawal-actions';
 import { accountText } from '@/lib/payout-account';
 import { WithdrawalStatusTag } from '@/components/withdrawal-status-tag';
+import { FactsList } from '@/components/facts-list';
 
 function Facts({ w }: { w: AdminWithdrawal }) {
   const { t, i18n } = useTranslation();
@@ -25,14 +26,7 @@ function Facts({ w }: { w: AdminWithdrawal }) {
   if (w.payoutReference) rows.push([t('withdrawalsAdmin.referenceLabel'), w.payoutReference, 'withdrawal-payout-reference']);
   if (w.reason) rows.push([t('withdrawalsAdmin.reasonLabel'), w.reason, 'withdrawal-decision-reason']);
   return (
-    <dl className="withdrawal-facts">
-      {rows.map(([label, value, testId]) => (
-        <div key={label}>
-          <dt>{label}</dt>
-          <dd data-testid={testId}>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <FactsList rows={rows} className="withdrawal-facts" />
   );
 }
 
